@@ -1,0 +1,130 @@
+/**
+ * Tools: `defineTool()`, the `ToolError` a tool throws, argument validation and
+ * the JSON Schema that model APIs take.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
+
+/**
+ * A failure of a tool that the agent is shown (not a bug).
+ *
+ * @example
+ * ```ts
+ * import { ToolError } from "./tool.ts";
+ * const err = new ToolError("not_found", "reservation not found");
+ * err.code; // "not_found"
+ * ```
+ */
+export class ToolError extends Error {
+  readonly code: ToolErrorCode;
+
+  /** Makes a tool error with a code and a message shown to the agent. */
+  constructor(code: ToolErrorCode, message: string) {
+    super(message);
+    this.name = "ToolError";
+    this.code = code;
+  }
+}
+
+/** What `defineTool()` takes. */
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  /** Whether the tool changes the world. */
+  writes: boolean;
+  /**
+   * Whether calling it ends the episode.
+   * @default {false}
+   */
+  terminates?: boolean;
+  run(ctx: ToolContext, args: z.output<S>): Json;
+}
+
+/**
+ * Defines a tool.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool } from "./tool.ts";
+ * const think = defineTool({
+ *   name: "think",
+ *   description: "Think out loud; changes nothing.",
+ *   input: z.object({ thought: z.string() }),
+ *   writes: false,
+ *   run: () => "",
+ * });
+ * think.terminates; // false
+ * ```
+ */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) {
+    throw new TypeError(`Cannot define tool "${spec.name}": a name has 1 to 64 letters, digits, "_" or "-"`);
+  }
+  return {
+    name: spec.name,
+    description: spec.description,
+    input: spec.input as unknown as z.ZodType<z.output<S>>,
+    writes: spec.writes,
+    terminates: spec.terminates ?? false,
+    run: spec.run,
+  };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`).join("");
+  return path ? `"${path}": ${issue.message}` : issue.message;
+}
+
+/**
+ * Checks a tool's arguments against its schema; throws a `ToolError` with code
+ * `invalid_args` naming the first wrong field.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool, parseArgs } from "./tool.ts";
+ * const echo = defineTool({ name: "echo", description: "", input: z.object({ n: z.number() }), writes: false, run: (_c, a) => a.n });
+ * parseArgs(echo, { n: 1 }); // { n: 1 }
+ * ```
+ */
+export function parseArgs<I>(tool: Tool<I>, args: unknown): I {
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+    throw new ToolError("invalid_args", `Invalid arguments for "${tool.name}": ${describeIssue(issues[0])}${more}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Validates the arguments and runs the tool; read tools run with writes refused.
+ * Errors other than `ToolError` are bugs and propagate.
+ */
+export function callTool<I>(ctx: ToolContext, tool: Tool<I>, args: unknown): Json {
+  const parsed = parseArgs(tool, args);
+  return tool.writes ? tool.run(ctx, parsed) : ctx.db.readOnly(() => tool.run(ctx, parsed));
+}
+
+/** JSON Schema of a tool's arguments (zod v4's `z.toJSONSchema`, without the `$schema` key). */
+export function toolParameters(tool: Tool): Record<string, unknown> {
+  const schema = z.toJSONSchema(tool.input as z.ZodType, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+/**
+ * A tool in the function-calling shape a provider's API takes: OpenAI's
+ * `{type: "function", function: {name, description, parameters}}` or Anthropic's
+ * `{name, description, input_schema}`.
+ */
+export function toolSchema(tool: Tool, provider: "openai" | "anthropic"): Record<string, unknown> {
+  const parameters = toolParameters(tool);
+  return provider === "openai"
+    ? { type: "function", function: { name: tool.name, description: tool.description, parameters } }
+    : { name: tool.name, description: tool.description, input_schema: parameters };
+}

@@ -1,0 +1,49 @@
+import { assertEquals, assertThrows } from "@std/assert";
+import { z } from "zod";
+import { callTool, defineTool, parseArgs, ToolError, toolSchema } from "./tool.ts";
+import { Store } from "./_sqlite.ts";
+import { Clock } from "./clock.ts";
+import { Rng } from "./rng.ts";
+
+const book = defineTool({
+  name: "book",
+  description: "Book seats.",
+  input: z.object({
+    flight: z.string().describe("Flight number"),
+    seats: z.array(z.object({ name: z.string(), row: z.int() })),
+  }),
+  writes: true,
+  run: (ctx, args) => ctx.db.run("INSERT INTO b VALUES (?, ?)", args.flight, args.seats.length),
+});
+
+const peek = defineTool({
+  name: "peek",
+  description: "Try to write from a read tool.",
+  input: z.object({}),
+  writes: false,
+  run: (ctx) => ctx.db.run("INSERT INTO b VALUES ('x', 1)"),
+});
+
+Deno.test("parseArgs() names the wrong field in an invalid_args ToolError", () => {
+  const err = assertThrows(() => parseArgs(book, { flight: "HAT001", seats: [{ name: "a", row: "3" }] }), ToolError);
+  assertEquals(err.code, "invalid_args");
+  assertEquals(err.message.includes('"seats[0].row"'), true, err.message);
+  assertThrows(() => parseArgs(book, null), ToolError, '"flight"');
+});
+
+Deno.test("callTool() runs read tools with writes refused", () => {
+  using db = Store.open("CREATE TABLE b (f TEXT PRIMARY KEY, n INTEGER)");
+  const ctx = { db, clock: new Clock("2024-05-15T15:00:00"), rng: new Rng(0) };
+  assertEquals(callTool(ctx, book, { flight: "HAT001", seats: [{ name: "a", row: 3 }] }), 1);
+  assertThrows(() => callTool(ctx, peek, {}), Error, "not authorized");
+});
+
+Deno.test("toolSchema() gives OpenAI and Anthropic function shapes", () => {
+  const openai = toolSchema(book, "openai") as { type: string; function: { name: string; parameters: { required: string[] } } };
+  assertEquals(openai.type, "function");
+  assertEquals(openai.function.name, "book");
+  assertEquals(openai.function.parameters.required, ["flight", "seats"]);
+  const anthropic = toolSchema(book, "anthropic") as { name: string; input_schema: { type: string } };
+  assertEquals(anthropic.name, "book");
+  assertEquals(anthropic.input_schema.type, "object");
+});

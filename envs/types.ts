@@ -1,0 +1,234 @@
+/**
+ * The few types everything in ark meets at: tools, domains, tasks, messages,
+ * agents, user simulators and episode events.
+ *
+ * @module
+ */
+import type { ZodType } from "zod";
+import type { Store } from "./_sqlite.ts";
+import type { Rng } from "./rng.ts";
+import type { Clock } from "./clock.ts";
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** What a tool's `run` may touch: the world's database, the simulated clock and seeded randomness. */
+export interface ToolContext {
+  db: Store;
+  clock: Clock;
+  rng: Rng;
+}
+
+/** A tool an agent can call. Made by `defineTool()`. */
+export interface Tool<I = unknown> {
+  name: string;
+  description: string;
+  /** Zod schema of the arguments; the JSON Schema offered to models is derived from it. */
+  input: ZodType<I>;
+  /** Whether the tool may change the world. Read tools run under an authorizer that refuses writes. */
+  writes: boolean;
+  /** Whether calling the tool ends the episode (e.g. a transfer to a human). */
+  terminates: boolean;
+  /** Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. */
+  run(ctx: ToolContext, args: I): Json;
+}
+
+/** A call of a tool by name with arguments. */
+export interface ToolCall {
+  name: string;
+  args: Record<string, Json>;
+}
+
+/**
+ * Structured meaning of a message, so scripted agents and users can act without
+ * parsing language. Language-model agents see only the text.
+ */
+export type Intent =
+  /** The user's opening: what they want (`goal`) and the facts they volunteer. */
+  | { kind: "request"; goal: string; facts: Record<string, Json> }
+  /** The agent asks the user for facts it needs (field names from the task's facts). */
+  | { kind: "ask"; fields: string[] }
+  /** The user gives facts. */
+  | { kind: "provide"; facts: Record<string, Json> }
+  /** The user does not know or will not give the asked field. */
+  | { kind: "unknown"; fields: string[] }
+  /** The agent proposes a write and waits for an explicit yes. */
+  | { kind: "propose"; call: ToolCall }
+  /** The user answers a proposal. */
+  | { kind: "confirm" }
+  | { kind: "decline" }
+  /** The agent refuses the request, naming the rule. */
+  | { kind: "refuse"; reason: string }
+  /** The agent reports the outcome of what it did. */
+  | { kind: "inform"; facts?: Record<string, Json> }
+  /** The agent hands over to a human. */
+  | { kind: "transfer" }
+  /** The user ends the conversation. */
+  | { kind: "stop"; satisfied: boolean };
+
+/** One message of the conversation. */
+export interface Message {
+  role: "user" | "agent";
+  text: string;
+  intent?: Intent;
+}
+
+/** One step of an agent: call a tool, say something to the user, or end with a confidence in [0, 1]. */
+export type AgentAction =
+  | { type: "tool"; name: string; args: unknown }
+  | { type: "message"; text: string; intent?: Intent }
+  | { type: "end"; confidence?: number };
+
+/** The outcome of a tool call as the agent sees it. */
+export interface ToolResult {
+  name: string;
+  args: unknown;
+  ok: boolean;
+  /** The tool's output when `ok`. */
+  result?: Json;
+  /** The error when not `ok`. */
+  error?: { code: ToolErrorCode; message: string };
+}
+
+/** What an agent observes before each step: the newest user message or tool result. */
+export interface Observation {
+  step: number;
+  /** The user's newest message, when the previous step was a message (or at the start). */
+  message?: Message;
+  /** The result of the agent's previous tool call. */
+  tool?: ToolResult;
+}
+
+/** What an agent is told when an episode starts. */
+export interface AgentContext {
+  domain: string;
+  /** The domain policy (markdown), e.g. for an LLM system prompt. */
+  policy: string;
+  tools: readonly Tool[];
+  /** The simulated clock's current time, ISO 8601. */
+  now: string;
+}
+
+/** An agent under test. Stateful within one episode; `start` resets it. */
+export interface Agent {
+  name: string;
+  start(ctx: AgentContext): void | Promise<void>;
+  step(obs: Observation): AgentAction | Promise<AgentAction>;
+}
+
+/** Builds a fresh agent for one episode from a seeded generator. */
+export type AgentFactory = (options: { rng: Rng; domain: Domain; task: Task }) => Agent;
+
+/** A user simulator for one episode. */
+export interface UserSimulator {
+  /** The opening message. */
+  open(): Message;
+  /** The reply to an agent message, or a message whose intent is `stop`. */
+  reply(message: Message): Message;
+}
+
+/** A checkpoint of a task, reached when the trajectory contains a successful call matching it. */
+export interface Milestone {
+  label: string;
+  /** Tool that must have been called successfully. */
+  tool: string;
+  /** Arguments that must match (a subset compared by value). */
+  args?: Record<string, Json>;
+}
+
+/** A task of a domain, with its gold outcome. */
+export interface Task {
+  /** `<domain>/<index>`. */
+  id: string;
+  /** What kind of request it is, e.g. `cancel_allowed`. */
+  intent: string;
+  /** What the user wants, for the user simulator and scripted agents (`Intent` request goal). */
+  goal: string;
+  /** Everything the user knows and may reveal when asked. */
+  facts: Record<string, Json>;
+  /** Facts the user states in the opening message without being asked. */
+  volunteered: string[];
+  /** At least five paraphrases of the opening request. */
+  openings: string[];
+  /** Gold tool calls, in order; replayed on a fresh world to get the gold change. */
+  gold: ToolCall[];
+  /** Strings that must appear in the agent's messages (case-insensitive, commas ignored). */
+  outputs: string[];
+  /** Ordered checkpoints. */
+  milestones: Milestone[];
+  /** What a correct agent does: act, refuse, or transfer to a human. */
+  expect: "act" | "refuse" | "transfer";
+  /** Free-form notes on why the gold is what it is (shown in reports). */
+  rationale?: string;
+}
+
+/** The rows of a world, by table, in insertion order. */
+export type Rows = Record<string, Record<string, Json>[]>;
+
+/** A domain: a simulated business. Made by `defineDomain()`; one folder under `envs/`. */
+export interface Domain<D = unknown> {
+  name: string;
+  /** The policy shown to agents (markdown). */
+  policy: string;
+  /** SQL that creates the tables. */
+  schema: string;
+  /** The simulated time at the start of every episode (ISO 8601). */
+  now: string;
+  /** Seeded generator of the domain's data at a scale (1 = the default size). */
+  generate(rng: Rng, scale: number): D;
+  /** Turns the domain's data into table rows. */
+  rows(data: D): Rows;
+  /** Reads the domain's data back from a world's database. */
+  read(db: Store): D;
+  tools: readonly Tool[];
+  /** Seeded task generator over a generated world. */
+  tasks(rng: Rng, count: number, data: D): Task[];
+  /** The domain's scripted playbook, which the scripted agents (`oracle`, `noisy`, `reckless`) drive. */
+  solver(options: SolverOptions): Solver;
+}
+
+/** Codes of domain failures that the episode loop shows to the agent. */
+export type ToolErrorCode = "not_found" | "invalid_args" | "policy" | "fault" | "unknown_tool";
+
+/** One event of an episode, in order. */
+export interface EpisodeEvent {
+  step: number;
+  actor: "user" | "agent" | "tool";
+  kind: "message" | "tool" | "end";
+  /** For tool events: the tool's name. */
+  tool?: string;
+  args?: unknown;
+  result?: Json;
+  error?: { code: ToolErrorCode; message: string };
+  text?: string;
+  intent?: Intent;
+  confidence?: number;
+  /** Simulated latency of the step, in milliseconds. */
+  latency_ms: number;
+}
+
+/** One changed row: its table, primary key, and values before and after (`null` when absent). */
+export interface RowChange {
+  table: string;
+  key: Json[];
+  before: Record<string, Json> | null;
+  after: Record<string, Json> | null;
+}
+
+/** How a domain's scripted playbook behaves. */
+export interface SolverOptions {
+  /** Propose every write and wait for an explicit yes before making it. */
+  confirm: boolean;
+  /** Look up and check eligibility (policy rules) before acting; when false, act on what the user says. */
+  verify: boolean;
+}
+
+/**
+ * A domain's scripted playbook: decides the next action from observations only
+ * (the user's messages with their intents, and tool results). It never reads the
+ * task's gold or facts. It must never throw on an unexpected observation (an
+ * error result, a declined proposal, garbage): it recovers or ends politely.
+ */
+export interface Solver {
+  next(obs: Observation): AgentAction;
+}
