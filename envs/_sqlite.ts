@@ -7,14 +7,29 @@ export type SqlValue = null | number | bigint | string | Uint8Array;
 
 // Authorizer action codes (sqlite3.h) that change a database.
 const WRITE_ACTIONS = new Set([
-  1, 2, 3, 4, 5, 6, 7, 8, // CREATE_* (index, table, temp ..., trigger, view)
+  1,
+  2,
+  3,
+  4,
+  5,
+  6,
+  7,
+  8, // CREATE_* (index, table, temp ..., trigger, view)
   9, // DELETE
-  10, 11, 12, 13, 14, 15, 16, 17, // DROP_*
+  10,
+  11,
+  12,
+  13,
+  14,
+  15,
+  16,
+  17, // DROP_*
   18, // INSERT
   23, // UPDATE
   26, // ALTER_TABLE
   27, // REINDEX
-  29, 30, // CREATE/DROP VTABLE
+  29,
+  30, // CREATE/DROP VTABLE
 ]);
 const SQLITE_OK = 0;
 const SQLITE_DENY = 1;
@@ -46,7 +61,9 @@ export class Store {
   private constructor(db: DatabaseSync) {
     this.#db = db;
     // `setAuthorizer` exists at run time but not yet in Deno's type declarations.
-    (this.#db as unknown as { setAuthorizer(fn: (action: number) => number): void }).setAuthorizer((action: number) => this.#readOnly && WRITE_ACTIONS.has(action) ? SQLITE_DENY : SQLITE_OK);
+    (this.#db as unknown as { setAuthorizer(fn: (action: number) => number): void }).setAuthorizer((action: number) =>
+      this.#readOnly && WRITE_ACTIONS.has(action) ? SQLITE_DENY : SQLITE_OK
+    );
   }
 
   /** Opens a database (in memory by default) and runs `schema` on it when given. */
@@ -116,7 +133,9 @@ export class Store {
       for (const [table, list] of Object.entries(rows)) {
         if (list.length === 0) continue;
         const cols = Object.keys(list[0]);
-        const sql = `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
+        const sql = `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${
+          cols.map(() => "?").join(", ")
+        })`;
         const stmt = this.#db.prepare(sql);
         for (const row of list) stmt.run(...cols.map((c) => toSql(row[c])));
       }

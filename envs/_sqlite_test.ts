@@ -1,7 +1,8 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { Store } from "./_sqlite.ts";
 
-const SCHEMA = "CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER, w TEXT); CREATE TABLE p (a TEXT, b INTEGER, x TEXT, PRIMARY KEY (a, b))";
+const SCHEMA =
+  "CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER, w TEXT); CREATE TABLE p (a TEXT, b INTEGER, x TEXT, PRIMARY KEY (a, b))";
 
 Deno.test("Store.track() decodes inserts, updates and deletes into full rows", () => {
   using store = Store.open(SCHEMA);

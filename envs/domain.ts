@@ -26,7 +26,9 @@ export function defineDomain<D>(spec: Domain<D>): Domain<D> {
   }
   const seen = new Set<string>();
   for (const tool of spec.tools) {
-    if (seen.has(tool.name)) throw new TypeError(`Cannot define domain "${spec.name}": tool "${tool.name}" is defined twice`);
+    if (seen.has(tool.name)) {
+      throw new TypeError(`Cannot define domain "${spec.name}": tool "${tool.name}" is defined twice`);
+    }
     seen.add(tool.name);
   }
   return spec;

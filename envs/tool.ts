@@ -75,7 +75,9 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`).join("");
+  const path = issue.path.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`).join(
+    "",
+  );
   return path ? `"${path}": ${issue.message}` : issue.message;
 }
 
@@ -112,7 +114,10 @@ export function callTool<I>(ctx: ToolContext, tool: Tool<I>, args: unknown): Jso
 
 /** JSON Schema of a tool's arguments (zod v4's `z.toJSONSchema`, without the `$schema` key). */
 export function toolParameters(tool: Tool): Record<string, unknown> {
-  const schema = z.toJSONSchema(tool.input as z.ZodType, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(tool.input as z.ZodType, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   delete schema.$schema;
   return schema;
 }

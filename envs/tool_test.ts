@@ -39,7 +39,10 @@ Deno.test("callTool() runs read tools with writes refused", () => {
 });
 
 Deno.test("toolSchema() gives OpenAI and Anthropic function shapes", () => {
-  const openai = toolSchema(book, "openai") as { type: string; function: { name: string; parameters: { required: string[] } } };
+  const openai = toolSchema(book, "openai") as {
+    type: string;
+    function: { name: string; parameters: { required: string[] } };
+  };
   assertEquals(openai.type, "function");
   assertEquals(openai.function.name, "book");
   assertEquals(openai.function.parameters.required, ["flight", "seats"]);

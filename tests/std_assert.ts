@@ -78,7 +78,10 @@ export function assertAlmostEquals(actual: number, expected: number, tolerance =
   if (Object.is(actual, expected)) return;
   if (!(Math.abs(expected - actual) <= tolerance)) {
     throw new AssertionError(
-      msg ?? `Expected actual: "${actual}" to be close to "${expected}": delta "${Math.abs(expected - actual)}" is greater than "${tolerance}"`,
+      msg ??
+        `Expected actual: "${actual}" to be close to "${expected}": delta "${
+          Math.abs(expected - actual)
+        }" is greater than "${tolerance}"`,
     );
   }
 }
@@ -128,10 +131,14 @@ export function assertThrows<E extends Error = Error>(
     fn();
   } catch (err) {
     if (ErrorClass && !(err instanceof ErrorClass)) {
-      throw new AssertionError(`Expected error to be instance of "${ErrorClass.name}", but was "${(err as Error)?.constructor?.name}"`);
+      throw new AssertionError(
+        `Expected error to be instance of "${ErrorClass.name}", but was "${(err as Error)?.constructor?.name}"`,
+      );
     }
     if (msgIncludes !== undefined && !String((err as Error)?.message).includes(msgIncludes)) {
-      throw new AssertionError(`Expected error message to include "${msgIncludes}", but got "${(err as Error)?.message}"`);
+      throw new AssertionError(
+        `Expected error message to include "${msgIncludes}", but got "${(err as Error)?.message}"`,
+      );
     }
     return err as E;
   }
@@ -149,10 +156,14 @@ export async function assertRejects<E extends Error = Error>(
     await fn();
   } catch (err) {
     if (ErrorClass && !(err instanceof ErrorClass)) {
-      throw new AssertionError(`Expected error to be instance of "${ErrorClass.name}", but was "${(err as Error)?.constructor?.name}"`);
+      throw new AssertionError(
+        `Expected error to be instance of "${ErrorClass.name}", but was "${(err as Error)?.constructor?.name}"`,
+      );
     }
     if (msgIncludes !== undefined && !String((err as Error)?.message).includes(msgIncludes)) {
-      throw new AssertionError(`Expected error message to include "${msgIncludes}", but got "${(err as Error)?.message}"`);
+      throw new AssertionError(
+        `Expected error message to include "${msgIncludes}", but got "${(err as Error)?.message}"`,
+      );
     }
     return err as E;
   }
