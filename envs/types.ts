@@ -114,6 +114,8 @@ export interface Agent {
   name: string;
   start(ctx: AgentContext): void | Promise<void>;
   step(obs: Observation): AgentAction | Promise<AgentAction>;
+  /** Asked once at the end when the agent did not end the episode itself with a confidence. */
+  confidence?(): number | undefined | Promise<number | undefined>;
 }
 
 /** Builds a fresh agent for one episode from a seeded generator. */

@@ -1,0 +1,36 @@
+// Value equality for JSON-like data (rows from SQLite have no prototype; numbers compare as numbers).
+import type { Json } from "./types.ts";
+
+/** Deep equality ignoring object key order and prototypes; arrays in order. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return Number.isNaN(a) && Number.isNaN(b);
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) =>
+    Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+  );
+}
+
+/** Whether every key of `subset` is in `value` with an equal value. */
+export function jsonContains(value: unknown, subset: Record<string, Json>): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  return Object.entries(subset).every(([k, v]) => jsonEqual((value as Record<string, unknown>)[k], v));
+}
+
+/** JSON text with object keys sorted, for stable hashing and comparison. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => {
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
+    }
+    return v;
+  });
+}

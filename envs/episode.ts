@@ -1,0 +1,216 @@
+/**
+ * The episode loop: agent ↔ tools ↔ user simulator, every event recorded, then
+ * graded against the task's gold change, required outputs and milestones.
+ *
+ * @module
+ */
+import { jsonContains, jsonEqual } from "./_json.ts";
+import type { Rng } from "./rng.ts";
+import type { World } from "./world.ts";
+import type {
+  Agent,
+  EpisodeEvent,
+  Message,
+  Milestone,
+  Observation,
+  RowChange,
+  Task,
+  ToolCall,
+  UserSimulator,
+} from "./types.ts";
+
+/** What `runEpisode()` takes besides the world. */
+export interface EpisodeOptions {
+  task: Task;
+  agent: Agent;
+  user: UserSimulator;
+  /** The episode's seeded generator (simulated latencies, tool randomness). */
+  rng: Rng;
+  /**
+   * Agent steps before the episode is cut off.
+   * @default {30}
+   */
+  maxSteps?: number;
+}
+
+/** An episode's trajectory and grade. */
+export interface EpisodeResult {
+  events: EpisodeEvent[];
+  /** The state change equals the gold change, every required output was said, and a required hand-over happened. */
+  success: boolean;
+  stateMatch: boolean;
+  outputsFound: boolean;
+  milestones: { total: number; reached: number };
+  /** Agent steps taken. */
+  steps: number;
+  endedBy: "agent" | "user" | "tool" | "max_steps";
+  confidence: number | null;
+  /** Tool names in call order. */
+  actions: string[];
+  toolCalls: number;
+  /** Calls whose arguments failed validation, or of unknown tools. */
+  invalidCalls: number;
+  /** Calls that returned any error. */
+  toolErrors: number;
+  /** Successful calls of writing tools / attempted ones. */
+  writeCalls: { attempted: number; succeeded: number };
+  /** The first step whose tool call failed. */
+  firstErrorStep: number | null;
+  simTimeMs: number;
+  /** What the episode changed in the world. */
+  changes: RowChange[];
+}
+
+// Simulated latencies (ms): a tool call, an agent's message, a user's reply.
+const LATENCY = { tool: [80, 250], agent: [400, 1200], user: [1500, 6000] } as const;
+
+/**
+ * Runs one episode on a world and grades it. The world is reset afterwards.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await runEpisode(world, { task, agent, user, rng });
+ * result.success;
+ * ```
+ */
+export async function runEpisode(world: World, options: EpisodeOptions): Promise<EpisodeResult> {
+  const { task, agent, user, rng } = options;
+  const maxSteps = options.maxSteps ?? 30;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+    throw new RangeError(`Cannot run an episode with maxSteps ${maxSteps}: expected a positive integer`);
+  }
+  const gold = world.goldChanges(task);
+  const ctx = world.context(rng.child("tools"));
+  const latency = rng.child("latency");
+  const draw = (kind: keyof typeof LATENCY) => {
+    const ms = latency.int(LATENCY[kind][0], LATENCY[kind][1]);
+    ctx.clock.advance(ms);
+    return ms;
+  };
+  const events: EpisodeEvent[] = [];
+  const agentMessages: string[] = [];
+  let endedBy: EpisodeResult["endedBy"] = "max_steps";
+  let confidence: number | null = null;
+  let firstErrorStep: number | null = null;
+  let changes: RowChange[];
+
+  using recording = world.beginEpisode();
+  {
+    await agent.start({
+      domain: world.domain.name,
+      policy: world.domain.policy,
+      tools: world.domain.tools,
+      now: ctx.clock.iso(),
+    });
+    const opening = user.open();
+    events.push(messageEvent(0, "user", opening, draw("user")));
+    let obs: Observation = { step: 0, message: opening };
+    let step = 0;
+    while (step < maxSteps) {
+      step++;
+      const action = await agent.step(obs);
+      if (action.type === "end") {
+        if (typeof action.confidence === "number") confidence = clamp01(action.confidence);
+        events.push({ step, actor: "agent", kind: "end", confidence: action.confidence, latency_ms: 0 });
+        endedBy = "agent";
+        break;
+      }
+      if (action.type === "tool") {
+        const result = world.call(ctx, action.name, action.args);
+        events.push({
+          step,
+          actor: "tool",
+          kind: "tool",
+          tool: action.name,
+          args: action.args,
+          ...(result.ok ? { result: result.result } : { error: result.error }),
+          latency_ms: draw("tool"),
+        });
+        if (!result.ok && firstErrorStep === null) firstErrorStep = step;
+        if (result.ok && world.tool(action.name)?.terminates) {
+          endedBy = "tool";
+          break;
+        }
+        obs = { step, tool: result };
+        continue;
+      }
+      const said: Message = { role: "agent", text: action.text, intent: action.intent };
+      agentMessages.push(action.text);
+      events.push(messageEvent(step, "agent", said, draw("agent")));
+      const reply = user.reply(said);
+      events.push(messageEvent(step, "user", reply, draw("user")));
+      if (reply.intent?.kind === "stop") {
+        endedBy = "user";
+        break;
+      }
+      obs = { step, message: reply };
+    }
+    if (confidence === null && agent.confidence) {
+      const c = await agent.confidence();
+      if (typeof c === "number") confidence = clamp01(c);
+    }
+    changes = recording.changes();
+  }
+
+  const toolEvents = events.filter((e) => e.kind === "tool");
+  const stateMatch = sameChanges(changes, gold);
+  const outputsFound = outputsSaid(task.outputs, agentMessages);
+  const handOver = requiredHandOver(world, task.gold, toolEvents);
+  const writes = toolEvents.filter((e) => world.tool(e.tool!)?.writes);
+  return {
+    events,
+    success: stateMatch && outputsFound && handOver,
+    stateMatch,
+    outputsFound,
+    milestones: { total: task.milestones.length, reached: milestonesReached(task.milestones, toolEvents) },
+    steps: events.reduce((n, e) => e.actor === "user" ? n : Math.max(n, e.step), 0),
+    endedBy,
+    confidence,
+    actions: toolEvents.map((e) => e.tool!),
+    toolCalls: toolEvents.length,
+    invalidCalls: toolEvents.filter((e) => e.error?.code === "invalid_args" || e.error?.code === "unknown_tool").length,
+    toolErrors: toolEvents.filter((e) => e.error).length,
+    writeCalls: { attempted: writes.length, succeeded: writes.filter((e) => !e.error).length },
+    firstErrorStep,
+    simTimeMs: events.reduce((t, e) => t + e.latency_ms, 0),
+    changes,
+  };
+}
+
+function messageEvent(step: number, actor: "user" | "agent", message: Message, latency: number): EpisodeEvent {
+  return { step, actor, kind: "message", text: message.text, intent: message.intent, latency_ms: latency };
+}
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
+
+/** Whether two change lists (each sorted by table and key) leave the same rows behind. */
+export function sameChanges(a: RowChange[], b: RowChange[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((x, i) => x.table === b[i].table && jsonEqual(x.key, b[i].key) && jsonEqual(x.after, b[i].after));
+}
+
+/** τ-bench's output check: each string appears in some agent message, lower-cased and with commas removed. */
+export function outputsSaid(outputs: readonly string[], messages: readonly string[]): boolean {
+  const said = messages.map((m) => m.toLowerCase().replaceAll(",", ""));
+  return outputs.every((o) => said.some((m) => m.includes(o.toLowerCase())));
+}
+
+/** How many milestones were reached in order before the first one missed. */
+export function milestonesReached(milestones: readonly Milestone[], toolEvents: readonly EpisodeEvent[]): number {
+  let reached = 0;
+  for (const e of toolEvents) {
+    if (reached === milestones.length) break;
+    const m = milestones[reached];
+    if (!e.error && e.tool === m.tool && (!m.args || jsonContains(e.args, m.args))) reached++;
+  }
+  return reached;
+}
+
+// A gold hand-over (a terminating tool such as a transfer to a human) must happen.
+function requiredHandOver(world: World, gold: readonly ToolCall[], toolEvents: readonly EpisodeEvent[]): boolean {
+  return gold.filter((c) => world.tool(c.name)?.terminates).every((c) =>
+    toolEvents.some((e) => e.tool === c.name && !e.error)
+  );
+}

@@ -1,0 +1,158 @@
+import { assert, assertEquals } from "@std/assert";
+import { toy } from "../tests/fixtures/toy_domain.ts";
+import { runEpisode } from "./episode.ts";
+import { Rng } from "./rng.ts";
+import { scriptedUser } from "./user.ts";
+import { World } from "./world.ts";
+import type { Agent, AgentAction, Domain, Task } from "./types.ts";
+
+function playbook(domain: Domain, confirm = true, verify = true): Agent {
+  const solver = domain.solver({ confirm, verify });
+  return { name: "playbook", start() {}, step: (obs) => solver.next(obs), confidence: () => 0.8 };
+}
+
+function scripted(actions: AgentAction[]): Agent {
+  let i = 0;
+  return { name: "scripted", start() {}, step: () => actions[i++] ?? { type: "end" } };
+}
+
+async function play(task: Task, agent: Agent, seed = "s") {
+  using world = World.open(toy, { seed: "0" });
+  const rng = new Rng(seed);
+  return await runEpisode(world, {
+    task,
+    agent,
+    user: scriptedUser(task, rng.child("user"), { tools: toy.tools }),
+    rng,
+  });
+}
+
+Deno.test("runEpisode() grades a policy-following run as a success and records every event", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  const r = await play(task, playbook(toy));
+  assertEquals(r.success, true);
+  assertEquals(r.actions, ["get_balance", "transfer"]);
+  assertEquals(r.milestones, { total: 2, reached: 2 });
+  assertEquals(r.endedBy, "user");
+  assertEquals(r.confidence, 0.8);
+  assertEquals(r.events.map((e) => `${e.actor}:${e.kind}`), [
+    "user:message", // opening
+    "agent:message", // ask
+    "user:message", // provide
+    "tool:tool", // get_balance
+    "agent:message", // propose
+    "user:message", // yes
+    "tool:tool", // transfer
+    "agent:message", // inform
+    "user:message", // thanks, stop
+  ]);
+  assert(r.simTimeMs > 0);
+});
+
+Deno.test("runEpisode() resets the world after each episode", async () => {
+  using world = World.open(toy, { seed: "0" });
+  const [task] = world.defaultTasks(3);
+  for (let i = 0; i < 3; i++) {
+    const rng = new Rng(i);
+    const r = await runEpisode(world, {
+      task,
+      agent: playbook(toy),
+      user: scriptedUser(task, rng, { tools: toy.tools }),
+      rng,
+    });
+    assertEquals(r.success, true);
+  }
+  assertEquals(world.store.get("SELECT balance FROM accounts WHERE id = 'b'"), { balance: 50 });
+});
+
+Deno.test("runEpisode() fails a run whose writes differ from the gold", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  const r = await play(task, scripted([{ type: "tool", name: "transfer", args: { from: "a", to: "b", amount: 6 } }]));
+  assertEquals(r.success, false);
+  assertEquals(r.stateMatch, false);
+  assertEquals(r.changes.length, 2);
+  assertEquals(r.endedBy, "agent");
+});
+
+Deno.test("runEpisode() turns unknown tools and bad arguments into errors the agent sees", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  const seen: unknown[] = [];
+  const actions: AgentAction[] = [
+    { type: "tool", name: "fly", args: {} },
+    { type: "tool", name: "transfer", args: { from: "a", to: 3 } },
+  ];
+  let i = 0;
+  const agent: Agent = {
+    name: "probe",
+    start() {},
+    step(obs) {
+      seen.push(obs.tool?.error);
+      return actions[i++] ?? { type: "end", confidence: 0.1 };
+    },
+  };
+  const r = await play(task, agent);
+  assertEquals(seen[1], { code: "unknown_tool", message: 'Unknown tool "fly"' });
+  assertEquals((seen[2] as { code: string }).code, "invalid_args");
+  assertEquals(r.invalidCalls, 2);
+  assertEquals(r.firstErrorStep, 1);
+  assertEquals(r.confidence, 0.1);
+});
+
+Deno.test("runEpisode() requires the gold hand-over and stops at a terminating tool", async () => {
+  const task = World.open(toy).defaultTasks(3)[2];
+  const silent = await play(task, scripted([{ type: "end" }]));
+  assertEquals(silent.success, false);
+  const handed = await play(
+    task,
+    scripted([{ type: "tool", name: "hand_over", args: { summary: "x" } }, { type: "end" }]),
+  );
+  assertEquals(handed.success, true);
+  assertEquals(handed.endedBy, "tool");
+});
+
+Deno.test("runEpisode() cuts an episode off at maxSteps", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  const loop: Agent = {
+    name: "loop",
+    start() {},
+    step: () => ({ type: "tool", name: "get_balance", args: { account: "a" } }),
+  };
+  using world = World.open(toy);
+  const rng = new Rng(1);
+  const r = await runEpisode(world, {
+    task,
+    agent: loop,
+    user: scriptedUser(task, rng, { tools: toy.tools }),
+    rng,
+    maxSteps: 4,
+  });
+  assertEquals(r.endedBy, "max_steps");
+  assertEquals(r.steps, 4);
+});
+
+Deno.test("runEpisode() gives the same trajectory for the same seed", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  const a = await play(task, playbook(toy), "x");
+  const b = await play(task, playbook(toy), "x");
+  const c = await play(task, playbook(toy), "y");
+  assertEquals(JSON.stringify(a.events), JSON.stringify(b.events));
+  assert(JSON.stringify(a.events) !== JSON.stringify(c.events));
+});
+
+Deno.test("scriptedUser() declines a write the task does not want and refusals end the talk", async () => {
+  const [task, overdraw] = World.open(toy).defaultTasks(3);
+  const wrong = scripted([{
+    type: "message",
+    text: "Shall I?",
+    intent: { kind: "propose", call: { name: "transfer", args: { from: "a", to: "b", amount: 7 } } },
+  }]);
+  const r = await play(task, wrong);
+  assertEquals(r.events[2].intent, { kind: "decline" });
+  const refused = await play(overdraw, playbook(toy));
+  assertEquals(refused.success, true);
+  assertEquals(refused.events.at(-1)?.intent, { kind: "stop", satisfied: true });
+  // Without checks the agent tries the transfer; the tool itself refuses it.
+  const reckless = await play(overdraw, playbook(toy, false, false));
+  assertEquals(reckless.actions, ["transfer"]);
+  assertEquals(reckless.writeCalls, { attempted: 1, succeeded: 0 });
+});

@@ -1,0 +1,25 @@
+/**
+ * Worlds: the kernel every domain plugs into (SQLite store, tools, seeded
+ * randomness, simulated clock, the episode loop, grading, the scripted user) and
+ * the registry of domains.
+ *
+ * @module
+ */
+export { ChangeTracker, decodeChangeset, type SqlValue, Store } from "./_sqlite.ts";
+export { canonicalJson, jsonContains, jsonEqual } from "./_json.ts";
+export { Clock } from "./clock.ts";
+export { defineDomain } from "./domain.ts";
+export {
+  type EpisodeOptions,
+  type EpisodeResult,
+  milestonesReached,
+  outputsSaid,
+  runEpisode,
+  sameChanges,
+} from "./episode.ts";
+export { domains, getDomain } from "./registry.ts";
+export { deriveSeed, Rng } from "./rng.ts";
+export { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema, type ToolSpec } from "./tool.ts";
+export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
+export { type Recording, World, type WorldOptions } from "./world.ts";
+export type * from "./types.ts";
