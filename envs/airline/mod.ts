@@ -1,0 +1,39 @@
+/**
+ * The airline world: τ-bench's airline tool surface and data shape on SQLite,
+ * with ark's own policy, a seeded generator, a seeded task generator and a
+ * policy-following playbook.
+ *
+ * @module
+ */
+import { defineDomain } from "../domain.ts";
+import type { AirlineData } from "./_data.ts";
+import { readAirline } from "./_read.ts";
+import { airlineRows } from "./_rows.ts";
+import { generateAirline } from "./generate.ts";
+import { AIRLINE_POLICY } from "./policy.ts";
+import { AIRLINE_SCHEMA } from "./schema.ts";
+import { airlineSolver } from "./solver.ts";
+import { airlineTasks } from "./tasks.ts";
+import { airlineTools } from "./tools.ts";
+
+export type * from "./_data.ts";
+export { AIRLINE_POLICY } from "./policy.ts";
+export { AIRLINE_SCHEMA } from "./schema.ts";
+export { AIRLINE_INTENTS, airlineTasks } from "./tasks.ts";
+export { airlineTools } from "./tools.ts";
+export { generateAirline } from "./generate.ts";
+export { exportTauAirline, loadTauAirline, openTauAirline, type TauAction, type TauTask } from "./tau.ts";
+
+/** The airline domain. */
+export const airline = defineDomain<AirlineData>({
+  name: "airline",
+  policy: AIRLINE_POLICY,
+  schema: AIRLINE_SCHEMA,
+  now: "2024-05-15T15:00:00",
+  generate: generateAirline,
+  rows: airlineRows,
+  read: readAirline,
+  tools: airlineTools,
+  tasks: airlineTasks,
+  solver: airlineSolver,
+});

@@ -1,0 +1,110 @@
+/**
+ * τ-bench compatibility: load τ-bench's airline data and test tasks from a folder, open a
+ * world holding them, and export a world's state back in τ-bench's db.json shape.
+ *
+ * @module
+ */
+import { Store } from "../_sqlite.ts";
+import type { Json } from "../types.ts";
+import type { AirlineData } from "./_data.ts";
+import { readAirline } from "./_read.ts";
+import { airlineRows } from "./_rows.ts";
+import { AIRLINE_SCHEMA } from "./schema.ts";
+
+/** One gold action of a τ-bench task: a tool name and its keyword arguments. */
+export interface TauAction {
+  name: string;
+  kwargs: Record<string, Json>;
+}
+
+/** A τ-bench task as stored in `tasks_test.json`. */
+export interface TauTask {
+  task_id: number;
+  annotator?: string;
+  user_id: string;
+  instruction: string;
+  /** The gold actions, in order. */
+  actions: TauAction[];
+  /** Strings the agent's replies must contain. */
+  outputs: string[];
+}
+
+/**
+ * Reads `db.json` and `tasks_test.json` from a τ-bench airline folder. Throws an `Error`
+ * naming the file when it is missing, unreadable or not the expected JSON.
+ *
+ * @example
+ * ```ts ignore
+ * import { loadTauAirline } from "./tau.ts";
+ * const { data, tasks } = loadTauAirline("../shared/tau-bench/airline");
+ * ```
+ */
+export function loadTauAirline(dir: string): { data: AirlineData; tasks: TauTask[] } {
+  const data = readJson(dir, "db.json");
+  for (const table of ["flights", "reservations", "users"]) {
+    if (!isObject(data) || !isObject(data[table])) {
+      throw new Error(`Cannot load "${join(dir, "db.json")}": expected an object with a "${table}" object`);
+    }
+  }
+  const tasks = readJson(dir, "tasks_test.json");
+  if (!Array.isArray(tasks) || !tasks.every((t) => isObject(t) && Array.isArray(t.actions))) {
+    throw new Error(`Cannot load "${join(dir, "tasks_test.json")}": expected an array of tasks with "actions"`);
+  }
+  return { data: data as unknown as AirlineData, tasks: tasks as unknown as TauTask[] };
+}
+
+/**
+ * A new in-memory airline world holding the given data (e.g. τ-bench's db.json).
+ *
+ * @example
+ * ```ts
+ * import { openTauAirline } from "./tau.ts";
+ * using db = openTauAirline({ flights: {}, reservations: {}, users: {} });
+ * db.get("SELECT count(*) AS n FROM users"); // { n: 0 }
+ * ```
+ */
+export function openTauAirline(data: AirlineData): Store {
+  const db = Store.open(AIRLINE_SCHEMA);
+  db.insert(airlineRows(data));
+  return db;
+}
+
+/**
+ * The world's state in τ-bench's db.json shape (the same as `readAirline`).
+ *
+ * @example
+ * ```ts
+ * import { Store } from "../_sqlite.ts";
+ * import { AIRLINE_SCHEMA } from "./schema.ts";
+ * import { exportTauAirline } from "./tau.ts";
+ * using db = Store.open(AIRLINE_SCHEMA);
+ * exportTauAirline(db); // { flights: {}, reservations: {}, users: {} }
+ * ```
+ */
+export function exportTauAirline(db: Store): AirlineData {
+  return readAirline(db);
+}
+
+function readJson(dir: string, name: string): Json {
+  const path = join(dir, name);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound ? "no such file" : err instanceof Error ? err.message : String(err);
+    throw new Error(`Cannot load "${path}": ${why}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`Cannot load "${path}": not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+function join(dir: string, name: string): string {
+  return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
+}
+
+function isObject(value: unknown): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

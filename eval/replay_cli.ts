@@ -1,0 +1,104 @@
+/**
+ * `deno task replay`: replays the gold actions of every τ-bench test task on a fresh world
+ * and writes each task's final state, in τ-bench's db.json shape, as one JSON line.
+ *
+ * @module
+ */
+import { REPLAY_DOMAINS, type ReplayedTask, replayTau, writeReplay } from "./replay.ts";
+
+/** Usage text of `deno task replay`. */
+export const USAGE = `Usage: deno task replay --data DIR --out FILE [--domain NAME]
+
+Replays the gold actions of every task in DIR/tasks_test.json on the data of DIR/db.json
+and writes one line {"task": i, "state": <final state>} per task to FILE.
+
+Flags:
+  --domain NAME   domain of the data: ${Object.keys(REPLAY_DOMAINS).join(", ")} (default "airline")
+  --data DIR      folder holding τ-bench's db.json and tasks_test.json (required)
+  --out FILE      file to write (required)
+  --help          show this help
+`;
+
+const FLAGS = ["--domain", "--data", "--out", "--help"];
+
+/** The resolved flags of `deno task replay`. */
+export interface ReplayArgs {
+  domain: string;
+  data: string;
+  out: string;
+}
+
+/**
+ * Parses the flags of `deno task replay` (or returns `"help"`); bad flags throw a `TypeError`
+ * whose message says what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { parseReplayArgs } from "./replay_cli.ts";
+ * parseReplayArgs(["--data", "d", "--out=o.jsonl"]); // { domain: "airline", data: "d", out: "o.jsonl" }
+ * ```
+ */
+export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
+  const values: Partial<ReplayArgs> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("--")) {
+      throw new TypeError(`Unexpected argument "${arg}": expected flags only, one of ${FLAGS.join(", ")}`);
+    }
+    const eq = arg.indexOf("=");
+    const flag = eq < 0 ? arg : arg.slice(0, eq);
+    if (!FLAGS.includes(flag)) throw new TypeError(`Unknown flag "${flag}": expected one of ${FLAGS.join(", ")}`);
+    if (flag === "--help") return "help";
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
+    else throw new TypeError(`Missing value for ${flag}: see --help`);
+    if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
+    values[flag.slice(2) as keyof ReplayArgs] = value;
+  }
+  const domain = values.domain ?? "airline";
+  if (!Object.hasOwn(REPLAY_DOMAINS, domain)) {
+    const accepted = Object.keys(REPLAY_DOMAINS).map((d) => `"${d}"`).join(", ");
+    throw new TypeError(`Unknown domain "${domain}" for --domain: expected one of ${accepted}`);
+  }
+  if (values.data === undefined) throw new TypeError("Missing --data DIR: the folder of τ-bench's db.json");
+  if (values.out === undefined) throw new TypeError("Missing --out FILE: the file to write");
+  return { domain, data: values.data, out: values.out };
+}
+
+function checkWritable(path: string): void {
+  try {
+    Deno.openSync(path, { write: true, create: true, truncate: true }).close();
+  } catch (err) {
+    throw new Error(`Cannot write "${path}": ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Runs the CLI and returns its exit code: 0 done, 2 bad flags, unreadable data or an unwritable output. */
+export function main(args: readonly string[]): number {
+  let replayed: Iterable<ReplayedTask>;
+  let out: string;
+  try {
+    const parsed = parseReplayArgs(args);
+    if (parsed === "help") {
+      console.log(USAGE);
+      return 0;
+    }
+    out = parsed.out;
+    // Validates the domain and loads the data; nothing is replayed or written yet.
+    replayed = replayTau(parsed.domain, parsed.data);
+    checkWritable(out);
+  } catch (err) {
+    // Bad flags (TypeError), data that cannot be loaded and an output that cannot be written.
+    if (err instanceof Error) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+  const count = writeReplay(replayed, out);
+  console.log(`Wrote ${count} final states to ${out}`);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(main(Deno.args));
