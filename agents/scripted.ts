@@ -165,7 +165,12 @@ class NoisyAgent implements Agent {
       // The look-up is not made: go on without its result.
       return this.#solver.next({
         step: obs.step,
-        tool: { name: action.name, args: action.args, ok: false, error: { code: "not_found", message: "look-up skipped" } },
+        tool: {
+          name: action.name,
+          args: action.args,
+          ok: false,
+          error: { code: "not_found", message: "look-up skipped" },
+        },
       });
     }
     if (error === "wrongArgument") {
