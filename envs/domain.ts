@@ -15,7 +15,7 @@ import type { Domain } from "./types.ts";
  * const empty = defineDomain({
  *   name: "empty", policy: "Be kind.", schema: "CREATE TABLE t (id TEXT PRIMARY KEY)",
  *   now: "2024-01-01T00:00:00", generate: () => ({}), rows: () => ({ t: [] }), read: () => ({}),
- *   tools: [], tasks: () => [],
+ *   tools: [], tasks: () => [], solver: () => ({ next: () => ({ type: "end" }) }),
  * });
  * empty.name; // "empty"
  * ```
