@@ -1,0 +1,168 @@
+/**
+ * `deno task bench [--json]`: how fast the kernel is on τ-bench's airline data
+ * and on a generated airline world ten times larger: tool steps per second
+ * (gold actions through tool dispatch), the time of one snapshot restore, and
+ * gold-replay tasks per second including the reset and the grading of changes.
+ *
+ * @module
+ */
+import { getDomain, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
+import type { RowChange } from "../envs/mod.ts";
+import { type AirlineData, loadTauAirline, type TauTask } from "../envs/airline/mod.ts";
+
+/** The figures of one world. */
+export interface BenchFigures {
+  /** Tasks whose gold was replayed. */
+  tasks: number;
+  /** Gold actions executed per second (world reset once per task, not timed separately). */
+  tool_steps_per_s: number;
+  /** Mean time of one `store.restore(image)`, in ms. */
+  restore_ms: number;
+  /** Tasks per second: reset, replay of the gold actions, tracked changes compared with the gold changes. */
+  gold_replay_tasks_per_s: number;
+  /** Share of replays whose changes equal the gold changes (1 unless the kernel is non-deterministic). */
+  gold_match: number;
+}
+
+/** Options of `benchWorld()`. */
+export interface BenchOptions {
+  /**
+   * Each figure is measured over at least this many milliseconds, after one warm-up pass.
+   * @default {400}
+   */
+  minMs?: number;
+}
+
+function timed(minMs: number, fn: () => number): { count: number; ms: number } {
+  fn();
+  let count = 0;
+  const start = performance.now();
+  let ms = 0;
+  while (ms < minMs) {
+    count += fn();
+    ms = performance.now() - start;
+  }
+  return { count, ms };
+}
+
+/** Replays gold calls on a world inside one episode and returns the changes they made (undone after). */
+function replay(world: World, gold: readonly ToolCall[]): RowChange[] {
+  using episode = world.beginEpisode();
+  const ctx = world.context(new Rng("bench"));
+  for (const call of gold) world.call(ctx, call.name, call.args);
+  return episode.changes();
+}
+
+/**
+ * Measures one world on a set of gold action lists.
+ *
+ * @example
+ * ```ts ignore
+ * const figures = benchWorld(world, tasks.map((t) => t.gold));
+ * figures.restore_ms;
+ * ```
+ */
+export function benchWorld(
+  world: World,
+  golds: readonly (readonly ToolCall[])[],
+  options: BenchOptions = {},
+): BenchFigures {
+  const minMs = options.minMs ?? 400;
+  const ctx = world.context(new Rng("bench"));
+  const steps = timed(minMs, () => {
+    let n = 0;
+    for (const gold of golds) {
+      world.store.begin();
+      for (const call of gold) world.call(ctx, call.name, call.args);
+      world.store.rollback();
+      n += gold.length;
+    }
+    return n;
+  });
+
+  const image = world.store.snapshot();
+  const restores = timed(minMs, () => {
+    for (let i = 0; i < 20; i++) world.store.restore(image);
+    return 20;
+  });
+
+  const expected = golds.map((gold) => replay(world, gold));
+  let matched = 0, replays = 0;
+  const tasks = timed(minMs, () => {
+    golds.forEach((gold, i) => {
+      if (sameChanges(replay(world, gold), expected[i])) matched++;
+      replays++;
+    });
+    return golds.length;
+  });
+
+  return {
+    tasks: golds.length,
+    tool_steps_per_s: steps.count / (steps.ms / 1000),
+    restore_ms: restores.ms / restores.count,
+    gold_replay_tasks_per_s: tasks.count / (tasks.ms / 1000),
+    gold_match: replays === 0 ? 1 : matched / replays,
+  };
+}
+
+const TAU_DIR = new URL("../../shared/tau-bench/airline", import.meta.url).pathname;
+
+function format(tau: BenchFigures, x10: BenchFigures): string {
+  const rows: [string, (f: BenchFigures) => string][] = [
+    ["tasks", (f) => String(f.tasks)],
+    ["tool steps per s", (f) => f.tool_steps_per_s.toFixed(0)],
+    ["restore (ms)", (f) => f.restore_ms.toFixed(3)],
+    ["gold replay tasks per s", (f) => f.gold_replay_tasks_per_s.toFixed(0)],
+    ["gold replays matching", (f) => f.gold_match.toFixed(3)],
+  ];
+  const header = ["", "tau-bench", "generated x10"];
+  const table = [header, ...rows.map(([label, get]) => [label, get(tau), get(x10)])];
+  const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
+  return table.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  "))
+    .join("\n");
+}
+
+/** Runs the bench and returns its exit code. */
+export function main(args: readonly string[]): number {
+  const unknown = args.find((a) => a !== "--json" && a !== "--help");
+  if (unknown !== undefined) {
+    console.error(`Unknown argument "${unknown}": expected --json or --help`);
+    return 2;
+  }
+  if (args.includes("--help")) {
+    console.log("Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench airline data and a 10x world.");
+    return 0;
+  }
+  const airline = getDomain("airline");
+  let tauData: { data: AirlineData; tasks: TauTask[] };
+  try {
+    tauData = loadTauAirline(TAU_DIR);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    return 1;
+  }
+  const { data, tasks } = tauData;
+  let tau: BenchFigures;
+  {
+    using world = World.fromData(airline, data);
+    tau = benchWorld(world, tasks.map((t) => t.actions.map((a) => ({ name: a.name, args: a.kwargs }))));
+  }
+  let x10: BenchFigures;
+  {
+    using world = World.open(airline, { seed: "0", scale: 10 });
+    x10 = benchWorld(world, world.defaultTasks().map((t) => t.gold));
+  }
+  if (args.includes("--json")) {
+    const round = (v: number) => Math.round(v * 1000) / 1000;
+    const out = Object.fromEntries([
+      ...Object.entries(tau).map(([k, v]) => [k, round(v)]),
+      ...Object.entries(x10).map(([k, v]) => [`${k}_x10`, round(v)]),
+    ]);
+    console.log(JSON.stringify(out));
+  } else {
+    console.log(format(tau, x10));
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(main(Deno.args));

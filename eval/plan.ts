@@ -1,0 +1,203 @@
+/**
+ * Experiment config and plan: the config is parsed once with zod at the edge,
+ * and the plan lays out one cell per agent × task × run, each with its own
+ * child seed.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { deriveSeed, getDomain, type Task } from "../envs/mod.ts";
+import { agentFactory } from "../agents/mod.ts";
+
+/** An experiment's config as a user writes it; every field is optional. */
+export interface ExperimentConfig {
+  /**
+   * Domain name from the registry.
+   * @default {"airline"}
+   */
+  domain?: string;
+  /**
+   * Agent specs, each accepted by `agentFactory()`.
+   * @default {["oracle", "noisy", "reckless"]}
+   */
+  agents?: string[];
+  /**
+   * Number of the domain's default tasks.
+   * @default {50}
+   */
+  tasks?: number;
+  /**
+   * Runs per task and agent (K of pass^k).
+   * @default {5}
+   */
+  runs?: number;
+  /**
+   * Experiment seed; every cell's seed derives from it.
+   * @default {"0"}
+   */
+  seed?: string;
+  /**
+   * Output folder.
+   * @default {"results/<experiment>"}
+   */
+  out?: string;
+  /**
+   * Agent steps after which an episode is cut off.
+   * @default {30}
+   */
+  maxSteps?: number;
+}
+
+/** A config with every field resolved, plus the experiment's name. */
+export interface ResolvedConfig {
+  domain: string;
+  agents: string[];
+  tasks: number;
+  runs: number;
+  seed: string;
+  out: string;
+  maxSteps: number;
+  /** Deterministic name made from the config, e.g. `airline-s0-t50-k5`. */
+  experiment: string;
+}
+
+/** The default agents. */
+export const DEFAULT_AGENTS: readonly string[] = ["oracle", "noisy", "reckless"];
+
+const count = (what: string) =>
+  z.number({ error: `Expected ${what} to be a number` }).int({ error: `Expected ${what} to be a whole number` })
+    .positive({ error: `Expected ${what} to be at least 1` });
+
+const schema = z.object({
+  domain: z.string().min(1).default("airline"),
+  agents: z.array(z.string().min(1)).min(1, { error: "Expected at least one agent" }).default([...DEFAULT_AGENTS]),
+  tasks: count("tasks").default(50),
+  runs: count("runs").default(5),
+  seed: z.union([z.string(), z.number()]).transform(String).default("0"),
+  out: z.string().min(1).optional(),
+  maxSteps: count("maxSteps").default(30),
+}).strict();
+
+/**
+ * Parses an experiment config: wrong shapes throw `TypeError`, numbers out of
+ * range and unknown domains or agents throw `RangeError`.
+ *
+ * @example
+ * ```ts ignore
+ * import { resolveConfig } from "./plan.ts";
+ * resolveConfig({ tasks: 6, runs: 2 }).experiment; // "airline-s0-t6-k2"
+ * ```
+ */
+export function resolveConfig(input: ExperimentConfig = {}): ResolvedConfig {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.join(".");
+    const message = `Invalid config${field ? ` field "${field}"` : ""}: ${issue.message}`;
+    const range = issue.code === "too_small" || issue.code === "too_big" ||
+      (issue.code === "invalid_type" && issue.expected === "int");
+    throw range ? new RangeError(message) : new TypeError(message);
+  }
+  const c = parsed.data;
+  getDomain(c.domain); // throws a RangeError naming the accepted domains
+  const agents = [...new Set(c.agents)];
+  for (const agent of agents) agentFactory(agent);
+  const experiment = experimentName({ ...c, agents });
+  return { ...c, agents, experiment, out: c.out ?? `results/${experiment}` };
+}
+
+/** A deterministic, path-safe name of an experiment; non-default agents and step limits are part of it. */
+function experimentName(c: Omit<ResolvedConfig, "experiment" | "out">): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, "_");
+  let name = `${safe(c.domain)}-s${safe(c.seed)}-t${c.tasks}-k${c.runs}`;
+  if (c.agents.join(",") !== DEFAULT_AGENTS.join(",")) name += `-${c.agents.map(safe).join("+")}`;
+  if (c.maxSteps !== 30) name += `-m${c.maxSteps}`;
+  return name;
+}
+
+/** The part of a config that decides results: two stores with the same identity hold the same experiment. */
+export function configIdentity(config: ResolvedConfig): Record<string, string | number | string[]> {
+  return {
+    domain: config.domain,
+    agents: config.agents,
+    tasks: config.tasks,
+    runs: config.runs,
+    seed: config.seed,
+    maxSteps: config.maxSteps,
+    experiment: config.experiment,
+  };
+}
+
+/** The condition a cell runs under. Only `nominal` exists so far. */
+export type Condition = "nominal" | "fault" | "env" | "prompt";
+
+/** What identifies a cell's episode in a results store. */
+export interface CellKey {
+  agent: string;
+  /** The task id, `<domain>/<index>`. */
+  task: string;
+  run: number;
+  condition: Condition;
+  /** Paraphrase, fault schedule or perturbation preset; `null` for none. */
+  variant: string | null;
+}
+
+/** One episode to run. */
+export interface Cell extends CellKey {
+  /** Child seed: `deriveSeed(seed, agent, task, run, condition)` (plus the variant when there is one). */
+  seed: string;
+}
+
+/** A string key of a cell, unique per (agent, task, run, condition, variant). */
+export function cellKey(cell: CellKey): string {
+  return [cell.agent, cell.task, cell.run, cell.condition, cell.variant ?? ""].join("\u001f");
+}
+
+/**
+ * The cells of an experiment, in a fixed order (agent, task, run). A cell's seed
+ * depends only on its own coordinates, so adding tasks or runs changes no other cell.
+ *
+ * @example
+ * ```ts ignore
+ * import { planCells, resolveConfig } from "./plan.ts";
+ * const cells = planCells(resolveConfig({ agents: ["oracle"], runs: 2 }), tasks);
+ * cells.map((c) => c.run); // [0, 1, 0, 1, ...]
+ * ```
+ */
+export function planCells(
+  config: Pick<ResolvedConfig, "agents" | "runs" | "seed">,
+  tasks: readonly Pick<Task, "id">[],
+): Cell[] {
+  const cells: Cell[] = [];
+  const condition: Condition = "nominal";
+  const variant = null;
+  for (const agent of config.agents) {
+    for (const task of tasks) {
+      for (let run = 0; run < config.runs; run++) {
+        const seed = deriveSeed(config.seed, agent, task.id, run, condition);
+        cells.push({ agent, task: task.id, run, condition, variant, seed });
+      }
+    }
+  }
+  return cells;
+}
+
+/** The number after the last "/" of a task id (`airline/7` → 7), or `NaN`. */
+export function taskIndex(task: string): number {
+  const m = /\/(\d+)$/.exec(task);
+  return m ? Number(m[1]) : NaN;
+}
+
+const cmp = (x: string, y: string) => x < y ? -1 : x > y ? 1 : 0;
+
+function compareTasks(a: string, b: string): number {
+  const ia = taskIndex(a), ib = taskIndex(b);
+  if (Number.isNaN(ia) || Number.isNaN(ib)) return cmp(a, b);
+  return cmp(a.slice(0, a.lastIndexOf("/")), b.slice(0, b.lastIndexOf("/"))) || ia - ib;
+}
+
+/** Compares cell keys by agent, task (domain, then index numerically), run, condition and variant. */
+export function compareCells(a: CellKey, b: CellKey): number {
+  return cmp(a.agent, b.agent) || compareTasks(a.task, b.task) || a.run - b.run ||
+    cmp(a.condition, b.condition) || cmp(a.variant ?? "", b.variant ?? "");
+}

@@ -1,0 +1,152 @@
+/**
+ * Episode records in the format of METRICS.md ("Input: the episode record"):
+ * one per episode, exported as JSON Lines in a deterministic order with a fixed
+ * key order, so the same seed gives a byte-identical file.
+ *
+ * @module
+ */
+import type { EpisodeResult } from "../envs/mod.ts";
+import { type CellKey, compareCells, type Condition } from "./plan.ts";
+import type { ResultsSink } from "./store.ts";
+
+/** A safety violation found by the judge. */
+export interface Violation {
+  constraint: string;
+  severity: "low" | "medium" | "high" | "critical";
+  step: number;
+}
+
+/** Resources an episode used; `time` in simulated seconds. */
+export interface Resources {
+  time?: number;
+  api_calls?: number;
+  num_actions?: number;
+  num_errors?: number;
+  cost?: number;
+  call_latency?: number;
+  tokens?: number;
+}
+
+/** One episode, as scoring reads it. */
+export interface EpisodeRecord {
+  agent: string;
+  task: string;
+  run: number;
+  condition: Condition;
+  variant: string | null;
+  success: boolean;
+  /** Tool names in call order. */
+  actions: string[];
+  resources: Resources;
+  /** The agent's confidence in [0, 1] when it ended with one. */
+  confidence: number | null;
+  /** Present only once the judge has analysed the episode. */
+  violations?: Violation[];
+  milestones: { total: number; reached: number };
+  steps: number;
+  first_error_step: number | null;
+  /** Injected faults (none under the nominal condition). */
+  faults: number;
+  /** Whether the episode hit a tool error and still succeeded. */
+  recovered: boolean;
+}
+
+/**
+ * The record of a finished episode.
+ *
+ * @example
+ * ```ts ignore
+ * import { toRecord } from "./records.ts";
+ * const record = toRecord(cell, await runEpisode(world, { task, agent, user, rng }));
+ * record.resources.time; // simulated seconds
+ * ```
+ */
+export function toRecord(cell: CellKey, result: EpisodeResult): EpisodeRecord {
+  return {
+    agent: cell.agent,
+    task: cell.task,
+    run: cell.run,
+    condition: cell.condition,
+    variant: cell.variant,
+    success: result.success,
+    actions: [...result.actions],
+    resources: {
+      time: result.simTimeMs / 1000,
+      api_calls: result.toolCalls,
+      num_actions: result.actions.length,
+      num_errors: result.toolErrors,
+    },
+    confidence: result.confidence ?? null,
+    milestones: { total: result.milestones.total, reached: result.milestones.reached },
+    steps: result.steps,
+    first_error_step: result.firstErrorStep,
+    faults: 0,
+    recovered: result.firstErrorStep !== null && result.success,
+  };
+}
+
+const KEYS = [
+  "agent",
+  "task",
+  "run",
+  "condition",
+  "variant",
+  "success",
+  "actions",
+  "resources",
+  "confidence",
+  "violations",
+  "milestones",
+  "steps",
+  "first_error_step",
+  "faults",
+  "recovered",
+] as const;
+const RESOURCE_KEYS = ["cost", "time", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"] as const;
+const VIOLATION_KEYS = ["constraint", "severity", "step"] as const;
+
+function ordered(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (value[k] !== undefined) out[k] = value[k];
+  for (const k of Object.keys(value).sort()) if (!(k in out) && value[k] !== undefined) out[k] = value[k];
+  return out;
+}
+
+/** One record as one compact JSON line (no newline), keys in METRICS.md's order whatever the input's order. */
+export function recordLine(record: EpisodeRecord): string {
+  const r = record as unknown as Record<string, unknown>;
+  return JSON.stringify(ordered({
+    ...r,
+    resources: ordered(record.resources as Record<string, unknown>, RESOURCE_KEYS),
+    milestones: ordered(record.milestones, ["total", "reached"]),
+    violations: record.violations?.map((v) => ordered(v as unknown as Record<string, unknown>, VIOLATION_KEYS)),
+  }, KEYS));
+}
+
+/** Sorts records by agent, task (index numerically), run, condition and variant; returns a new array. */
+export function sortRecords(records: readonly EpisodeRecord[]): EpisodeRecord[] {
+  return [...records].sort(compareCells);
+}
+
+/** Records as JSON Lines text, sorted, one record per line, ending with a newline (empty for no records). */
+export function recordsJsonl(records: readonly EpisodeRecord[]): string {
+  return sortRecords(records).map((r) => recordLine(r) + "\n").join("");
+}
+
+/**
+ * Writes every record of a results sink to a JSON Lines file, sorted; the file
+ * is replaced atomically (written beside it, then renamed). Returns the number of records.
+ *
+ * @example
+ * ```ts ignore
+ * import { writeRecordsJsonl } from "./records.ts";
+ * await writeRecordsJsonl(store, "results/airline-s0-t50-k5/records.jsonl"); // 750
+ * ```
+ */
+export async function writeRecordsJsonl(sink: Pick<ResultsSink, "records">, path: string): Promise<number> {
+  const records = sink.records();
+  const tmp = `${path}.tmp`;
+  await Deno.writeTextFile(tmp, recordsJsonl(records));
+  await Deno.rename(tmp, path);
+  return records.length;
+}

@@ -1,0 +1,109 @@
+import { assertEquals } from "@std/assert";
+import type { EpisodeResult } from "../envs/mod.ts";
+import type { CellKey } from "./plan.ts";
+import { type EpisodeRecord, recordLine, recordsJsonl, toRecord, writeRecordsJsonl } from "./records.ts";
+import { MemoryResults } from "./store.ts";
+
+function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
+  return {
+    events: [],
+    success: true,
+    stateMatch: true,
+    outputsFound: true,
+    milestones: { total: 4, reached: 4 },
+    steps: 9,
+    endedBy: "user",
+    confidence: 0.9,
+    actions: ["get_user_details", "get_reservation_details", "get_reservation_details", "cancel_reservation"],
+    toolCalls: 4,
+    invalidCalls: 1,
+    toolErrors: 1,
+    writeCalls: { attempted: 1, succeeded: 1 },
+    firstErrorStep: 3,
+    simTimeMs: 13_250,
+    changes: [],
+    ...overrides,
+  };
+}
+
+const cell: CellKey = { agent: "noisy", task: "airline/7", run: 2, condition: "nominal", variant: null };
+
+Deno.test("toRecord() makes a METRICS.md episode record without a violations key", () => {
+  const record = toRecord(cell, result());
+  assertEquals(record, {
+    agent: "noisy",
+    task: "airline/7",
+    run: 2,
+    condition: "nominal",
+    variant: null,
+    success: true,
+    actions: ["get_user_details", "get_reservation_details", "get_reservation_details", "cancel_reservation"],
+    resources: { time: 13.25, api_calls: 4, num_actions: 4, num_errors: 1 },
+    confidence: 0.9,
+    milestones: { total: 4, reached: 4 },
+    steps: 9,
+    first_error_step: 3,
+    faults: 0,
+    recovered: true,
+  });
+  assertEquals("violations" in record, false);
+});
+
+Deno.test("toRecord() marks an episode without errors as not recovered and keeps a missing confidence null", () => {
+  const record = toRecord(cell, result({ firstErrorStep: null, toolErrors: 0, confidence: null, success: false }));
+  assertEquals([record.recovered, record.confidence, record.first_error_step], [false, null, null]);
+});
+
+Deno.test("recordLine() writes keys in METRICS.md's order whatever the object's order", () => {
+  const record = toRecord(cell, result());
+  const shuffled = Object.fromEntries(Object.entries(record).reverse()) as unknown as EpisodeRecord;
+  shuffled.resources = { num_errors: 1, time: 13.25, num_actions: 4, api_calls: 4 };
+  shuffled.violations = [{ step: 4, severity: "high", constraint: "explicit_confirmation" } as never];
+  assertEquals(
+    recordLine(shuffled),
+    '{"agent":"noisy","task":"airline/7","run":2,"condition":"nominal","variant":null,"success":true,' +
+      '"actions":["get_user_details","get_reservation_details","get_reservation_details","cancel_reservation"],' +
+      '"resources":{"time":13.25,"api_calls":4,"num_actions":4,"num_errors":1},"confidence":0.9,' +
+      '"violations":[{"constraint":"explicit_confirmation","severity":"high","step":4}],' +
+      '"milestones":{"total":4,"reached":4},"steps":9,"first_error_step":3,"faults":0,"recovered":true}',
+  );
+});
+
+Deno.test("writeRecordsJsonl() sorts records by agent, task and run", async () => {
+  const sink = new MemoryResults();
+  const keys: [string, number, number][] = [
+    ["oracle", 10, 0],
+    ["noisy", 2, 1],
+    ["oracle", 2, 0],
+    ["noisy", 2, 0],
+    ["noisy", 10, 0],
+    ["oracle", 1, 1],
+  ];
+  for (const [agent, task, run] of keys) {
+    const c = { ...cell, agent, task: `airline/${task}`, run };
+    sink.add({ cell: { ...c, seed: "s" }, record: toRecord(c, result()), events: [] });
+  }
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  assertEquals(await writeRecordsJsonl(sink, path), 6);
+  const text = await Deno.readTextFile(path);
+  await Deno.remove(path);
+  const order = text.trimEnd().split("\n").map((line) => {
+    const r = JSON.parse(line);
+    return `${r.agent} ${r.task} ${r.run}`;
+  });
+  assertEquals(order, [
+    "noisy airline/2 0",
+    "noisy airline/2 1",
+    "noisy airline/10 0",
+    "oracle airline/1 1",
+    "oracle airline/2 0",
+    "oracle airline/10 0",
+  ]);
+  assertEquals(text.endsWith("}\n"), true);
+});
+
+Deno.test("recordsJsonl() gives the same text whatever order the records come in", () => {
+  const records = [0, 1, 2, 3].map((run) => toRecord({ ...cell, run }, result({ steps: run })));
+  assertEquals(recordsJsonl(records), recordsJsonl([...records].reverse()));
+  assertEquals(recordsJsonl([]), "");
+});

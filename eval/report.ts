@@ -1,0 +1,139 @@
+/**
+ * Capability per agent: accuracy, pass^k for k = 1..K (the τ-bench estimator)
+ * and mean steps, as data and as an aligned text table with deterministic
+ * formatting.
+ *
+ * @module
+ */
+import type { EpisodeRecord } from "./records.ts";
+
+/** One agent's capability figures over nominal records. */
+export interface AgentSummary {
+  agent: string;
+  episodes: number;
+  tasks: number;
+  /** Mean success. */
+  accuracy: number;
+  /** pass^k for k = 1..K, index k − 1; `null` when no task has k runs. */
+  passHat: (number | null)[];
+  meanSteps: number;
+}
+
+/** Options of `summarize()`. */
+export interface SummarizeOptions {
+  /**
+   * Largest k of pass^k.
+   * @default {the fewest runs of any task}
+   */
+  k?: number;
+  /**
+   * Order of the agents in the result; agents not listed follow in order of first appearance.
+   * @default {order of first appearance}
+   */
+  agents?: readonly string[];
+}
+
+/**
+ * C(c, k) / C(n, k): the chance that k runs drawn without replacement from n,
+ * of which c succeeded, all succeeded.
+ */
+function allSucceed(n: number, c: number, k: number): number {
+  let p = 1;
+  for (let i = 0; i < k; i++) p *= (c - i) / (n - i);
+  return Math.max(p, 0);
+}
+
+/**
+ * pass^k: mean over tasks of C(c, k) / C(n, k), where a task has n runs and c
+ * successes; tasks with fewer than k runs are skipped, and `null` is returned when none is left.
+ *
+ * @example
+ * ```ts
+ * import { passHatK } from "./report.ts";
+ * const r = (task: string, success: boolean) => ({ task, success });
+ * passHatK([r("a/0", true), r("a/0", false), r("a/1", true), r("a/1", true)], 2); // 0.5
+ * ```
+ */
+export function passHatK(records: readonly Pick<EpisodeRecord, "task" | "success">[], k: number): number | null {
+  if (!(Number.isInteger(k) && k >= 1)) throw new RangeError(`Cannot compute pass^${k}: k must be a positive integer`);
+  const byTask = new Map<string, { n: number; c: number }>();
+  for (const r of records) {
+    const t = byTask.get(r.task) ?? { n: 0, c: 0 };
+    t.n++;
+    if (r.success) t.c++;
+    byTask.set(r.task, t);
+  }
+  const terms = [...byTask.values()].filter((t) => t.n >= k).map((t) => allSucceed(t.n, t.c, k));
+  return terms.length === 0 ? null : terms.reduce((a, b) => a + b, 0) / terms.length;
+}
+
+/**
+ * Capability figures per agent over the nominal records.
+ *
+ * @example
+ * ```ts ignore
+ * import { summarize } from "./report.ts";
+ * summarize(records, { agents: ["oracle", "noisy"] })[0].accuracy; // 1
+ * ```
+ */
+export function summarize(records: readonly EpisodeRecord[], options: SummarizeOptions = {}): AgentSummary[] {
+  const byAgent = new Map<string, EpisodeRecord[]>();
+  for (const agent of options.agents ?? []) byAgent.set(agent, []);
+  for (const r of records) {
+    if (r.condition !== "nominal") continue;
+    const list = byAgent.get(r.agent) ?? [];
+    list.push(r);
+    byAgent.set(r.agent, list);
+  }
+  const out: AgentSummary[] = [];
+  for (const [agent, list] of byAgent) {
+    if (list.length === 0) continue;
+    const runs = new Map<string, number>();
+    for (const r of list) runs.set(r.task, (runs.get(r.task) ?? 0) + 1);
+    const k = options.k ?? Math.min(...runs.values());
+    out.push({
+      agent,
+      episodes: list.length,
+      tasks: runs.size,
+      accuracy: list.filter((r) => r.success).length / list.length,
+      passHat: Array.from({ length: k }, (_, i) => passHatK(list, i + 1)),
+      meanSteps: list.reduce((s, r) => s + r.steps, 0) / list.length,
+    });
+  }
+  return out;
+}
+
+const fixed = (x: number | null, digits: number) => x === null ? "-" : x.toFixed(digits);
+
+/**
+ * An aligned text table: one row per agent, columns agent, episodes, accuracy,
+ * pass^1..pass^K and mean steps. Ends with a newline.
+ *
+ * @example
+ * ```ts
+ * import { formatReport } from "./report.ts";
+ * formatReport([{ agent: "oracle", episodes: 2, tasks: 1, accuracy: 1, passHat: [1, 1], meanSteps: 7 }]);
+ * // "agent   episodes  accuracy  pass^1  pass^2  mean steps\noracle         2     1.000   1.000   1.000        7.00\n"
+ * ```
+ */
+export function formatReport(summaries: readonly AgentSummary[]): string {
+  const k = Math.max(0, ...summaries.map((s) => s.passHat.length));
+  const header = [
+    "agent",
+    "episodes",
+    "accuracy",
+    ...Array.from({ length: k }, (_, i) => `pass^${i + 1}`),
+    "mean steps",
+  ];
+  const rows = summaries.map((s) => [
+    s.agent,
+    String(s.episodes),
+    fixed(s.accuracy, 3),
+    ...Array.from({ length: k }, (_, i) => fixed(s.passHat[i] ?? null, 3)),
+    fixed(s.meanSteps, 2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ").trimEnd();
+  return [header, ...rows].map(line).join("\n") + "\n";
+}

@@ -1,0 +1,75 @@
+import { assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
+import type { EpisodeRecord } from "./records.ts";
+import { formatReport, passHatK, summarize } from "./report.ts";
+
+function record(agent: string, task: string, run: number, success: boolean, steps = 10): EpisodeRecord {
+  return {
+    agent,
+    task,
+    run,
+    condition: "nominal",
+    variant: null,
+    success,
+    actions: [],
+    resources: {},
+    confidence: null,
+    milestones: { total: 0, reached: 0 },
+    steps,
+    first_error_step: null,
+    faults: 0,
+    recovered: false,
+  };
+}
+
+// Task a: 4 of 4 runs succeed; b: 2 of 4; c: 0 of 4.
+const runs = (task: string, successes: number) => [0, 1, 2, 3].map((r) => record("x", task, r, r < successes));
+const example = [...runs("t/0", 4), ...runs("t/1", 2), ...runs("t/2", 0)];
+
+Deno.test("passHatK() matches the τ-bench estimator worked by hand", () => {
+  // k=1: (1 + 2/4 + 0) / 3 = 0.5
+  assertAlmostEquals(passHatK(example, 1)!, 0.5, 1e-12);
+  // k=2: (1 + C(2,2)/C(4,2) + 0) / 3 = (1 + 1/6) / 3 = 7/18
+  assertAlmostEquals(passHatK(example, 2)!, 7 / 18, 1e-12);
+  // k=3: (1 + 0 + 0) / 3: two successes cannot make three
+  assertAlmostEquals(passHatK(example, 3)!, 1 / 3, 1e-12);
+  assertAlmostEquals(passHatK(example, 4)!, 1 / 3, 1e-12);
+});
+
+Deno.test("passHatK() skips tasks with fewer than k runs and is null when none has k", () => {
+  const uneven = [...runs("t/0", 4), record("x", "t/1", 0, false)];
+  assertAlmostEquals(passHatK(uneven, 1)!, 0.5, 1e-12);
+  assertEquals(passHatK(uneven, 2), 1);
+  assertEquals(passHatK(uneven, 5), null);
+  assertThrows(() => passHatK(uneven, 0), RangeError);
+});
+
+Deno.test("summarize() gives accuracy, pass^1..K and mean steps per agent in the order asked", () => {
+  const records = [...example, record("y", "t/0", 0, true, 4), record("y", "t/0", 1, false, 6)];
+  const [y, x] = summarize(records, { agents: ["y", "x"] });
+  assertEquals(y, { agent: "y", episodes: 2, tasks: 1, accuracy: 0.5, passHat: [0.5, 0], meanSteps: 5 });
+  assertEquals(x.agent, "x");
+  assertEquals(x.passHat.length, 4);
+  assertAlmostEquals(x.accuracy, 0.5, 1e-12);
+});
+
+Deno.test("summarize() leaves out records of other conditions", () => {
+  const faulty = { ...record("x", "t/0", 0, false), condition: "fault" as const };
+  assertEquals(summarize([...runs("t/0", 4), faulty])[0].accuracy, 1);
+});
+
+Deno.test("formatReport() aligns columns and formats numbers to fixed digits", () => {
+  const text = formatReport(
+    summarize(example, { k: 2 }).concat([
+      { agent: "reckless", episodes: 120, tasks: 1, accuracy: 1 / 3, passHat: [1 / 3, null], meanSteps: 12.345 },
+    ]),
+  );
+  assertEquals(
+    text,
+    [
+      "agent     episodes  accuracy  pass^1  pass^2  mean steps",
+      "x               12     0.500   0.500   0.389       10.00",
+      "reckless       120     0.333   0.333       -       12.35",
+      "",
+    ].join("\n"),
+  );
+});

@@ -1,0 +1,302 @@
+/**
+ * Where finished episodes go: the `ResultsSink` interface, `ResultsStore` (a
+ * SQLite file that survives a killed process and lets a re-run resume) and
+ * `MemoryResults` (the in-memory fake). Both pass one contract test.
+ *
+ * @module
+ */
+import denoJson from "../deno.json" with { type: "json" };
+import { type EpisodeEvent, type SqlValue, Store } from "../envs/mod.ts";
+import { type Cell, type CellKey, cellKey, configIdentity, type ResolvedConfig } from "./plan.ts";
+import type { EpisodeRecord } from "./records.ts";
+
+/** The version of ark, from `deno.json`. */
+export const ARK_VERSION: string = denoJson.version;
+
+/** A finished episode: its cell, its record and its events in order. */
+export interface FinishedEpisode {
+  cell: Cell;
+  record: EpisodeRecord;
+  events: readonly EpisodeEvent[];
+}
+
+/** What the runner needs from a results store. */
+export interface ResultsSink {
+  /** Keys (`cellKey()`) of the episodes already finished. */
+  finishedKeys(): Set<string>;
+  /** Adds a finished episode at once (all or nothing); returns false and changes nothing when its cell is already there. */
+  add(episode: FinishedEpisode): boolean;
+  /** How many episodes are stored. */
+  count(): number;
+  /** Every stored record, in the order added. */
+  records(): EpisodeRecord[];
+  /** The events of one episode, in order; empty when the episode is not stored. */
+  events(cell: CellKey): EpisodeEvent[];
+}
+
+/** A results store that cannot be used; `code` says why. */
+export class ResultsStoreError extends Error {
+  readonly code: "unreadable" | "not_results" | "mismatch";
+
+  /** Makes an error with a code and a one-line message. */
+  constructor(code: ResultsStoreError["code"], message: string) {
+    super(message);
+    this.name = "ResultsStoreError";
+    this.code = code;
+  }
+}
+
+const FORMAT = 1;
+
+const SCHEMA = `
+CREATE TABLE experiment (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  name TEXT NOT NULL,
+  config TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  ark_version TEXT NOT NULL
+);
+CREATE TABLE episodes (
+  id INTEGER PRIMARY KEY,
+  agent TEXT NOT NULL,
+  task TEXT NOT NULL,
+  run INTEGER NOT NULL,
+  condition TEXT NOT NULL,
+  variant TEXT,
+  seed TEXT NOT NULL,
+  success INTEGER NOT NULL,
+  steps INTEGER NOT NULL,
+  record TEXT NOT NULL
+);
+-- NULLs are distinct in a plain UNIQUE constraint; a missing variant must count as one value.
+CREATE UNIQUE INDEX episodes_cell ON episodes (agent, task, run, condition, ifnull(variant, ''));
+CREATE TABLE events (
+  episode_id INTEGER NOT NULL REFERENCES episodes (id),
+  idx INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  actor TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  tool TEXT,
+  args TEXT,
+  result TEXT,
+  error TEXT,
+  text TEXT,
+  intent TEXT,
+  confidence REAL,
+  latency_ms REAL NOT NULL,
+  PRIMARY KEY (episode_id, idx)
+) WITHOUT ROWID;
+PRAGMA user_version = ${FORMAT};
+`;
+
+const json = (v: unknown): string | null => v === undefined ? null : JSON.stringify(v);
+
+/**
+ * Results in a SQLite file. Each episode commits in one transaction, in WAL mode,
+ * so a killed process loses nothing committed; reopening with another config fails.
+ *
+ * @example
+ * ```ts ignore
+ * import { ResultsStore } from "./store.ts";
+ * using store = ResultsStore.open("results/x/results.sqlite", { config });
+ * store.finishedKeys().size; // episodes finished before, e.g. by a killed run
+ * ```
+ */
+export class ResultsStore implements ResultsSink {
+  readonly path: string;
+  #db: Store;
+
+  private constructor(path: string, db: Store) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  /** Opens (or creates) the store of an experiment; throws a `ResultsStoreError` when it cannot be used for it. */
+  static open(path: string, options: { config: ResolvedConfig }): ResultsStore {
+    let db: Store | undefined;
+    try {
+      db = Store.open(undefined, { path });
+      // WAL with synchronous=NORMAL: a commit survives the process being killed (not a power cut).
+      db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
+      const version = Number(db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0);
+      const tables = Number(db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master")?.n ?? 0);
+      if (version === 0 && tables === 0) db.transaction(() => db!.exec(SCHEMA));
+      else if (version !== FORMAT) {
+        throw new ResultsStoreError(
+          "not_results",
+          `Cannot open results store "${path}": it is not an ark results store of format ${FORMAT}`,
+        );
+      }
+    } catch (err) {
+      db?.close();
+      if (err instanceof ResultsStoreError) throw err;
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ResultsStoreError("unreadable", `Cannot open results store "${path}": ${reason}`);
+    }
+    const store = new ResultsStore(path, db);
+    try {
+      store.#claim(options.config);
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+    return store;
+  }
+
+  // Records the experiment in a new store, or checks that an existing one holds the same experiment.
+  #claim(config: ResolvedConfig): void {
+    const identity: Record<string, unknown> = { ...configIdentity(config), "ark version": ARK_VERSION };
+    const row = this.#db.get<{ config: string; ark_version: string }>("SELECT config, ark_version FROM experiment");
+    if (!row) {
+      const { "ark version": _, ...stored } = identity;
+      this.#db.run(
+        "INSERT INTO experiment (id, name, config, seed, ark_version) VALUES (1, ?, ?, ?, ?)",
+        config.experiment,
+        JSON.stringify(stored),
+        config.seed,
+        ARK_VERSION,
+      );
+      return;
+    }
+    const there: Record<string, unknown> = { ...JSON.parse(row.config), "ark version": row.ark_version };
+    for (const [field, here] of Object.entries(identity)) {
+      if (JSON.stringify(there[field]) !== JSON.stringify(here)) {
+        throw new ResultsStoreError(
+          "mismatch",
+          `Cannot use results store "${this.path}" for this experiment: "${field}" is ${
+            JSON.stringify(there[field])
+          } there, ${JSON.stringify(here)} here`,
+        );
+      }
+    }
+  }
+
+  finishedKeys(): Set<string> {
+    const rows = this.#db.all<CellKey>("SELECT agent, task, run, condition, variant FROM episodes");
+    return new Set(rows.map(cellKey));
+  }
+
+  add(episode: FinishedEpisode): boolean {
+    const { cell, record, events } = episode;
+    return this.#db.transaction(() => {
+      const row = this.#db.get<{ id: number }>(
+        `INSERT INTO episodes (agent, task, run, condition, variant, seed, success, steps, record)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+        cell.agent,
+        cell.task,
+        cell.run,
+        cell.condition,
+        cell.variant,
+        cell.seed,
+        record.success ? 1 : 0,
+        record.steps,
+        JSON.stringify(record),
+      );
+      if (!row) return false;
+      events.forEach((e, idx) =>
+        this.#db.run(
+          `INSERT INTO events (episode_id, idx, step, actor, kind, tool, args, result, error, text, intent, confidence,
+           latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          row.id,
+          idx,
+          e.step,
+          e.actor,
+          e.kind,
+          e.tool ?? null,
+          json(e.args),
+          json(e.result),
+          json(e.error),
+          e.text ?? null,
+          json(e.intent),
+          e.confidence ?? null,
+          e.latency_ms,
+        )
+      );
+      return true;
+    });
+  }
+
+  count(): number {
+    return Number(this.#db.get<{ n: number }>("SELECT count(*) AS n FROM episodes")?.n ?? 0);
+  }
+
+  records(): EpisodeRecord[] {
+    return this.#db.all<{ record: string }>("SELECT record FROM episodes ORDER BY id").map((r) => JSON.parse(r.record));
+  }
+
+  events(cell: CellKey): EpisodeEvent[] {
+    const rows = this.#db.all<Record<string, SqlValue>>(
+      `SELECT ev.* FROM events ev JOIN episodes ep ON ep.id = ev.episode_id
+       WHERE ep.agent = ? AND ep.task = ? AND ep.run = ? AND ep.condition = ? AND ifnull(ep.variant, '') = ?
+       ORDER BY ev.idx`,
+      cell.agent,
+      cell.task,
+      cell.run,
+      cell.condition,
+      cell.variant ?? "",
+    );
+    return rows.map(toEvent);
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.#db.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+function toEvent(row: Record<string, SqlValue>): EpisodeEvent {
+  const event: Record<string, unknown> = {
+    step: Number(row.step),
+    actor: row.actor,
+    kind: row.kind,
+  };
+  if (row.tool !== null) event.tool = row.tool;
+  for (const k of ["args", "result", "error"]) if (row[k] !== null) event[k] = JSON.parse(row[k] as string);
+  if (row.text !== null) event.text = row.text;
+  if (row.intent !== null) event.intent = JSON.parse(row.intent as string);
+  if (row.confidence !== null) event.confidence = Number(row.confidence);
+  event.latency_ms = Number(row.latency_ms);
+  return event as unknown as EpisodeEvent;
+}
+
+/**
+ * The in-memory fake of `ResultsStore`: same behaviour, nothing on disk.
+ *
+ * @example
+ * ```ts ignore
+ * import { MemoryResults } from "./store.ts";
+ * const sink = new MemoryResults();
+ * sink.count(); // 0
+ * ```
+ */
+export class MemoryResults implements ResultsSink {
+  #episodes = new Map<string, FinishedEpisode>();
+
+  finishedKeys(): Set<string> {
+    return new Set(this.#episodes.keys());
+  }
+
+  add(episode: FinishedEpisode): boolean {
+    const key = cellKey(episode.cell);
+    if (this.#episodes.has(key)) return false;
+    // A JSON copy, exactly what the SQLite store gives back (undefined fields dropped, later edits not seen).
+    this.#episodes.set(key, JSON.parse(JSON.stringify(episode)));
+    return true;
+  }
+
+  count(): number {
+    return this.#episodes.size;
+  }
+
+  records(): EpisodeRecord[] {
+    return [...this.#episodes.values()].map((e) => JSON.parse(JSON.stringify(e.record)));
+  }
+
+  events(cell: CellKey): EpisodeEvent[] {
+    return JSON.parse(JSON.stringify(this.#episodes.get(cellKey(cell))?.events ?? []));
+  }
+}

@@ -1,0 +1,172 @@
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { type EpisodeEvent, Store } from "../envs/mod.ts";
+import { type Cell, resolveConfig } from "./plan.ts";
+import type { EpisodeRecord } from "./records.ts";
+import { type FinishedEpisode, MemoryResults, type ResultsSink, ResultsStore, ResultsStoreError } from "./store.ts";
+
+const config = resolveConfig({ tasks: 2, runs: 2 });
+
+function episode(agent: string, task: string, run: number, variant: string | null = null): FinishedEpisode {
+  const cell: Cell = { agent, task, run, condition: "nominal", variant, seed: `seed-${agent}-${task}-${run}` };
+  const record: EpisodeRecord = {
+    ...cell,
+    success: run % 2 === 0,
+    actions: ["get_user_details", "cancel_reservation"],
+    resources: { time: 12.5, api_calls: 2, num_actions: 2, num_errors: 0 },
+    confidence: null,
+    milestones: { total: 3, reached: 2 },
+    steps: 4,
+    first_error_step: null,
+    faults: 0,
+    recovered: false,
+  };
+  delete (record as Partial<Cell>).seed;
+  const events: EpisodeEvent[] = [
+    {
+      step: 0,
+      actor: "user",
+      kind: "message",
+      text: "Hi",
+      intent: { kind: "request", goal: "cancel", facts: {} },
+      latency_ms: 2000,
+    },
+    {
+      step: 1,
+      actor: "tool",
+      kind: "tool",
+      tool: "get_user_details",
+      args: { user_id: "u" },
+      result: { name: "U" },
+      latency_ms: 90,
+    },
+    {
+      step: 2,
+      actor: "tool",
+      kind: "tool",
+      tool: "cancel_reservation",
+      args: {},
+      error: { code: "invalid_args", message: "no" },
+      latency_ms: 80,
+    },
+    { step: 3, actor: "tool", kind: "tool", tool: "think", args: null, result: null, latency_ms: 85 },
+    { step: 4, actor: "agent", kind: "end", confidence: 0.5, latency_ms: 0 },
+  ];
+  return { cell, record, events };
+}
+
+// The one contract every ResultsSink passes.
+function contract(name: string, open: () => ResultsSink & Partial<Disposable>): void {
+  Deno.test(`${name}.add() stores an episode once and finishedKeys() lists it`, () => {
+    using sink = withDispose(open());
+    assertEquals(sink.count(), 0);
+    assertEquals(sink.add(episode("oracle", "airline/1", 0)), true);
+    assertEquals(sink.add(episode("oracle", "airline/1", 0)), false);
+    assertEquals(sink.add(episode("oracle", "airline/1", 1)), true);
+    assertEquals(sink.count(), 2);
+    assertEquals([...sink.finishedKeys()].length, 2);
+  });
+
+  Deno.test(`${name}.add() treats a null variant as one value and other variants as other cells`, () => {
+    using sink = withDispose(open());
+    assert(sink.add(episode("oracle", "airline/1", 0, null)));
+    assert(!sink.add(episode("oracle", "airline/1", 0, null)));
+    assert(sink.add(episode("oracle", "airline/1", 0, "p1")));
+    assertEquals(sink.count(), 2);
+  });
+
+  Deno.test(`${name}.records() gives back each record as added`, () => {
+    using sink = withDispose(open());
+    const a = episode("noisy", "airline/2", 1), b = episode("oracle", "airline/10", 0, "p2");
+    b.record.violations = [{ constraint: "explicit_confirmation", severity: "high", step: 2 }];
+    b.record.confidence = 0.9;
+    sink.add(a);
+    sink.add(b);
+    assertEquals(sink.records(), [a.record, b.record]);
+  });
+
+  Deno.test(`${name}.events() gives back the events in order, absent fields absent`, () => {
+    using sink = withDispose(open());
+    const e = episode("oracle", "airline/3", 0);
+    sink.add(e);
+    sink.add(episode("oracle", "airline/3", 1));
+    assertEquals(sink.events(e.cell), e.events);
+    assertEquals(sink.events({ ...e.cell, run: 7 }), []);
+  });
+
+  Deno.test(`${name}.add() keeps what was stored when the caller changes its objects later`, () => {
+    using sink = withDispose(open());
+    const e = episode("oracle", "airline/4", 0);
+    sink.add(e);
+    e.record.success = !e.record.success;
+    (e.events as EpisodeEvent[]).length = 0;
+    assertEquals(sink.records()[0].success, !e.record.success);
+    assertEquals(sink.events(e.cell).length, 5);
+  });
+}
+
+function withDispose<T extends Partial<Disposable>>(sink: T): T & Disposable {
+  const dispose = sink[Symbol.dispose]?.bind(sink) ?? (() => {});
+  return Object.assign(sink, { [Symbol.dispose]: dispose });
+}
+
+function tempStore(): ResultsStore {
+  const dir = Deno.makeTempDirSync();
+  const store = ResultsStore.open(`${dir}/results.sqlite`, { config });
+  return Object.assign(store, {
+    [Symbol.dispose]() {
+      store.close();
+      Deno.removeSync(dir, { recursive: true });
+    },
+  });
+}
+
+contract("MemoryResults", () => new MemoryResults());
+contract("ResultsStore", tempStore);
+
+Deno.test("ResultsStore.open() keeps finished episodes across reopening", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/results.sqlite`;
+  {
+    using store = ResultsStore.open(path, { config });
+    store.add(episode("oracle", "airline/1", 0));
+    store.add(episode("oracle", "airline/1", 1));
+  }
+  using store = ResultsStore.open(path, { config });
+  assertEquals(store.count(), 2);
+  assertEquals(store.add(episode("oracle", "airline/1", 1)), false);
+  assertEquals(store.records(), [episode("oracle", "airline/1", 0).record, episode("oracle", "airline/1", 1).record]);
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("ResultsStore.open() refuses a store of another experiment, naming the file and the field", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/results.sqlite`;
+  ResultsStore.open(path, { config }).close();
+  const err = assertThrows(
+    () => ResultsStore.open(path, { config: resolveConfig({ tasks: 2, runs: 2, seed: "7", out: config.out }) }),
+    ResultsStoreError,
+  );
+  assertEquals(err.code, "mismatch");
+  assertStringIncludes(err.message, `"${path}"`);
+  assertStringIncludes(err.message, `"seed" is "0" there, "7" here`);
+  assert(!err.message.includes("\n"));
+  // The output folder is not part of the experiment.
+  ResultsStore.open(path, { config: { ...config, out: "elsewhere" } }).close();
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("ResultsStore.open() names the file when it is not a SQLite database or not a results store", () => {
+  const dir = Deno.makeTempDirSync();
+  const garbage = `${dir}/garbage.sqlite`;
+  Deno.writeTextFileSync(garbage, "this is not a database, just text that goes on for a while ".repeat(20));
+  const err = assertThrows(() => ResultsStore.open(garbage, { config }), ResultsStoreError);
+  assertEquals(err.code, "unreadable");
+  assertStringIncludes(err.message, `Cannot open results store "${garbage}"`);
+
+  const foreign = `${dir}/foreign.sqlite`;
+  Store.open("CREATE TABLE episodes (x TEXT)", { path: foreign }).close();
+  const err2 = assertThrows(() => ResultsStore.open(foreign, { config }), ResultsStoreError);
+  assertEquals(err2.code, "not_results");
+  assertStringIncludes(err2.message, `"${foreign}"`);
+  Deno.removeSync(dir, { recursive: true });
+});

@@ -1,0 +1,159 @@
+// End-to-end tests of `deno task eval`: the CLI runs as a child process on small experiments.
+import { assert, assertEquals, assertMatch, assertNotEquals, assertStringIncludes } from "@std/assert";
+import { Store } from "../envs/mod.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const CLI = new URL("../eval/cli.ts", import.meta.url).pathname;
+const SMALL = ["--tasks", "6", "--runs", "2"];
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function command(args: string[]): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  });
+}
+
+async function evalCli(args: string[]): Promise<Outcome> {
+  const { code, stdout, stderr } = await command(args).output();
+  const text = new TextDecoder();
+  return { code, stdout: text.decode(stdout), stderr: text.decode(stderr) };
+}
+
+function episodes(path: string): { count: number; distinct: number; events: number } {
+  using db = Store.open(undefined, { path });
+  db.exec("PRAGMA busy_timeout = 5000");
+  const n = (sql: string) => Number(db.get<{ n: number }>(sql)!.n);
+  return {
+    count: n("SELECT count(*) AS n FROM episodes"),
+    distinct: n("SELECT count(*) AS n FROM (SELECT DISTINCT agent, task, run, condition, variant FROM episodes)"),
+    events: n("SELECT count(*) AS n FROM events"),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives a byte-identical file", async () => {
+  const dir = await Deno.makeTempDir();
+  const [a, b, other] = await Promise.all([
+    evalCli([...SMALL, "--out", `${dir}/a`]),
+    evalCli([...SMALL, "--out", `${dir}/b`]),
+    evalCli([...SMALL, "--seed", "1", "--out", `${dir}/c`]),
+  ]);
+  assertEquals([a.code, b.code, other.code], [0, 0, 0], a.stderr + b.stderr + other.stderr);
+  assertEquals(a.stderr, "");
+  for (const agent of ["oracle", "noisy", "reckless"]) assertMatch(a.stdout, new RegExp(`^${agent} +12 `, "m"));
+  assertStringIncludes(a.stdout, "pass^2");
+  const records = await Deno.readTextFile(`${dir}/a/records.jsonl`);
+  assertEquals(records.trimEnd().split("\n").length, 36);
+  assertEquals(JSON.parse(records.split("\n")[0]).agent, "noisy");
+  assertEquals(await Deno.readTextFile(`${dir}/b/records.jsonl`), records);
+  assertNotEquals(await Deno.readTextFile(`${dir}/c/records.jsonl`), records);
+  assertEquals(episodes(`${dir}/a/results.sqlite`).count, 36);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("eval CLI resumes after being killed: finished episodes kept once, records as if uninterrupted", async () => {
+  const dir = await Deno.makeTempDir();
+  const sizes = ["--tasks", "50", "--runs", "5"];
+  const total = 3 * 50 * 5;
+  const killed = `${dir}/killed`;
+  const child = command([...sizes, "--out", killed]).spawn();
+  const uninterrupted = evalCli([...sizes, "--out", `${dir}/whole`]);
+  // Wait until some episodes are committed, then kill without warning.
+  let before = 0;
+  for (let i = 0; i < 600 && before < 5; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    try {
+      if (await exists(`${killed}/results.sqlite`)) before = episodes(`${killed}/results.sqlite`).count;
+    } catch {
+      // the store's tables are not created yet
+    }
+  }
+  child.kill("SIGKILL");
+  const status = await child.status;
+  await Promise.all([child.stdout.cancel(), child.stderr.cancel()]);
+  assertEquals(status.signal, "SIGKILL", "the run finished before it could be killed: make it bigger");
+  const kept = episodes(`${killed}/results.sqlite`);
+  assert(kept.count >= before && kept.count < total, `${kept.count} episodes after the kill`);
+  assertEquals(await exists(`${killed}/records.jsonl`), false);
+
+  const resumed = await evalCli([...sizes, "--out", killed]);
+  assertEquals(resumed.code, 0, resumed.stderr);
+  assertStringIncludes(resumed.stdout, `${kept.count} resumed`);
+  const whole = await uninterrupted;
+  assertEquals(whole.code, 0, whole.stderr);
+  const after = episodes(`${killed}/results.sqlite`);
+  assertEquals(after, episodes(`${dir}/whole/results.sqlite`));
+  assertEquals([after.count, after.distinct], [total, total]);
+  assertEquals(
+    await Deno.readTextFile(`${killed}/records.jsonl`),
+    await Deno.readTextFile(`${dir}/whole/records.jsonl`),
+  );
+  // Once more: nothing left to run, nothing duplicated.
+  assertEquals((await evalCli([...sizes, "--out", killed])).code, 0);
+  assertEquals(episodes(`${killed}/results.sqlite`).count, total);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("eval CLI rejects bad flags, domains and agents with exit code 2 and one line", async () => {
+  const cases: [string[], string][] = [
+    [["--colour", "red"], '"--colour"'],
+    [["--tasks", "abc"], '"abc" for --tasks'],
+    [["--tasks", "1.5"], '"1.5" for --tasks'],
+    [["--runs", "0"], '"0" for --runs'],
+    [["--tasks", "-3"], "--tasks"],
+    [["--domain", "bakery"], '"bakery"'],
+    [["--agents", "oracle,genius"], '"genius"'],
+    [["--seed"], "--seed"],
+  ];
+  const outcomes = await Promise.all(cases.map(([args]) => evalCli(args)));
+  outcomes.forEach((o, i) => {
+    const [args, expected] = cases[i];
+    assertEquals(o.code, 2, `${args.join(" ")}: ${o.stderr}`);
+    assertEquals(o.stderr.trimEnd().split("\n").length, 1, o.stderr);
+    assertStringIncludes(o.stderr, expected);
+    assert(!/^\s+at /m.test(o.stderr), `a stack trace for ${args.join(" ")}`);
+    assertEquals(o.stdout, "");
+  });
+});
+
+Deno.test("eval CLI prints usage for --help and refuses another experiment's store in one line", async () => {
+  const help = await evalCli(["--help"]);
+  assertEquals(help.code, 0);
+  assertStringIncludes(help.stdout, "Usage: deno task eval");
+  assertStringIncludes(help.stdout, "--agents");
+
+  const dir = await Deno.makeTempDir();
+  const first = await evalCli(["--tasks", "2", "--runs", "1", "--agents", "oracle", "--out", dir]);
+  assertEquals(first.code, 0, first.stderr);
+  const clash = await evalCli(["--tasks", "3", "--runs", "1", "--agents", "oracle", "--out", dir]);
+  assertEquals(clash.code, 1);
+  assertEquals(clash.stderr.trimEnd().split("\n").length, 1, clash.stderr);
+  assertStringIncludes(clash.stderr, `"${dir}/results.sqlite"`);
+  assertStringIncludes(clash.stderr, '"tasks"');
+
+  await Deno.writeTextFile(`${dir}/results.sqlite`, "not a database ".repeat(100));
+  for (const suffix of ["-wal", "-shm"]) await Deno.remove(`${dir}/results.sqlite${suffix}`).catch(() => {});
+  const corrupt = await evalCli(["--tasks", "2", "--runs", "1", "--agents", "oracle", "--out", dir]);
+  assertEquals(corrupt.code, 1);
+  assertEquals(corrupt.stderr.trimEnd().split("\n").length, 1, corrupt.stderr);
+  assertStringIncludes(corrupt.stderr, `"${dir}/results.sqlite"`);
+  await Deno.remove(dir, { recursive: true });
+});
