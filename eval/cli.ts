@@ -22,6 +22,7 @@ Flags:
   --tasks N          number of tasks (default 50)
   --runs K           runs per task and agent (default 5)
   --seed S           experiment seed (default "0")
+  --world-seed S     seed of the generated world and its tasks (default "0")
   --max-steps N      agent steps before an episode is cut off (default 30)
   --out DIR          output folder (default "results/<experiment>")
   --help             show this help
@@ -30,7 +31,7 @@ Writes DIR/results.sqlite and DIR/records.jsonl. Running the same command again
 resumes an interrupted experiment.
 `;
 
-const FLAGS = ["--domain", "--agents", "--tasks", "--runs", "--seed", "--max-steps", "--out", "--help"];
+const FLAGS = ["--domain", "--agents", "--tasks", "--runs", "--seed", "--world-seed", "--max-steps", "--out", "--help"];
 
 function count(flag: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
@@ -83,6 +84,9 @@ export function parseEvalArgs(args: readonly string[]): ExperimentConfig | "help
         break;
       case "--seed":
         config.seed = value;
+        break;
+      case "--world-seed":
+        config.worldSeed = value;
         break;
       case "--max-steps":
         config.maxSteps = count(flag, value);

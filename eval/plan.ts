@@ -37,6 +37,12 @@ export interface ExperimentConfig {
    */
   seed?: string;
   /**
+   * Seed of the generated world and its tasks. Fixed by default so that every
+   * experiment seed runs the same 50 default tasks.
+   * @default {"0"}
+   */
+  worldSeed?: string;
+  /**
    * Output folder.
    * @default {"results/<experiment>"}
    */
@@ -55,6 +61,7 @@ export interface ResolvedConfig {
   tasks: number;
   runs: number;
   seed: string;
+  worldSeed: string;
   out: string;
   maxSteps: number;
   /** Deterministic name made from the config, e.g. `airline-s0-t50-k5`. */
@@ -74,6 +81,7 @@ const schema = z.object({
   tasks: count("tasks").default(50),
   runs: count("runs").default(5),
   seed: z.union([z.string(), z.number()]).transform(String).default("0"),
+  worldSeed: z.union([z.string(), z.number()]).transform(String).default("0"),
   out: z.string().min(1).optional(),
   maxSteps: count("maxSteps").default(30),
 }).strict();
@@ -112,6 +120,7 @@ function experimentName(c: Omit<ResolvedConfig, "experiment" | "out">): string {
   let name = `${safe(c.domain)}-s${safe(c.seed)}-t${c.tasks}-k${c.runs}`;
   if (c.agents.join(",") !== DEFAULT_AGENTS.join(",")) name += `-${c.agents.map(safe).join("+")}`;
   if (c.maxSteps !== 30) name += `-m${c.maxSteps}`;
+  if (c.worldSeed !== "0") name += `-w${safe(c.worldSeed)}`;
   return name;
 }
 
@@ -123,6 +132,7 @@ export function configIdentity(config: ResolvedConfig): Record<string, string | 
     tasks: config.tasks,
     runs: config.runs,
     seed: config.seed,
+    worldSeed: config.worldSeed,
     maxSteps: config.maxSteps,
     experiment: config.experiment,
   };

@@ -11,6 +11,7 @@ Deno.test("resolveConfig() fills every default and names the experiment", () => 
     tasks: 50,
     runs: 5,
     seed: "0",
+    worldSeed: "0",
     maxSteps: 30,
     experiment: "airline-s0-t50-k5",
     out: "results/airline-s0-t50-k5",
@@ -21,6 +22,7 @@ Deno.test("resolveConfig() puts non-default agents and step limits in the experi
   const c = resolveConfig({ agents: ["oracle"], seed: "a b/c", tasks: 6, runs: 2, maxSteps: 12 });
   assertEquals(c.experiment, "airline-sa_b_c-t6-k2-oracle-m12");
   assertEquals(resolveConfig({ out: "x" }).out, "x");
+  assertEquals(resolveConfig({ worldSeed: "3" }).experiment, "airline-s0-t50-k5-w3");
 });
 
 Deno.test("resolveConfig() rejects wrong shapes, numbers out of range and unknown names", () => {

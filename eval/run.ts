@@ -49,7 +49,7 @@ export interface RunSummary {
 export async function runExperiment(config: ResolvedConfig, options: RunOptions): Promise<RunSummary> {
   const { sink, onProgress } = options;
   const domain = getDomain(config.domain);
-  using world = World.open(domain, { seed: config.seed });
+  using world = World.open(domain, { seed: config.worldSeed });
   const tasks = new Map(world.defaultTasks(config.tasks).map((t) => [t.id, t]));
   const cells = planCells(config, [...tasks.values()]);
   const factories = new Map(config.agents.map((a) => [a, agentFactory(a)]));
