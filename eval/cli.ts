@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { readFlags } from "./_flags.ts";
 import { type ExperimentConfig, resolveConfig } from "./plan.ts";
 import { writeRecordsJsonl } from "./records.ts";
 import { formatReport, summarize } from "./report.ts";
@@ -51,21 +52,10 @@ function count(flag: string, value: string): number {
  * ```
  */
 export function parseEvalArgs(args: readonly string[]): ExperimentConfig | "help" {
+  const flags = readFlags(args, FLAGS);
+  if (flags === "help") return "help";
   const config: ExperimentConfig = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith("--")) {
-      throw new TypeError(`Unexpected argument "${arg}": expected flags only, one of ${FLAGS.join(", ")}`);
-    }
-    const eq = arg.indexOf("=");
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    if (!FLAGS.includes(flag)) throw new TypeError(`Unknown flag "${flag}": expected one of ${FLAGS.join(", ")}`);
-    if (flag === "--help") return "help";
-    let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
-    else throw new TypeError(`Missing value for ${flag}: see --help`);
-    if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
+  for (const [flag, value] of flags) {
     switch (flag) {
       case "--domain":
         config.domain = value;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { readFlags } from "./_flags.ts";
 import { REPLAY_DOMAINS, type ReplayedTask, replayTau, writeReplay } from "./replay.ts";
 
 /** Usage text of `deno task replay`. */
@@ -39,21 +40,10 @@ export interface ReplayArgs {
  * ```
  */
 export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
+  const flags = readFlags(args, FLAGS);
+  if (flags === "help") return "help";
   const values: Partial<ReplayArgs> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith("--")) {
-      throw new TypeError(`Unexpected argument "${arg}": expected flags only, one of ${FLAGS.join(", ")}`);
-    }
-    const eq = arg.indexOf("=");
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    if (!FLAGS.includes(flag)) throw new TypeError(`Unknown flag "${flag}": expected one of ${FLAGS.join(", ")}`);
-    if (flag === "--help") return "help";
-    let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
-    else throw new TypeError(`Missing value for ${flag}: see --help`);
-    if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
+  for (const [flag, value] of flags) {
     values[flag.slice(2) as keyof ReplayArgs] = value;
   }
   const domain = values.domain ?? "airline";

@@ -1,0 +1,27 @@
+// Command-line flags shared by the CLIs: `--flag value` or `--flag=value`, and `--help`.
+
+/**
+ * The flags given, in order, as `[flag, value]` pairs, or `"help"`. Throws a
+ * `TypeError` naming the accepted flags when one is unknown, has no value or is
+ * not a flag.
+ */
+export function readFlags(args: readonly string[], accepted: readonly string[]): [string, string][] | "help" {
+  const out: [string, string][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("--")) {
+      throw new TypeError(`Unexpected argument "${arg}": expected flags only, one of ${accepted.join(", ")}`);
+    }
+    const eq = arg.indexOf("=");
+    const flag = eq < 0 ? arg : arg.slice(0, eq);
+    if (!accepted.includes(flag)) throw new TypeError(`Unknown flag "${flag}": expected one of ${accepted.join(", ")}`);
+    if (flag === "--help") return "help";
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
+    else throw new TypeError(`Missing value for ${flag}: see --help`);
+    if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
+    out.push([flag, value]);
+  }
+  return out;
+}
