@@ -120,27 +120,33 @@ export function assertLessOrEqual<T>(actual: T, expected: T, msg?: string): void
   if (!(actual <= expected)) throw new AssertionError(msg ?? `Expect ${actual} <= ${expected}`);
 }
 
+// deno-lint-ignore no-explicit-any
+type ErrorClass<E> = abstract new (...args: any[]) => E;
+
+function checkError<E extends Error>(err: unknown, ErrorClass?: ErrorClass<E>, msgIncludes?: string): E {
+  if (ErrorClass && !(err instanceof ErrorClass)) {
+    throw new AssertionError(
+      `Expected error to be instance of "${ErrorClass.name}", but was "${(err as Error)?.constructor?.name}"`,
+    );
+  }
+  if (msgIncludes !== undefined && !String((err as Error)?.message).includes(msgIncludes)) {
+    throw new AssertionError(
+      `Expected error message to include "${msgIncludes}", but got "${(err as Error)?.message}"`,
+    );
+  }
+  return err as E;
+}
+
 /** Asserts that `fn` throws, optionally an instance of `ErrorClass` whose message includes `msgIncludes`. */
 export function assertThrows<E extends Error = Error>(
   fn: () => unknown,
-  // deno-lint-ignore no-explicit-any
-  ErrorClass?: abstract new (...args: any[]) => E,
+  ErrorClass?: ErrorClass<E>,
   msgIncludes?: string,
 ): E {
   try {
     fn();
   } catch (err) {
-    if (ErrorClass && !(err instanceof ErrorClass)) {
-      throw new AssertionError(
-        `Expected error to be instance of "${ErrorClass.name}", but was "${(err as Error)?.constructor?.name}"`,
-      );
-    }
-    if (msgIncludes !== undefined && !String((err as Error)?.message).includes(msgIncludes)) {
-      throw new AssertionError(
-        `Expected error message to include "${msgIncludes}", but got "${(err as Error)?.message}"`,
-      );
-    }
-    return err as E;
+    return checkError(err, ErrorClass, msgIncludes);
   }
   throw new AssertionError("Expected function to throw");
 }
@@ -148,24 +154,13 @@ export function assertThrows<E extends Error = Error>(
 /** Asserts that the promise returned by `fn` rejects, optionally with `ErrorClass` and a message including `msgIncludes`. */
 export async function assertRejects<E extends Error = Error>(
   fn: () => PromiseLike<unknown>,
-  // deno-lint-ignore no-explicit-any
-  ErrorClass?: abstract new (...args: any[]) => E,
+  ErrorClass?: ErrorClass<E>,
   msgIncludes?: string,
 ): Promise<E> {
   try {
     await fn();
   } catch (err) {
-    if (ErrorClass && !(err instanceof ErrorClass)) {
-      throw new AssertionError(
-        `Expected error to be instance of "${ErrorClass.name}", but was "${(err as Error)?.constructor?.name}"`,
-      );
-    }
-    if (msgIncludes !== undefined && !String((err as Error)?.message).includes(msgIncludes)) {
-      throw new AssertionError(
-        `Expected error message to include "${msgIncludes}", but got "${(err as Error)?.message}"`,
-      );
-    }
-    return err as E;
+    return checkError(err, ErrorClass, msgIncludes);
   }
   throw new AssertionError("Expected function to reject");
 }
