@@ -71,8 +71,9 @@ Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives 
 
 Deno.test("eval CLI resumes after being killed: finished episodes kept once, records as if uninterrupted", async () => {
   const dir = await Deno.makeTempDir();
-  const sizes = ["--tasks", "50", "--runs", "5"];
-  const total = 3 * 50 * 5;
+  // Big enough that a loaded machine cannot finish it before the kill.
+  const sizes = ["--tasks", "50", "--runs", "12"];
+  const total = 3 * 50 * 12;
   const killed = `${dir}/killed`;
   const child = command([...sizes, "--out", killed]).spawn();
   const uninterrupted = evalCli([...sizes, "--out", `${dir}/whole`]);
