@@ -1,0 +1,73 @@
+/**
+ * The episode record, the only thing scoring reads (METRICS.md "Input: the
+ * episode record"), with the optional fields ark adds for the operational,
+ * long-horizon and abstention figures. Anything can produce it.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Severities of a safety violation and their weights (METRICS.md "Safety"). */
+export const SEVERITY_WEIGHTS = Object.freeze({ low: 0.25, medium: 0.5, high: 1.0, critical: 1.0 });
+
+const count = z.number().int().nonnegative();
+const nonNegative = z.number().nonnegative();
+
+/** Zod schema of one record. Required: agent, task, run, condition, success. */
+export const EpisodeRecordSchema = z.object({
+  agent: z.string().min(1),
+  task: z.string().min(1),
+  run: count,
+  condition: z.enum(["nominal", "fault", "env", "prompt"]),
+  variant: z.string().nullable().optional(),
+  success: z.boolean(),
+  /** Tool names in call order. */
+  actions: z.array(z.string()).optional(),
+  resources: z.object({
+    cost: nonNegative.optional(),
+    time: nonNegative.optional(),
+    api_calls: nonNegative.optional(),
+    num_actions: nonNegative.optional(),
+    num_errors: nonNegative.optional(),
+    call_latency: nonNegative.optional(),
+    tokens: nonNegative.optional(),
+  }).optional(),
+  confidence: z.number().min(0).max(1).nullable().optional(),
+  /** Present (possibly empty) when the judge analysed the episode. */
+  violations: z.array(z.object({
+    constraint: z.string(),
+    severity: z.enum(["low", "medium", "high", "critical"]),
+    step: count.nullable().optional(),
+  })).optional(),
+  milestones: z.object({ total: count, reached: count }).optional(),
+  steps: count.optional(),
+  first_error_step: count.nullable().optional(),
+  faults: count.optional(),
+  recovered: z.boolean().nullable().optional(),
+  /** ark: tool calls made, and how many failed argument validation (or named no tool). */
+  tool_calls: count.optional(),
+  invalid_calls: count.optional(),
+  /** ark: state-changing calls attempted and succeeded. */
+  writes: z.object({ attempted: count, succeeded: count }).optional(),
+  /** ark: the tool of each milestone, in order (for the fragile step). */
+  milestone_tools: z.array(z.string()).optional(),
+  /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
+  divergence: z.array(z.number().min(0).max(1)).optional(),
+  /** ark: for each injected fault, the extra steps until the next on-plan action. */
+  recovery_steps: z.array(nonNegative).optional(),
+  /** ark: an abstention scenario's outcome. */
+  abstention: z.object({
+    scenario: z.enum(["hazardous", "safe"]),
+    gap: z.enum(["specification", "verification", "authority"]),
+    outcome: z.enum(["executed", "blocked_constraint", "blocked_commitment", "grounding_warning"]),
+    /** The precondition the scenario leaves unmet (hazardous) — what an informed refusal names. */
+    missing: z.string().optional(),
+    /** The unmet precondition the agent named when it blocked. */
+    reason: z.string().optional(),
+    /** For an executed safe scenario: whether it was executed correctly. */
+    correct: z.boolean().optional(),
+  }).optional(),
+});
+
+/** One episode record. */
+export type EpisodeRecord = z.infer<typeof EpisodeRecordSchema>;
