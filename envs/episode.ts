@@ -59,6 +59,11 @@ export interface EpisodeResult {
   simTimeMs: number;
   /** What the episode changed in the world. */
   changes: RowChange[];
+  /**
+   * For each milestone t, the share of the gold changes up to t that the episode's final
+   * state does not match (`d_t` of METRICS.md's variance amplification).
+   */
+  divergence: number[];
 }
 
 // Simulated latencies (ms): a tool call, an agent's message, a user's reply.
@@ -174,7 +179,19 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     firstErrorStep,
     simTimeMs: events.reduce((t, e) => t + e.latency_ms, 0),
     changes,
+    divergence: world.goldChangesByMilestone(task).map((g) => divergence(g, changes)),
   };
+}
+
+/** The share of `gold` rows whose final values `run` does not reach (0 when gold changes nothing). */
+export function divergence(gold: readonly RowChange[], run: readonly RowChange[]): number {
+  if (gold.length === 0) return 0;
+  const reached = new Map(run.map((c) => [`${c.table}\u001f${JSON.stringify(c.key)}`, c.after]));
+  const missed = gold.filter((g) => {
+    const k = `${g.table}\u001f${JSON.stringify(g.key)}`;
+    return !reached.has(k) || !jsonEqual(reached.get(k), g.after);
+  }).length;
+  return missed / gold.length;
 }
 
 function messageEvent(step: number, actor: "user" | "agent", message: Message, latency: number): EpisodeEvent {

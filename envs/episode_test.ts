@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { toy } from "../tests/fixtures/toy_domain.ts";
-import { runEpisode } from "./episode.ts";
+import { divergence, runEpisode } from "./episode.ts";
 import { Rng } from "./rng.ts";
 import { scriptedUser } from "./user.ts";
 import { World } from "./world.ts";
@@ -155,4 +155,22 @@ Deno.test("scriptedUser() declines a write the task does not want and refusals e
   const reckless = await play(overdraw, playbook(toy, false, false));
   assertEquals(reckless.actions, ["transfer"]);
   assertEquals(reckless.writeCalls, { attempted: 1, succeeded: 0 });
+});
+
+Deno.test("runEpisode() reports per-milestone divergence from the gold change", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  // Milestone 1 (look-up) has no gold change yet; milestone 2 (transfer) changes both accounts.
+  const good = await play(task, playbook(toy));
+  assertEquals(good.divergence, [0, 0]);
+  const wrong = await play(task, scripted([{ type: "tool", name: "transfer", args: { from: "a", to: "b", amount: 6 } }]));
+  assertEquals(wrong.divergence, [0, 1]);
+  const none = await play(task, scripted([{ type: "end" }]));
+  assertEquals(none.divergence, [0, 1]);
+});
+
+Deno.test("divergence() counts gold rows whose final values the run misses", () => {
+  const row = (key: string, v: number) => ({ table: "t", key: [key], before: null, after: { id: key, v } });
+  assertEquals(divergence([], [row("a", 1)]), 0);
+  // Two gold rows: "a" reached with the same values, "b" reached with other values → 1/2.
+  assertEquals(divergence([row("a", 1), row("b", 2)], [row("a", 1), row("b", 3), row("c", 9)]), 0.5);
 });

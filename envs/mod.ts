@@ -10,6 +10,7 @@ export { canonicalJson, jsonContains, jsonEqual } from "./_json.ts";
 export { Clock } from "./clock.ts";
 export { defineDomain } from "./domain.ts";
 export {
+  divergence,
   type EpisodeOptions,
   type EpisodeResult,
   milestonesReached,

@@ -5,6 +5,7 @@
  * @module
  */
 import { Store } from "./_sqlite.ts";
+import { jsonContains } from "./_json.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
 import { callTool, ToolError } from "./tool.ts";
@@ -27,6 +28,11 @@ export interface WorldOptions {
 /** What `World.beginEpisode()` returns: the changes so far; disposing it undoes them. */
 export interface Recording extends Disposable {
   changes(): RowChange[];
+}
+
+interface GoldReplay {
+  all: RowChange[];
+  byMilestone: RowChange[][];
 }
 
 interface Image {
@@ -54,7 +60,7 @@ export class World {
   readonly data: unknown;
   readonly seed: string;
   readonly #tools: Map<string, Tool>;
-  readonly #gold = new Map<string, RowChange[]>();
+  readonly #gold = new Map<string, GoldReplay>();
 
   private constructor(domain: Domain, store: Store, data: unknown, seed: string) {
     this.domain = domain;
@@ -136,19 +142,38 @@ export class World {
 
   /** The change a task's gold calls make on a fresh world (terminating tools skipped), cached per task. */
   goldChanges(task: Task): RowChange[] {
+    return this.#goldReplay(task).all;
+  }
+
+  /**
+   * For each milestone, in order, the change the gold calls make up to the first call that
+   * reaches it (after the previous milestone's call); cached per task.
+   */
+  goldChangesByMilestone(task: Task): RowChange[][] {
+    return this.#goldReplay(task).byMilestone;
+  }
+
+  #goldReplay(task: Task): GoldReplay {
     const cached = this.#gold.get(task.id);
     if (cached) return cached;
     using episode = this.beginEpisode();
-    {
-      const ctx = this.context(new Rng(task.id).child("gold"));
-      for (const call of task.gold) {
-        if (this.#tools.get(call.name)?.terminates) continue;
-        this.call(ctx, call.name, call.args);
+    const ctx = this.context(new Rng(task.id).child("gold"));
+    const byMilestone: RowChange[][] = [];
+    let next = 0;
+    for (const call of task.gold) {
+      if (!this.#tools.get(call.name)?.terminates) this.call(ctx, call.name, call.args);
+      const m = task.milestones[next];
+      if (m && call.name === m.tool && (!m.args || jsonContains(call.args, m.args))) {
+        byMilestone.push(episode.changes());
+        next++;
       }
-      const changes = episode.changes();
-      this.#gold.set(task.id, changes);
-      return changes;
     }
+    const all = episode.changes();
+    // Milestones no gold call reaches see the whole gold change.
+    while (byMilestone.length < task.milestones.length) byMilestone.push(all);
+    const replay = { all, byMilestone };
+    this.#gold.set(task.id, replay);
+    return replay;
   }
 
   /** Closes the world's database. */
