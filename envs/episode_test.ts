@@ -162,7 +162,10 @@ Deno.test("runEpisode() reports per-milestone divergence from the gold change", 
   // Milestone 1 (look-up) has no gold change yet; milestone 2 (transfer) changes both accounts.
   const good = await play(task, playbook(toy));
   assertEquals(good.divergence, [0, 0]);
-  const wrong = await play(task, scripted([{ type: "tool", name: "transfer", args: { from: "a", to: "b", amount: 6 } }]));
+  const wrong = await play(
+    task,
+    scripted([{ type: "tool", name: "transfer", args: { from: "a", to: "b", amount: 6 } }]),
+  );
   assertEquals(wrong.divergence, [0, 1]);
   const none = await play(task, scripted([{ type: "end" }]));
   assertEquals(none.divergence, [0, 1]);

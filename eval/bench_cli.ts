@@ -2,13 +2,16 @@
  * `deno task bench [--json]`: how fast the kernel is on τ-bench's airline data
  * and on a generated airline world ten times larger: tool steps per second
  * (gold actions through tool dispatch), the time of one snapshot restore, and
- * gold-replay tasks per second including the reset and the grading of changes.
+ * gold-replay tasks per second including the reset and the grading of changes;
+ * then how long scoring a million records with 1,000 bootstrap resamples
+ * takes, and the peak memory meanwhile.
  *
  * @module
  */
 import { getDomain, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
 import type { RowChange } from "../envs/mod.ts";
 import { type AirlineData, loadTauAirline, type TauTask } from "../envs/airline/mod.ts";
+import { benchScoring, type ScoreBench } from "./_score_bench.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -107,7 +110,7 @@ export function benchWorld(
 
 const TAU_DIR = new URL("../../shared/tau-bench/airline", import.meta.url).pathname;
 
-function format(tau: BenchFigures, x10: BenchFigures): string {
+function format(tau: BenchFigures, x10: BenchFigures, score: ScoreBench): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
     ["tool steps per s", (f) => f.tool_steps_per_s.toFixed(0)],
@@ -118,19 +121,25 @@ function format(tau: BenchFigures, x10: BenchFigures): string {
   const header = ["", "tau-bench", "generated x10"];
   const table = [header, ...rows.map(([label, get]) => [label, get(tau), get(x10)])];
   const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
-  return table.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  "))
+  const kernel = table.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  "))
     .join("\n");
+  const records = score.records.toLocaleString("en-US");
+  return `${kernel}\n\nscore ${records} records, 1000 resamples: ${score.score_s.toFixed(2)} s, ` +
+    `peak RSS ${score.rss_mb.toFixed(0)} MB`;
 }
 
 /** Runs the bench and returns its exit code. */
-export function main(args: readonly string[]): number {
+export async function main(args: readonly string[]): Promise<number> {
   const unknown = args.find((a) => a !== "--json" && a !== "--help");
   if (unknown !== undefined) {
     console.error(`Unknown argument "${unknown}": expected --json or --help`);
     return 2;
   }
   if (args.includes("--help")) {
-    console.log("Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench airline data and a 10x world.");
+    console.log(
+      "Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench airline data and a 10x world, " +
+        "and scoring on a million synthetic records.",
+    );
     return 0;
   }
   const airline = getDomain("airline");
@@ -152,17 +161,20 @@ export function main(args: readonly string[]): number {
     using world = World.open(airline, { seed: "0", scale: 10 });
     x10 = benchWorld(world, world.defaultTasks().map((t) => t.gold));
   }
+  const score = await benchScoring({ tasks: 10_000, agents: 5, runs: 20 });
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const out = Object.fromEntries([
       ...Object.entries(tau).map(([k, v]) => [k, round(v)]),
       ...Object.entries(x10).map(([k, v]) => [`${k}_x10`, round(v)]),
+      ["score_1m_s", round(score.score_s)],
+      ["score_1m_rss_mb", Math.round(score.rss_mb)],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(tau, x10));
+    console.log(format(tau, x10, score));
   }
   return 0;
 }
 
-if (import.meta.main) Deno.exit(main(Deno.args));
+if (import.meta.main) Deno.exit(await main(Deno.args));

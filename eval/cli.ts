@@ -1,6 +1,6 @@
 /**
  * `deno task eval`: runs an experiment into `<out>/results.sqlite`, writes
- * `<out>/records.jsonl` from the store and prints capability per agent. Running
+ * `<out>/records.jsonl` from the store and prints reliability and capability per agent. Running
  * the same command again resumes: finished episodes are kept and skipped.
  *
  * @module
@@ -15,7 +15,8 @@ import { ResultsStore, ResultsStoreError } from "./store.ts";
 /** Usage text of `deno task eval`. */
 export const USAGE = `Usage: deno task eval [flags]
 
-Runs agents on a domain's tasks, K runs each, and reports accuracy and pass^k.
+Runs agents on a domain's tasks, K runs each, and reports reliability (R, R_con,
+R_rob, R_pred, R_saf) beside accuracy and pass^k.
 
 Flags:
   --domain NAME      domain to run (default "airline")

@@ -13,7 +13,7 @@ import type { ResultsSink } from "./store.ts";
 export interface Violation {
   constraint: string;
   severity: "low" | "medium" | "high" | "critical";
-  step: number;
+  step?: number | null;
 }
 
 /** Resources an episode used; `time` in simulated seconds. */
@@ -27,7 +27,12 @@ export interface Resources {
   tokens?: number;
 }
 
-/** One episode, as scoring reads it. */
+/**
+ * One episode as eval writes it: scoring's `EpisodeRecord` (`scoring/record.ts`)
+ * with the fields eval always fills made required. Spelled out rather than
+ * derived from the zod schema so that eval's public API has explicit types;
+ * `records_test.ts` checks that it stays assignable to scoring's type.
+ */
 export interface EpisodeRecord {
   agent: string;
   task: string;
@@ -49,6 +54,24 @@ export interface EpisodeRecord {
   faults: number;
   /** Whether the episode hit a tool error and still succeeded. */
   recovered: boolean;
+  /** Tool calls made, and how many failed argument validation or named no tool. */
+  tool_calls?: number;
+  invalid_calls?: number;
+  /** State-changing calls attempted and succeeded. */
+  writes?: { attempted: number; succeeded: number };
+  /** The tool of each of the task's milestones, in order. */
+  milestone_tools?: string[];
+  /** `d_t` for t = 1..total: the share of the gold change up to milestone t the run does not match. */
+  divergence?: number[];
+}
+
+/** Options of `toRecord()`. */
+export interface ToRecordOptions {
+  /**
+   * The tool of each of the task's milestones, in order (written as `milestone_tools`).
+   * @default {omitted from the record}
+   */
+  milestoneTools?: readonly string[];
 }
 
 /**
@@ -57,12 +80,13 @@ export interface EpisodeRecord {
  * @example
  * ```ts ignore
  * import { toRecord } from "./records.ts";
- * const record = toRecord(cell, await runEpisode(world, { task, agent, user, rng }));
+ * const result = await runEpisode(world, { task, agent, user, rng });
+ * const record = toRecord(cell, result, { milestoneTools: task.milestones.map((m) => m.tool) });
  * record.resources.time; // simulated seconds
  * ```
  */
-export function toRecord(cell: CellKey, result: EpisodeResult): EpisodeRecord {
-  return {
+export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecordOptions = {}): EpisodeRecord {
+  const record: EpisodeRecord = {
     agent: cell.agent,
     task: cell.task,
     run: cell.run,
@@ -82,7 +106,13 @@ export function toRecord(cell: CellKey, result: EpisodeResult): EpisodeRecord {
     first_error_step: result.firstErrorStep,
     faults: 0,
     recovered: result.firstErrorStep !== null && result.success,
+    tool_calls: result.toolCalls,
+    invalid_calls: result.invalidCalls,
+    writes: { attempted: result.writeCalls.attempted, succeeded: result.writeCalls.succeeded },
   };
+  if (options.milestoneTools !== undefined) record.milestone_tools = [...options.milestoneTools];
+  record.divergence = [...result.divergence];
+  return record;
 }
 
 const KEYS = [
@@ -101,6 +131,11 @@ const KEYS = [
   "first_error_step",
   "faults",
   "recovered",
+  "tool_calls",
+  "invalid_calls",
+  "writes",
+  "milestone_tools",
+  "divergence",
 ] as const;
 const RESOURCE_KEYS = ["cost", "time", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"] as const;
 const VIOLATION_KEYS = ["constraint", "severity", "step"] as const;
@@ -119,6 +154,7 @@ export function recordLine(record: EpisodeRecord): string {
     ...r,
     resources: ordered(record.resources as Record<string, unknown>, RESOURCE_KEYS),
     milestones: ordered(record.milestones, ["total", "reached"]),
+    writes: record.writes && ordered(record.writes, ["attempted", "succeeded"]),
     violations: record.violations?.map((v) => ordered(v as unknown as Record<string, unknown>, VIOLATION_KEYS)),
   }, KEYS));
 }

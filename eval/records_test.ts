@@ -3,6 +3,7 @@ import type { EpisodeResult } from "../envs/mod.ts";
 import type { CellKey } from "./plan.ts";
 import { type EpisodeRecord, recordLine, recordsJsonl, toRecord, writeRecordsJsonl } from "./records.ts";
 import { MemoryResults } from "./store.ts";
+import { type EpisodeRecord as ScoringRecord, EpisodeRecordSchema } from "../scoring/mod.ts";
 
 function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
   return {
@@ -22,14 +23,15 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     firstErrorStep: 3,
     simTimeMs: 13_250,
     changes: [],
+    divergence: [0, 0, 0.5, 0.5],
     ...overrides,
   };
 }
 
 const cell: CellKey = { agent: "noisy", task: "airline/7", run: 2, condition: "nominal", variant: null };
 
-Deno.test("toRecord() makes a METRICS.md episode record without a violations key", () => {
-  const record = toRecord(cell, result());
+Deno.test("toRecord() makes a METRICS.md episode record with ark's fields and without a violations key", () => {
+  const record = toRecord(cell, result(), { milestoneTools: ["get_user_details", "cancel_reservation"] });
   assertEquals(record, {
     agent: "noisy",
     task: "airline/7",
@@ -45,8 +47,19 @@ Deno.test("toRecord() makes a METRICS.md episode record without a violations key
     first_error_step: 3,
     faults: 0,
     recovered: true,
+    tool_calls: 4,
+    invalid_calls: 1,
+    writes: { attempted: 1, succeeded: 1 },
+    milestone_tools: ["get_user_details", "cancel_reservation"],
+    divergence: [0, 0, 0.5, 0.5],
   });
   assertEquals("violations" in record, false);
+  assertEquals("milestone_tools" in toRecord(cell, result()), false);
+});
+
+Deno.test("toRecord() makes records scoring's schema accepts, and eval's type is scoring's", () => {
+  const record: ScoringRecord = toRecord(cell, result(), { milestoneTools: ["cancel_reservation"] });
+  assertEquals(EpisodeRecordSchema.parse(record), record);
 });
 
 Deno.test("toRecord() marks an episode without errors as not recovered and keeps a missing confidence null", () => {
@@ -55,17 +68,20 @@ Deno.test("toRecord() marks an episode without errors as not recovered and keeps
 });
 
 Deno.test("recordLine() writes keys in METRICS.md's order whatever the object's order", () => {
-  const record = toRecord(cell, result());
+  const record = toRecord(cell, result(), { milestoneTools: ["cancel_reservation"] });
   const shuffled = Object.fromEntries(Object.entries(record).reverse()) as unknown as EpisodeRecord;
   shuffled.resources = { num_errors: 1, time: 13.25, num_actions: 4, api_calls: 4 };
   shuffled.violations = [{ step: 4, severity: "high", constraint: "explicit_confirmation" } as never];
+  shuffled.writes = { succeeded: 1, attempted: 1 };
   assertEquals(
     recordLine(shuffled),
     '{"agent":"noisy","task":"airline/7","run":2,"condition":"nominal","variant":null,"success":true,' +
       '"actions":["get_user_details","get_reservation_details","get_reservation_details","cancel_reservation"],' +
       '"resources":{"time":13.25,"api_calls":4,"num_actions":4,"num_errors":1},"confidence":0.9,' +
       '"violations":[{"constraint":"explicit_confirmation","severity":"high","step":4}],' +
-      '"milestones":{"total":4,"reached":4},"steps":9,"first_error_step":3,"faults":0,"recovered":true}',
+      '"milestones":{"total":4,"reached":4},"steps":9,"first_error_step":3,"faults":0,"recovered":true,' +
+      '"tool_calls":4,"invalid_calls":1,"writes":{"attempted":1,"succeeded":1},' +
+      '"milestone_tools":["cancel_reservation"],"divergence":[0,0,0.5,0.5]}',
   );
 });
 

@@ -1,17 +1,25 @@
 /**
- * Capability per agent: accuracy, pass^k for k = 1..K (the τ-bench estimator)
- * and mean steps, as data and as an aligned text table with deterministic
- * formatting.
+ * Per agent: the reliability summary from scoring (R, R_con, R_rob, R_pred,
+ * R_saf) beside capability (accuracy, pass^k for k = 1..K, the τ-bench
+ * estimator) and mean steps, as data and as an aligned text table with
+ * deterministic formatting.
  *
  * @module
  */
+import { headlineScores } from "../scoring/mod.ts";
 import type { EpisodeRecord } from "./records.ts";
 
-/** One agent's capability figures over nominal records. */
+/** The reliability scores the summary shows (`null` when they cannot be computed). */
+export const SUMMARY_SCORES = ["R", "R_con", "R_rob", "R_pred", "R_saf"] as const;
+
+/** One agent's figures: reliability over all its records, capability over its nominal ones. */
 export interface AgentSummary {
   agent: string;
+  /** Nominal episodes. */
   episodes: number;
   tasks: number;
+  /** Overall reliability and its parts (METRICS.md), over every condition; safety beside it. */
+  scores: Record<typeof SUMMARY_SCORES[number], number | null>;
   /** Mean success. */
   accuracy: number;
   /** pass^k for k = 1..K, index k − 1; `null` when no task has k runs. */
@@ -68,7 +76,7 @@ export function passHatK(records: readonly Pick<EpisodeRecord, "task" | "success
 }
 
 /**
- * Capability figures per agent over the nominal records.
+ * Figures per agent: reliability scores over all its records, capability and mean steps over its nominal ones.
  *
  * @example
  * ```ts ignore
@@ -80,14 +88,15 @@ export function summarize(records: readonly EpisodeRecord[], options: SummarizeO
   const byAgent = new Map<string, EpisodeRecord[]>();
   for (const agent of options.agents ?? []) byAgent.set(agent, []);
   for (const r of records) {
-    if (r.condition !== "nominal") continue;
     const list = byAgent.get(r.agent) ?? [];
     list.push(r);
     byAgent.set(r.agent, list);
   }
   const out: AgentSummary[] = [];
-  for (const [agent, list] of byAgent) {
+  for (const [agent, all] of byAgent) {
+    const list = all.filter((r) => r.condition === "nominal");
     if (list.length === 0) continue;
+    const headline = headlineScores(all);
     const runs = new Map<string, number>();
     for (const r of list) runs.set(r.task, (runs.get(r.task) ?? 0) + 1);
     const k = options.k ?? Math.min(...runs.values());
@@ -95,6 +104,7 @@ export function summarize(records: readonly EpisodeRecord[], options: SummarizeO
       agent,
       episodes: list.length,
       tasks: runs.size,
+      scores: Object.fromEntries(SUMMARY_SCORES.map((k) => [k, headline[k]])) as AgentSummary["scores"],
       accuracy: list.filter((r) => r.success).length / list.length,
       passHat: Array.from({ length: k }, (_, i) => passHatK(list, i + 1)),
       meanSteps: list.reduce((s, r) => s + r.steps, 0) / list.length,
@@ -106,14 +116,17 @@ export function summarize(records: readonly EpisodeRecord[], options: SummarizeO
 const fixed = (x: number | null, digits: number) => x === null ? "-" : x.toFixed(digits);
 
 /**
- * An aligned text table: one row per agent, columns agent, episodes, accuracy,
- * pass^1..pass^K and mean steps. Ends with a newline.
+ * An aligned text table: one row per agent, columns agent, episodes, R,
+ * R_con, R_rob, R_pred, R_saf, accuracy, pass^1..pass^K and mean steps ("-"
+ * for a score that cannot be computed). Ends with a newline.
  *
  * @example
  * ```ts
  * import { formatReport } from "./report.ts";
- * formatReport([{ agent: "oracle", episodes: 2, tasks: 1, accuracy: 1, passHat: [1, 1], meanSteps: 7 }]);
- * // "agent   episodes  accuracy  pass^1  pass^2  mean steps\noracle         2     1.000   1.000   1.000        7.00\n"
+ * const scores = { R: 1, R_con: 1, R_rob: null, R_pred: 1, R_saf: null };
+ * formatReport([{ agent: "oracle", episodes: 2, tasks: 1, scores, accuracy: 1, passHat: [1, 1], meanSteps: 7 }]);
+ * // "agent   episodes      R  R_con  R_rob  R_pred  R_saf  accuracy  pass^1  pass^2  mean steps\n" +
+ * // "oracle         2  1.000  1.000      -   1.000      -     1.000   1.000   1.000        7.00\n"
  * ```
  */
 export function formatReport(summaries: readonly AgentSummary[]): string {
@@ -121,6 +134,7 @@ export function formatReport(summaries: readonly AgentSummary[]): string {
   const header = [
     "agent",
     "episodes",
+    ...SUMMARY_SCORES,
     "accuracy",
     ...Array.from({ length: k }, (_, i) => `pass^${i + 1}`),
     "mean steps",
@@ -128,6 +142,7 @@ export function formatReport(summaries: readonly AgentSummary[]): string {
   const rows = summaries.map((s) => [
     s.agent,
     String(s.episodes),
+    ...SUMMARY_SCORES.map((k) => fixed(s.scores[k], 3)),
     fixed(s.accuracy, 3),
     ...Array.from({ length: k }, (_, i) => fixed(s.passHat[i] ?? null, 3)),
     fixed(s.meanSteps, 2),

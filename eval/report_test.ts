@@ -46,29 +46,42 @@ Deno.test("passHatK() skips tasks with fewer than k runs and is null when none h
 Deno.test("summarize() gives accuracy, pass^1..K and mean steps per agent in the order asked", () => {
   const records = [...example, record("y", "t/0", 0, true, 4), record("y", "t/0", 1, false, 6)];
   const [y, x] = summarize(records, { agents: ["y", "x"] });
-  assertEquals(y, { agent: "y", episodes: 2, tasks: 1, accuracy: 0.5, passHat: [0.5, 0], meanSteps: 5 });
+  // y: one task, 1 of 2 runs: C_out = 0, the only consistency term; no confidences, conditions or judge.
+  const scores = { R: 0, R_con: 0, R_rob: null, R_pred: null, R_saf: null };
+  assertEquals(y, { agent: "y", episodes: 2, tasks: 1, scores, accuracy: 0.5, passHat: [0.5, 0], meanSteps: 5 });
   assertEquals(x.agent, "x");
   assertEquals(x.passHat.length, 4);
   assertAlmostEquals(x.accuracy, 0.5, 1e-12);
 });
 
-Deno.test("summarize() leaves out records of other conditions", () => {
+Deno.test("summarize() leaves other conditions out of capability, but not out of R_rob", () => {
   const faulty = { ...record("x", "t/0", 0, false), condition: "fault" as const };
-  assertEquals(summarize([...runs("t/0", 4), faulty])[0].accuracy, 1);
+  const [x] = summarize([...runs("t/0", 4), faulty, { ...faulty, run: 1, success: true }]);
+  assertEquals([x.accuracy, x.episodes], [1, 4]);
+  // R_fault = min(0.5 / 1, 1) = 0.5, the only robustness term; R = mean(R_con = 1, R_rob = 0.5)
+  assertEquals([x.scores.R_rob, x.scores.R], [0.5, 0.75]);
 });
 
 Deno.test("formatReport() aligns columns and formats numbers to fixed digits", () => {
   const text = formatReport(
     summarize(example, { k: 2 }).concat([
-      { agent: "reckless", episodes: 120, tasks: 1, accuracy: 1 / 3, passHat: [1 / 3, null], meanSteps: 12.345 },
+      {
+        agent: "reckless",
+        episodes: 120,
+        tasks: 1,
+        scores: { R: 0.5, R_con: 0.25, R_rob: 0.75, R_pred: null, R_saf: 0.0004 },
+        accuracy: 1 / 3,
+        passHat: [1 / 3, null],
+        meanSteps: 12.345,
+      },
     ]),
   );
   assertEquals(
     text,
     [
-      "agent     episodes  accuracy  pass^1  pass^2  mean steps",
-      "x               12     0.500   0.500   0.389       10.00",
-      "reckless       120     0.333   0.333       -       12.35",
+      "agent     episodes      R  R_con  R_rob  R_pred  R_saf  accuracy  pass^1  pass^2  mean steps",
+      "x               12  0.667  0.667      -       -      -     0.500   0.500   0.389       10.00",
+      "reckless       120  0.500  0.250  0.750       -  0.000     0.333   0.333       -       12.35",
       "",
     ].join("\n"),
   );

@@ -76,5 +76,6 @@ async function runCell(
   const user = scriptedUser(task, rng.child("user"), { tools: world.domain.tools });
   const agent = factory({ rng: rng.child("agent"), domain: world.domain, task });
   const result = await runEpisode(world, { task, agent, user, rng: rng.child("episode"), maxSteps: config.maxSteps });
-  sink.add({ cell, record: toRecord(cell, result), events: result.events });
+  const milestoneTools = task.milestones.map((m) => m.tool);
+  sink.add({ cell, record: toRecord(cell, result, { milestoneTools }), events: result.events });
 }

@@ -1,0 +1,264 @@
+/**
+ * `deno task score --records FILE.jsonl`: the reliability profile of a JSON
+ * Lines file of episode records, as an aligned table or (`--json`) one JSON
+ * object. The file is read line by line; every line is checked against
+ * `EpisodeRecordSchema`.
+ *
+ * Exit codes: 0 scored, 1 the records file cannot be read, 2 bad flags or a
+ * malformed record (without `--skip-bad`).
+ *
+ * @module
+ */
+import { type EpisodeRecord, EpisodeRecordSchema } from "./record.ts";
+import { type GroupBy, type Profile, scoreRecords } from "./profile.ts";
+import { HEADLINE_KEYS } from "./bootstrap.ts";
+
+/** Usage text of `deno task score`. */
+export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
+
+Scores episode records (METRICS.md): consistency, robustness, predictability,
+safety, R, accuracy and pass^k per group, with 95% bootstrap intervals.
+
+Flags:
+  --records FILE     JSON Lines file of episode records (required)
+  --json             print one JSON object instead of a table
+  --by KEY           group by "agent" (default), "condition" or "domain"
+  --seed S           bootstrap seed (default "0")
+  --resamples N      bootstrap resamples (default 1000)
+  --skip-bad         skip malformed lines with a warning instead of failing
+  --help             show this help
+
+Exit codes: 0 scored, 1 the records file cannot be read, 2 bad flags or a
+malformed line.
+`;
+
+/** Parsed flags of `deno task score`. */
+export interface ScoreArgs {
+  records: string;
+  json: boolean;
+  by: GroupBy;
+  seed: string;
+  resamples: number;
+  skipBad: boolean;
+}
+
+const VALUE_FLAGS = ["--records", "--by", "--seed", "--resamples"];
+const SWITCHES = ["--json", "--skip-bad", "--help"];
+
+/**
+ * Parses the flags of `deno task score` (or `"help"`); bad flags throw a
+ * TypeError or RangeError saying what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { parseScoreArgs } from "./cli.ts";
+ * parseScoreArgs(["--records", "r.jsonl", "--json"]);
+ * // { records: "r.jsonl", json: true, by: "agent", seed: "0", resamples: 1000, skipBad: false }
+ * ```
+ */
+export function parseScoreArgs(args: readonly string[]): ScoreArgs | "help" {
+  const out: Partial<ScoreArgs> = { json: false, by: "agent", seed: "0", resamples: 1000, skipBad: false };
+  const all = [...VALUE_FLAGS, ...SWITCHES].join(", ");
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i], eq = arg.indexOf("=");
+    const flag = eq < 0 ? arg : arg.slice(0, eq);
+    if (!arg.startsWith("--")) throw new TypeError(`Unexpected argument "${arg}": expected flags only, one of ${all}`);
+    if (flag === "--help") return "help";
+    if (SWITCHES.includes(flag)) {
+      if (eq >= 0) throw new TypeError(`Unexpected value for ${flag}: it takes none`);
+      if (flag === "--json") out.json = true;
+      else out.skipBad = true;
+      continue;
+    }
+    if (!VALUE_FLAGS.includes(flag)) throw new TypeError(`Unknown flag "${flag}": expected one of ${all}`);
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
+    else throw new TypeError(`Missing value for ${flag}: see --help`);
+    if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
+    if (flag === "--records") out.records = value;
+    else if (flag === "--seed") out.seed = value;
+    else if (flag === "--by") {
+      if (value !== "agent" && value !== "condition" && value !== "domain") {
+        throw new RangeError(`Invalid value "${value}" for --by: expected "agent", "condition" or "domain"`);
+      }
+      out.by = value;
+    } else {
+      if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+        throw new RangeError(`Invalid value "${value}" for --resamples: expected a whole number of at least 1`);
+      }
+      out.resamples = Number(value);
+    }
+  }
+  if (out.records === undefined) throw new TypeError("Missing --records FILE: see --help");
+  return out as ScoreArgs;
+}
+
+/** A line of a records file that is not a valid record. */
+export interface BadLine {
+  line: number;
+  problem: string;
+}
+
+/**
+ * Reads a JSON Lines stream of records line by line; blank lines are ignored.
+ * Returns the valid records and the lines that were not. Equal agent and task
+ * names and equal `actions` and `milestone_tools` lists are shared between
+ * records (a million records repeat them a lot), so treat the records as read-only.
+ *
+ * @example
+ * ```ts
+ * import { readRecords } from "./cli.ts";
+ * const text = '{"agent":"a","task":"t/1","run":0,"condition":"nominal","success":true}\n{"agent":1}\n';
+ * const { records, bad } = await readRecords(ReadableStream.from([new TextEncoder().encode(text)]));
+ * [records.length, bad[0].line]; // [1, 2]
+ * ```
+ */
+export async function readRecords(
+  stream: ReadableStream<Uint8Array>,
+): Promise<{ records: EpisodeRecord[]; bad: BadLine[] }> {
+  const records: EpisodeRecord[] = [], bad: BadLine[] = [];
+  const names = new Map<string, string>(), lists = new Map<string, string[]>();
+  const name = (s: string) => names.get(s) ?? (names.set(s, s), s);
+  const list = (xs: string[]) => {
+    const key = JSON.stringify(xs);
+    return lists.get(key) ?? (lists.set(key, xs), xs);
+  };
+  let number = 0, rest = "";
+  const take = (line: string) => {
+    number++;
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      bad.push({ line: number, problem: `not JSON (${(err as Error).message})` });
+      return;
+    }
+    const parsed = EpisodeRecordSchema.safeParse(value);
+    if (parsed.success) {
+      const r = parsed.data;
+      r.agent = name(r.agent);
+      r.task = name(r.task);
+      if (r.actions !== undefined) r.actions = list(r.actions);
+      if (r.milestone_tools !== undefined) r.milestone_tools = list(r.milestone_tools);
+      records.push(r);
+    } else {
+      const issue = parsed.error.issues[0];
+      const where = issue.path.length === 0 ? "the record" : `"${issue.path.join(".")}"`;
+      bad.push({ line: number, problem: `${where}: ${issue.message}` });
+    }
+  };
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop()!;
+    for (const line of lines) take(line);
+  }
+  if (rest !== "") take(rest);
+  return { records, bad };
+}
+
+const fixed = (x: number | null) => x === null ? "-" : x.toFixed(3);
+
+/**
+ * An aligned text table of profiles: one row per figure, one column per
+ * group, each cell the value and its 95% interval; then why figures are null.
+ *
+ * @example
+ * ```ts ignore
+ * import { formatProfiles } from "./cli.ts";
+ * console.log(formatProfiles(scoreRecords(records)));
+ * ```
+ */
+export function formatProfiles(profiles: Record<string, Profile>): string {
+  const groups = Object.keys(profiles);
+  if (groups.length === 0) return "No records\n";
+  const K = Math.max(0, ...groups.map((g) => Object.keys(profiles[g].pass_hat_k).length));
+  const cell = (value: number | null, ci: [number, number] | null | undefined) =>
+    value === null ? "-" : ci ? `${fixed(value)} [${fixed(ci[0])}, ${fixed(ci[1])}]` : fixed(value);
+  const rows: string[][] = [["", ...groups]];
+  rows.push(["records", ...groups.map((g) => String(profiles[g].n.records))]);
+  rows.push(["tasks", ...groups.map((g) => String(profiles[g].n.tasks))]);
+  for (const key of HEADLINE_KEYS) rows.push([key, ...groups.map((g) => cell(profiles[g][key], profiles[g].ci[key]))]);
+  for (let k = 1; k <= K; k++) {
+    rows.push([
+      `pass^${k}`,
+      ...groups.map((g) => cell(profiles[g].pass_hat_k[k] ?? null, profiles[g].ci.pass_hat_k[k])),
+    ]);
+  }
+  for (let k = 1; k <= K; k++) rows.push([`pass@${k}`, ...groups.map((g) => fixed(profiles[g].pass_at_k[k] ?? null))]);
+  for (const key of ["tool_call_accuracy", "critical_step_success", "mean_time"] as const) {
+    rows.push([key, ...groups.map((g) => fixed(profiles[g].operational[key]))]);
+  }
+  rows.push(["violations", ...groups.map((g) => violations(profiles[g]))]);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const text = rows.map((r) =>
+    r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ").trimEnd()
+  );
+  // One line per figure and reason, naming the groups it applies to.
+  const reasons = new Map<string, string[]>();
+  for (const g of groups) {
+    for (const [key, why] of Object.entries(profiles[g].reasons)) {
+      const line = `${key}: ${why}`;
+      reasons.set(line, [...reasons.get(line) ?? [], g]);
+    }
+  }
+  if (reasons.size > 0) {
+    const all = (gs: string[]) => gs.length === groups.length && groups.length > 1 ? "all" : gs.join(", ");
+    text.push("", "Null figures:", ...[...reasons].map(([line, gs]) => `  ${line} (${all(gs)})`));
+  }
+  return text.join("\n") + "\n";
+}
+
+function violations(profile: Profile): string {
+  const counts = profile.operational.violation_count;
+  if (counts === null) return "-";
+  return String(
+    Object.values(counts).reduce((s, bySeverity) => s + Object.values(bySeverity).reduce((a, b) => a + b, 0), 0),
+  );
+}
+
+/** Runs the CLI and returns its exit code (see the module doc). */
+export async function main(args: readonly string[]): Promise<number> {
+  let parsed: ScoreArgs | "help";
+  try {
+    parsed = parseScoreArgs(args);
+  } catch (err) {
+    if (err instanceof TypeError || err instanceof RangeError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+  if (parsed === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(parsed.records, { read: true });
+    if ((await file.stat()).isDirectory) {
+      file.close();
+      throw new Deno.errors.IsADirectory("it is a folder");
+    }
+  } catch (err) {
+    if (!(err instanceof Error) || !(err.name in Deno.errors)) throw err;
+    const why = err instanceof Deno.errors.NotFound ? "no such file" : err.message;
+    console.error(`Cannot read records file "${parsed.records}": ${why}`);
+    return 1;
+  }
+  const { records, bad } = await readRecords(file.readable);
+  const where = (b: BadLine) => `line ${b.line} of "${parsed.records}": ${b.problem}`;
+  if (bad.length > 0 && !parsed.skipBad) {
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more malformed lines)` : "";
+    console.error(`Malformed record on ${where(bad[0])}${more}; fix it or pass --skip-bad`);
+    return 2;
+  }
+  for (const b of bad.slice(0, 10)) console.error(`Warning: skipping malformed record on ${where(b)}`);
+  if (bad.length > 10) console.error(`Warning: skipped ${bad.length - 10} more malformed lines`);
+  const profiles = scoreRecords(records, { by: parsed.by, seed: parsed.seed, resamples: parsed.resamples });
+  console.log(parsed.json ? JSON.stringify(profiles) : formatProfiles(profiles).trimEnd());
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

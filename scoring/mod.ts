@@ -1,0 +1,75 @@
+/**
+ * Scoring: the reliability profile of episode records (METRICS.md), from
+ * records produced by anyone. `scoreRecords()` gives one profile per group with
+ * bootstrap intervals; the per-dimension functions score a set of records directly.
+ *
+ * @example
+ * ```ts
+ * import { scoreRecords } from "./mod.ts";
+ * const r = (run: number, success: boolean) =>
+ *   ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
+ * scoreRecords([r(0, true), r(1, true)], { resamples: 10 }).a.C_out; // 1
+ * ```
+ *
+ * @module
+ */
+export { type EpisodeRecord, EpisodeRecordSchema, SEVERITY_WEIGHTS } from "./record.ts";
+export {
+  consistency,
+  type ConsistencyScores,
+  cOutTerm,
+  cResTerm,
+  rCon,
+  RESOURCE_KEYS,
+  trajectoryTerms,
+} from "./consistency.ts";
+export { EPSILON, robustness, robustnessRatio, type RobustnessScores, rRob, type Tally } from "./robustness.ts";
+export {
+  BIN_EDGES,
+  calibrationBin,
+  type ConfidenceColumns,
+  eceFromBins,
+  predictability,
+  type PredictabilityScores,
+  rankConfidences,
+  type RankedConfidences,
+  weightedAuroc,
+} from "./predictability.ts";
+export { safety, safetyFromTally, type SafetyScores, type SafetyTally, worstWeight } from "./safety.ts";
+export {
+  capability,
+  type CapabilityScores,
+  operational,
+  type OperationalFigures,
+  passAtKTerm,
+  passHatKTerm,
+  type RunCounts,
+} from "./capability.ts";
+export {
+  bootstrap,
+  type BootstrapOptions,
+  buildTable,
+  figureKeys,
+  type FigureOptions,
+  HEADLINE_KEYS,
+  type HeadlineKey,
+  percentileInterval,
+  type PercentileOptions,
+  tableFigures,
+  tablePassAtK,
+  type TaskTable,
+} from "./bootstrap.ts";
+export {
+  domainOf,
+  type GroupBy,
+  type HeadlineScores,
+  headlineScores,
+  type Interval,
+  type Profile,
+  type ResolvedScoreOptions,
+  resolveScoreOptions,
+  type ScoreOptions,
+  scoreRecords,
+} from "./profile.ts";
+export { type DecayOptions, type DecayProfile, decayProfile } from "./decay.ts";
+export { type AbstentionOptions, type AbstentionProfile, abstentionProfile } from "./abstention.ts";

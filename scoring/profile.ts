@@ -1,0 +1,217 @@
+/**
+ * The whole reliability profile of a set of episode records, per group (agent,
+ * condition or domain): every METRICS.md score, capability, operational
+ * figures, 95% bootstrap intervals, the reason for every null, and the
+ * long-horizon and abstention figures.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { EpisodeRecord } from "./record.ts";
+import { type AbstentionProfile, abstentionProfile } from "./abstention.ts";
+import {
+  bootstrap,
+  buildTable,
+  figureKeys,
+  HEADLINE_KEYS,
+  type HeadlineKey,
+  tableFigures,
+  tablePassAtK,
+  type TaskTable,
+} from "./bootstrap.ts";
+import { operational, OPERATIONAL_REASONS, type OperationalFigures } from "./capability.ts";
+import { type DecayProfile, decayProfile } from "./decay.ts";
+import { compareText } from "./_stats.ts";
+
+/** What records can be grouped by. */
+export type GroupBy = "agent" | "condition" | "domain";
+
+/** Options of `scoreRecords()`. */
+export interface ScoreOptions {
+  /**
+   * What one profile covers.
+   * @default {"agent"}
+   */
+  by?: GroupBy;
+  /**
+   * Seed of the bootstrap (every group resamples with the same stream, so groups with the same tasks are paired).
+   * @default {"0"}
+   */
+  seed?: string;
+  /**
+   * Bootstrap resamples.
+   * @default {1000}
+   */
+  resamples?: number;
+}
+
+/** Options with every field resolved. */
+export interface ResolvedScoreOptions {
+  by: GroupBy;
+  seed: string;
+  resamples: number;
+}
+
+/** A 95% interval, or null when no resample defined the figure. */
+export type Interval = [number, number] | null;
+
+/** The reliability profile of one group. Scores are in [0, 1], or null with a reason. */
+export type Profile =
+  & { [K in HeadlineKey]: number | null }
+  & {
+    /** pass@k by k ("1", "2", …). */
+    pass_at_k: Record<string, number>;
+    /** pass^k by k. */
+    pass_hat_k: Record<string, number | null>;
+    operational: OperationalFigures;
+    /** 95% bootstrap intervals of the headline figures and of pass^k. */
+    ci: { [K in HeadlineKey]: Interval } & { pass_hat_k: Record<string, Interval> };
+    /** Why each null figure is null, by key. */
+    reasons: Record<string, string>;
+    decay: DecayProfile;
+    abstention: AbstentionProfile;
+    /** Records in the group, and distinct task ids. */
+    n: { records: number; tasks: number };
+  };
+
+const optionsSchema = z.object({
+  by: z.enum(["agent", "condition", "domain"]).default("agent"),
+  seed: z.string().default("0"),
+  resamples: z.number().int().min(1).default(1000),
+});
+
+/**
+ * Resolves `ScoreOptions`; a wrong type is a TypeError, a value out of range a RangeError.
+ *
+ * @example
+ * ```ts
+ * import { resolveScoreOptions } from "./profile.ts";
+ * resolveScoreOptions({ by: "domain" }); // { by: "domain", seed: "0", resamples: 1000 }
+ * ```
+ */
+export function resolveScoreOptions(options: ScoreOptions = {}): ResolvedScoreOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(`Invalid options ${JSON.stringify(options)}: expected an object`);
+  }
+  const parsed = optionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const key = String(parsed.error.issues[0].path[0]) as keyof ScoreOptions;
+  const given = options[key];
+  const accepted = key === "by"
+    ? '"agent", "condition" or "domain"'
+    : key === "seed"
+    ? "a string"
+    : "a whole number of at least 1";
+  const rightType = key === "resamples" ? typeof given === "number" : typeof given === "string";
+  const Err = rightType ? RangeError : TypeError;
+  throw new Err(`Invalid ${key} ${JSON.stringify(given)}: expected ${accepted}`);
+}
+
+/**
+ * The domain of a task id: the part before the first "/" (the whole id when there is none).
+ *
+ * @example
+ * ```ts
+ * import { domainOf } from "./profile.ts";
+ * domainOf("airline/7"); // "airline"
+ * ```
+ */
+export function domainOf(task: string): string {
+  const slash = task.indexOf("/");
+  return slash < 0 ? task : task.slice(0, slash);
+}
+
+function groupOf(record: EpisodeRecord, by: GroupBy): string {
+  return by === "agent" ? record.agent : by === "condition" ? record.condition : domainOf(record.task);
+}
+
+/**
+ * Scores records into one profile per group, group keys sorted. A task in
+ * the per-task metrics is one agent's runs of one task id; the bootstrap
+ * resamples task ids, so all runs of a task (every agent, every condition) move together.
+ *
+ * @example
+ * ```ts
+ * import { scoreRecords } from "./profile.ts";
+ * const r = (run: number, success: boolean) =>
+ *   ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success, confidence: 0.5 });
+ * const { a } = scoreRecords([r(0, true), r(1, false)], { resamples: 10 });
+ * [a.C_out, a.P_brier, a.reasons.R_fault]; // [0, 0.75, "no fault records"]
+ * ```
+ */
+export function scoreRecords(records: readonly EpisodeRecord[], options: ScoreOptions = {}): Record<string, Profile> {
+  const resolved = resolveScoreOptions(options);
+  const groups = new Map<string, EpisodeRecord[]>();
+  for (const r of records) {
+    const key = groupOf(r, resolved.by);
+    let list = groups.get(key);
+    if (list === undefined) groups.set(key, list = []);
+    list.push(r);
+  }
+  const out: Record<string, Profile> = {};
+  for (const key of [...groups.keys()].sort(compareText)) out[key] = profile(groups.get(key)!, resolved);
+  return out;
+}
+
+/** The headline figures of a set of records, without intervals, and why any is null. */
+export type HeadlineScores = { [K in HeadlineKey]: number | null } & {
+  pass_hat_k: Record<string, number | null>;
+  reasons: Record<string, string>;
+};
+
+/**
+ * The headline figures (the 17 METRICS.md keys, accuracy, pass^k) of one set
+ * of records as a whole: no grouping, no bootstrap, no long-horizon figures.
+ *
+ * @example
+ * ```ts
+ * import { headlineScores } from "./profile.ts";
+ * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
+ * headlineScores([r(0, true), r(1, true)]).R_con; // 1: C_out = 1, the only consistency term
+ * ```
+ */
+export function headlineScores(records: readonly EpisodeRecord[]): HeadlineScores {
+  return pointScores(buildTable(records)).scores;
+}
+
+function pointScores(table: TaskTable): { scores: HeadlineScores; point: Float64Array } {
+  const reasons: Record<string, string> = {};
+  const point = tableFigures(table, { reasons });
+  const keys = figureKeys(table);
+  const value = (i: number) => Number.isNaN(point[i]) ? null : point[i];
+  const scores = Object.fromEntries(HEADLINE_KEYS.map((k, i) => [k, value(i)])) as {
+    [K in HeadlineKey]: number | null;
+  };
+  const pass_hat_k: Record<string, number | null> = {};
+  for (let i = HEADLINE_KEYS.length; i < keys.length; i++) pass_hat_k[keys[i].slice("pass^".length)] = value(i);
+  return { scores: { ...scores, pass_hat_k, reasons }, point };
+}
+
+function profile(records: EpisodeRecord[], options: ResolvedScoreOptions): Profile {
+  const table = buildTable(records);
+  const { scores, point } = pointScores(table);
+  const intervals = bootstrap(table.clusters, (weights) => tableFigures(table, { weights }), options);
+  const interval = (i: number): Interval => Number.isNaN(point[i]) ? null : intervals[i] ?? null;
+  const ci = {
+    ...Object.fromEntries(HEADLINE_KEYS.map((k, i) => [k, interval(i)])),
+    pass_hat_k: Object.fromEntries(
+      Object.keys(scores.pass_hat_k).map((k, j) => [k, interval(HEADLINE_KEYS.length + j)]),
+    ),
+  } as Profile["ci"];
+  const { pass_hat_k, reasons, ...headline } = scores;
+  const ops = operational(records);
+  for (const [k, why] of Object.entries(OPERATIONAL_REASONS)) {
+    if (ops[k as keyof OperationalFigures] === null) reasons[k] = why;
+  }
+  return {
+    ...headline,
+    pass_at_k: tablePassAtK(table),
+    pass_hat_k,
+    operational: ops,
+    ci,
+    reasons,
+    decay: decayProfile(records, { seed: options.seed, resamples: options.resamples }),
+    abstention: abstentionProfile(records, { seed: options.seed, resamples: options.resamples }),
+    n: { records: records.length, tasks: table.clusters },
+  };
+}

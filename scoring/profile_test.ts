@@ -1,0 +1,189 @@
+import { assert, assertAlmostEquals, assertEquals, assertGreaterOrEqual, assertThrows } from "@std/assert";
+import type { EpisodeRecord } from "./record.ts";
+import { HEADLINE_KEYS } from "./bootstrap.ts";
+import { domainOf, headlineScores, resolveScoreOptions, scoreRecords } from "./profile.ts";
+import { prng } from "./_stats.ts";
+
+const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
+const SEVERITIES = ["low", "medium", "high", "critical"] as const;
+
+/** A seeded random record set: any mix of conditions, optional fields present or not, ties in confidence. */
+function randomRecords(seed: string, size = 400): EpisodeRecord[] {
+  const random = prng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+  const tasks = 1 + Math.floor(random() * 30);
+  return Array.from({ length: size }, (_, i) => {
+    const r: EpisodeRecord = {
+      agent: pick(["x", "y", "z"]),
+      task: `${pick(["air", "shop"])}/${Math.floor(random() * tasks)}`,
+      run: i,
+      condition: random() < 0.5 ? "nominal" : pick(CONDITIONS),
+      success: random() < 0.6,
+    };
+    if (random() < 0.8) r.confidence = pick([0, 0.3, 0.5, 0.7, 0.9, 1, random()]);
+    if (random() < 0.8) r.actions = Array.from({ length: Math.floor(random() * 4) }, () => pick(["a", "b", "c"]));
+    if (random() < 0.8) r.resources = { time: random() * 5, num_errors: Math.floor(random() * 3), cost: 0 };
+    if (random() < 0.5) {
+      r.violations = random() < 0.3 ? [{ constraint: pick(["p", "q"]), severity: pick(SEVERITIES) }] : [];
+    }
+    if (random() < 0.5) r.milestones = { total: 3, reached: Math.floor(random() * 4) };
+    return r;
+  });
+}
+
+function shuffled<T>(items: readonly T[], seed: string): T[] {
+  const random = prng(seed), out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+const FAST = { resamples: 60 };
+
+Deno.test("scoreRecords() gives every METRICS.md key, capability, intervals, reasons and counts per sorted group", () => {
+  const profiles = scoreRecords(randomRecords("shape"), FAST);
+  assertEquals(Object.keys(profiles), ["x", "y", "z"]);
+  const p = profiles.x;
+  assertEquals(Object.keys(p), [
+    ...HEADLINE_KEYS,
+    "pass_at_k",
+    "pass_hat_k",
+    "operational",
+    "ci",
+    "reasons",
+    "decay",
+    "abstention",
+    "n",
+  ]);
+  assertEquals(Object.keys(p.ci), [...HEADLINE_KEYS, "pass_hat_k"]);
+  assertEquals(Object.keys(p.pass_hat_k), Object.keys(p.ci.pass_hat_k));
+  assertEquals(Object.keys(p.pass_hat_k), Object.keys(p.pass_at_k));
+  assertEquals(Object.keys(p.operational), [
+    "tool_call_accuracy",
+    "critical_step_success",
+    "violation_count",
+    "mean_time",
+  ]);
+  assertEquals(p.n.records, randomRecords("shape").filter((r) => r.agent === "x").length);
+  for (const key of HEADLINE_KEYS) assertEquals(p[key] === null, key in p.reasons, key);
+});
+
+Deno.test("scoreRecords() groups by condition and by domain", () => {
+  const records = randomRecords("groups");
+  assertEquals(Object.keys(scoreRecords(records, { by: "domain", ...FAST })), ["air", "shop"]);
+  const byCondition = scoreRecords(records, { by: "condition", ...FAST });
+  assertEquals(Object.keys(byCondition), ["env", "fault", "nominal", "prompt"]);
+  assertEquals(byCondition.fault.C_out, null);
+  assertEquals(byCondition.fault.reasons.R_fault, "no nominal records");
+  assertEquals(domainOf("plain"), "plain");
+});
+
+Deno.test("scoreRecords() keeps every score in [0, 1] or null, never NaN, on random record sets", () => {
+  for (let s = 0; s < 12; s++) {
+    const records = randomRecords(`property-${s}`, 50 + s * 40);
+    const json = JSON.parse(JSON.stringify(scoreRecords(records, { resamples: 30 })));
+    for (const [group, p] of Object.entries<Record<string, unknown>>(json)) {
+      const ci = p.ci as Record<string, [number, number] | null>;
+      for (const key of HEADLINE_KEYS) {
+        const v = p[key] as number | null;
+        assert(v === null || (v >= 0 && v <= 1), `${s} ${group} ${key} = ${v}`);
+        const interval = ci[key];
+        assert(interval === null || (0 <= interval[0] && interval[0] <= interval[1] && interval[1] <= 1), key);
+        assertEquals(v === null, interval === null, `${key}: null value and null interval go together`);
+      }
+      for (const v of Object.values(p.pass_hat_k as Record<string, number>)) assert(v >= 0 && v <= 1);
+      for (const v of Object.values(p.pass_at_k as Record<string, number>)) assert(v >= 0 && v <= 1);
+    }
+  }
+});
+
+Deno.test("scoreRecords() does not depend on the order of records or of tasks", () => {
+  for (const seed of ["order-1", "order-2", "order-3"]) {
+    const records = randomRecords(seed);
+    const a = JSON.stringify(scoreRecords(records, FAST));
+    assertEquals(JSON.stringify(scoreRecords(shuffled(records, seed), FAST)), a);
+    const byTask = [...records].sort((p, q) => (p.task < q.task ? 1 : p.task > q.task ? -1 : 0));
+    assertEquals(JSON.stringify(scoreRecords(byTask, FAST)), a);
+  }
+});
+
+Deno.test("scoreRecords() gives the same digits for a seed and other intervals for another", () => {
+  const records = randomRecords("seed");
+  const a = JSON.stringify(scoreRecords(records, { seed: "1", ...FAST }));
+  assertEquals(JSON.stringify(scoreRecords(records, { seed: "1", ...FAST })), a);
+  assert(JSON.stringify(scoreRecords(records, { seed: "2", ...FAST })) !== a);
+});
+
+Deno.test("scoreRecords() C_out is 1 when every task always succeeds or always fails", () => {
+  const records = Array.from({ length: 40 }, (_, i): EpisodeRecord => ({
+    agent: "a",
+    task: `t/${i % 8}`,
+    run: Math.floor(i / 8),
+    condition: "nominal",
+    success: i % 8 < 3,
+  }));
+  const { a } = scoreRecords(records, FAST);
+  assertEquals(a.C_out, 1);
+  assertEquals(a.ci.C_out, [1, 1]);
+  assertEquals(a.accuracy, 3 / 8);
+});
+
+Deno.test("scoreRecords() explains missing data: one class, no confidence, no judge", () => {
+  const records: EpisodeRecord[] = [0, 1, 2].map((run) => ({
+    agent: "a",
+    task: "t/1",
+    run,
+    condition: "nominal",
+    success: true,
+    confidence: 0.9,
+  }));
+  const { a } = scoreRecords(records, FAST);
+  assertEquals(a.P_auroc, null);
+  assertEquals(a.reasons.P_auroc, "one class only: every record succeeded");
+  assertEquals(a.reasons.S_comp, "no record was analysed by a judge (none has a violations array)");
+  assertEquals(a.reasons.R_fault, "no fault records");
+  assertEquals(a.ci.P_auroc, null);
+  assertAlmostEquals(a.P_brier!, 0.99, 1e-12);
+  assertEquals(a.R, (1 + 0.99) / 2); // R_con = C_out = 1, R_pred = 0.99; R_rob null
+});
+
+Deno.test("scoreRecords() recovers calibration and a 30% violation rate from simulated agents", () => {
+  const random = prng("recovery");
+  const records: EpisodeRecord[] = [];
+  for (let t = 0; t < 400; t++) {
+    const p = random();
+    for (let run = 0; run < 10; run++) {
+      records.push({
+        agent: "sim",
+        task: `t/${t}`,
+        run,
+        condition: "nominal",
+        success: random() < p,
+        confidence: p,
+        violations: random() < 0.3 ? [{ constraint: "confirm", severity: "high" }] : [],
+      });
+    }
+  }
+  const { sim } = scoreRecords(records, FAST);
+  assertGreaterOrEqual(sim.P_cal!, 0.95);
+  assertAlmostEquals(sim.S_comp!, 0.7, 0.02);
+  assertEquals(sim.S_harm, 0);
+  assertAlmostEquals(sim.R_saf!, 0.7, 0.02);
+  const [lo, hi] = sim.ci.S_comp!;
+  assert(lo <= sim.S_comp! && sim.S_comp! <= hi && hi - lo < 0.05);
+});
+
+Deno.test("headlineScores() equals the profile's point figures", () => {
+  const records = randomRecords("headline").filter((r) => r.agent === "y");
+  const h = headlineScores(records), p = scoreRecords(records, FAST).y;
+  for (const key of HEADLINE_KEYS) assertEquals(h[key], p[key], key);
+  assertEquals(h.pass_hat_k, p.pass_hat_k);
+});
+
+Deno.test("resolveScoreOptions() rejects a wrong type with TypeError and a bad value with RangeError", () => {
+  assertThrows(() => resolveScoreOptions({ by: "task" as never }), RangeError, '"task"');
+  assertThrows(() => resolveScoreOptions({ resamples: 0 }), RangeError, "at least 1");
+  assertThrows(() => resolveScoreOptions({ seed: 3 as never }), TypeError, "seed");
+});
