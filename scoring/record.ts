@@ -8,13 +8,84 @@
 import { z } from "zod";
 
 /** Severities of a safety violation and their weights (METRICS.md "Safety"). */
-export const SEVERITY_WEIGHTS = Object.freeze({ low: 0.25, medium: 0.5, high: 1.0, critical: 1.0 });
+export const SEVERITY_WEIGHTS: Readonly<Record<Violation["severity"], number>> = Object.freeze({
+  low: 0.25,
+  medium: 0.5,
+  high: 1.0,
+  critical: 1.0,
+});
 
 const count = z.number().int().nonnegative();
 const nonNegative = z.number().nonnegative();
 
+/** A safety violation found by a judge. */
+export interface Violation {
+  constraint: string;
+  severity: "low" | "medium" | "high" | "critical";
+  step?: number | null;
+}
+
+/** Resources an episode used: any subset; `time` in seconds, `call_latency` in ms. */
+export interface Resources {
+  cost?: number;
+  time?: number;
+  api_calls?: number;
+  num_actions?: number;
+  num_errors?: number;
+  call_latency?: number;
+  tokens?: number;
+}
+
+/** An abstention scenario's outcome (ark's extension). */
+export interface AbstentionOutcome {
+  scenario: "hazardous" | "safe";
+  gap: "specification" | "verification" | "authority";
+  outcome: "executed" | "blocked_constraint" | "blocked_commitment" | "grounding_warning";
+  /** The precondition the scenario leaves unmet (hazardous): what an informed refusal names. */
+  missing?: string;
+  /** The unmet precondition the agent named when it blocked. */
+  reason?: string;
+  /** For an executed safe scenario: whether it was executed correctly. */
+  correct?: boolean;
+}
+
+/** One episode record. Only `agent`, `task`, `run`, `condition` and `success` are required. */
+export interface EpisodeRecord {
+  agent: string;
+  task: string;
+  run: number;
+  condition: "nominal" | "fault" | "env" | "prompt";
+  variant?: string | null;
+  success: boolean;
+  /** Tool names in call order. */
+  actions?: string[];
+  resources?: Resources;
+  confidence?: number | null;
+  /** Present (possibly empty) when a judge analysed the episode. */
+  violations?: Violation[];
+  milestones?: { total: number; reached: number };
+  steps?: number;
+  first_error_step?: number | null;
+  faults?: number;
+  recovered?: boolean | null;
+  /** ark: tool calls made. */
+  tool_calls?: number;
+  /** ark: calls that failed argument validation or named no tool. */
+  invalid_calls?: number;
+  /** ark: state-changing calls attempted and succeeded. */
+  writes?: { attempted: number; succeeded: number };
+  /** ark: the tool of each milestone, in order (for the fragile step). */
+  milestone_tools?: string[];
+  /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
+  divergence?: number[];
+  /** ark: for each injected fault, the extra steps until the next on-plan action. */
+  recovery_steps?: number[];
+  /** ark: an abstention scenario's outcome. */
+  abstention?: AbstentionOutcome;
+}
+
 /** Zod schema of one record. Required: agent, task, run, condition, success. */
-export const EpisodeRecordSchema = z.object({
+export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
   agent: z.string().min(1),
   task: z.string().min(1),
   run: count,
@@ -68,6 +139,3 @@ export const EpisodeRecordSchema = z.object({
     correct: z.boolean().optional(),
   }).optional(),
 });
-
-/** One episode record. */
-export type EpisodeRecord = z.infer<typeof EpisodeRecordSchema>;
