@@ -5,6 +5,11 @@
  * failures, variance amplification and error recovery; overall, per task
  * length class and per condition.
  *
+ * Within one length class the curve is exactly METRICS.md's fraction of episodes
+ * with `reached ≥ t`. Where classes are mixed (the overall and per-condition
+ * views) it is the product of `1 − h(t)` over the episodes still at risk, so the
+ * end of a shorter class is not read as failures (a perfect agent stays at 1).
+ *
  * @module
  */
 import type { EpisodeRecord } from "./record.ts";
@@ -185,34 +190,31 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   const acc = new Float64Array(size), weights = new Int32Array(rows.clusters).fill(1);
   accumulate(rows, weights, acc);
   const points = groups.map((g) => {
-    const survivors = new Float64Array(g.maxT + 1);
-    return { survivors, tally: groupTally(g, acc, survivors) };
-  });
-  const completed = groups.map((g) => {
-    const out = new Float64Array(g.maxT + 1);
-    for (const c of g.cells) out[c.total] += acc[c.base + c.total];
-    return out;
+    const survivors = new Float64Array(g.maxT + 1), completed = new Float64Array(g.maxT + 1);
+    return { survivors, completed, tally: groupTally(g, acc, survivors, completed) };
   });
 
   const boots = groups.map((g) => ({
     columns: new Float64Array((g.maxT + 1) * resamples),
     draws: Object.fromEntries(HEADLINES.map((h) => [h, new Float64Array(resamples)])),
     survivors: new Float64Array(g.maxT + 1),
+    completed: new Float64Array(g.maxT + 1),
     curve: new Float64Array(g.maxT + 1),
   }));
   const random = prng(`${seed}\u001fdecay`);
   for (let b = 0; b < resamples; b++) {
     accumulate(rows, drawWeights(random, weights), acc);
     groups.forEach((g, k) => {
-      const { columns, draws, survivors, curve } = boots[k];
-      const s = groupTally(g, acc, survivors);
-      // 0/0 = NaN where the resample drew no task of this group: the percentiles skip it.
-      for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = curve[t] = survivors[t] / s.n;
+      const { columns, draws, survivors, completed, curve } = boots[k];
+      const s = groupTally(g, acc, survivors, completed);
+      productLimit(survivors, completed, curve);
+      // NaN where the resample drew no task of this group: the percentiles skip it.
+      for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = curve[t];
       const v = s.n > 0 ? headlines(curve, s).values : null;
       for (const h of HEADLINES) draws[h][b] = v === null ? NaN : v[h];
     });
   }
-  const summary = (k: number) => summarize(groups[k], points[k], completed[k], boots[k], resamples);
+  const summary = (k: number) => summarize(groups[k], points[k], boots[k], resamples);
   const keyed = (prefix: string) =>
     Object.fromEntries(
       groups.flatMap((g, k) => g.key.startsWith(prefix) ? [[g.key.slice(prefix.length), summary(k)]] : []),
@@ -323,9 +325,11 @@ function accumulate({ offsets, slots, values, cluster }: Rows, weights: Int32Arr
   }
 }
 
-// A group's tally from the vector, and its survivors: `survivors[t]` = episodes with reached ≥ t.
-function groupTally(g: Group, acc: Float64Array, survivors: Float64Array): Tally {
+// A group's tally from the vector, its survivors (`survivors[t]` = episodes with reached ≥ t)
+// and its completions (`completed[t]` = episodes that reached every milestone of a t-milestone task).
+function groupTally(g: Group, acc: Float64Array, survivors: Float64Array, completed: Float64Array): Tally {
   survivors.fill(0);
+  completed.fill(0);
   const s: Tally = {
     n: 0,
     failed: 0,
@@ -338,6 +342,7 @@ function groupTally(g: Group, acc: Float64Array, survivors: Float64Array): Tally
     alphaCount: acc[g.alpha + 1],
   };
   for (const { base, total } of g.cells) {
+    completed[total] += acc[base + total];
     for (let t = 0; t <= total; t++) survivors[t] += acc[base + t];
     for (let i = 0; i < SUMS.length; i++) s[SUMS[i]] += acc[base + total + 1 + i];
   }
@@ -401,13 +406,12 @@ interface Boot {
 
 function summarize(
   group: Group,
-  point: { survivors: Float64Array; tally: Tally },
-  completed: Float64Array,
+  point: { survivors: Float64Array; completed: Float64Array; tally: Tally },
   boot: Boot,
   resamples: number,
 ): DecayGroup {
-  const { survivors, tally } = point;
-  const curve = survivors.map((s) => s / tally.n);
+  const { survivors, completed, tally } = point;
+  const curve = productLimit(survivors, completed, new Float64Array(survivors.length));
   const reasons: Record<string, string> = {};
   const { lambda, fit, values } = headlines(curve, tally);
   const hazard = hazards(survivors, completed);
@@ -458,6 +462,28 @@ function summarize(
     ci,
     reasons,
   };
+}
+
+/**
+ * The decay curve R(t) as a product of (1 − h(s)) over s ≤ t, with the hazards of `hazards()`.
+ * Within one task length class this is exactly METRICS.md's "fraction of episodes with
+ * reached ≥ t" (nobody completes before the last milestone). In a group mixing lengths, the
+ * plain fraction would fall wherever a shorter class ends, and a perfect agent would seem to
+ * decay; the product counts only the episodes still at risk (Kaplan–Meier). NaN when n = 0.
+ */
+function productLimit(survivors: Float64Array, completed: Float64Array, curve: Float64Array): Float64Array {
+  // Between two completions the product telescopes to S(t) / S(anchor): computed that way,
+  // a single length class gives exactly S(t) / n.
+  let anchorR = survivors[0] > 0 ? 1 : NaN, anchorS = survivors[0];
+  curve[0] = anchorR;
+  for (let t = 1; t < survivors.length; t++) {
+    if (completed[t - 1] > 0) {
+      anchorR = curve[t - 1];
+      anchorS = survivors[t - 1] - completed[t - 1];
+    }
+    curve[t] = anchorS > 0 ? anchorR * (survivors[t] / anchorS) : curve[t - 1];
+  }
+  return curve;
 }
 
 // h(t) = 1 − S(t)/S(t−1) from the survivor counts S. An episode that completed a task of

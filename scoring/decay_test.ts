@@ -163,8 +163,9 @@ Deno.test("decayProfile() reports each length class and condition, and does not 
   ];
   const p = decayProfile(records, { resamples: 0 });
   // Overall S = [20, 20, 5]. At t = 2 the 10 short episodes had no milestone 2 to miss:
-  // at risk 20 − 10 = 10, h(2) = 1 − 5/10 = 0.5 (not 1 − 5/20).
-  assertEquals(p.curve.map((c) => c.R), [1, 1, 0.25]);
+  // at risk 20 − 10 = 10, h(2) = 1 − 5/10 = 0.5 (not 1 − 5/20), and R(2) = 1 · (1 − 0.5) = 0.5
+  // (the plain fraction 5/20 = 0.25 would count the short class's end as failures).
+  assertEquals(p.curve.map((c) => c.R), [1, 1, 0.5]);
   assertEquals(p.hazard, [{ t: 1, h: 0, at_risk: 20 }, { t: 2, h: 0.5, at_risk: 10 }]);
   assertEquals(p.fragile_step, { t: 2, tool: null, hazard: 0.5, at_risk: 10 });
   assertEquals(Object.keys(p.by_length), ["1", "2"]);
