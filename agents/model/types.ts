@@ -1,0 +1,113 @@
+/**
+ * The small interface every language-model provider sits behind: one chat call
+ * with tool calling, its usage and cost, and the errors a caller handles.
+ *
+ * @module
+ */
+
+/** A tool offered to a model: JSON Schema parameters (see `toolParameters()` in envs). */
+export interface ModelTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call a model asked for. `arguments` is the raw JSON text the model produced. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One message of a chat, provider-neutral. */
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string | null; toolCalls?: ModelToolCall[] }
+  | { role: "tool"; toolCallId: string; name: string; content: string };
+
+/** A chat request. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ModelTool[];
+  /** Passed through when set. */
+  temperature?: number;
+  /** Passed through when set (OpenAI-compatible servers only; Anthropic has none). */
+  seed?: number;
+  /** Passed through; Anthropic requires one, so clients default it. */
+  maxTokens?: number;
+}
+
+/** Tokens a call used, as the provider reported them. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A model's answer with what it cost. */
+export interface ChatResponse {
+  /** Text for the user, or `null` when the model only called tools. */
+  content: string | null;
+  toolCalls: ModelToolCall[];
+  /** The provider's stop reason, e.g. "stop", "tool_calls", "end_turn", "tool_use", "length". */
+  finishReason: string;
+  usage: Usage;
+  /** Dollars, from the price table. */
+  cost: number;
+  /** Milliseconds of the successful attempt (from the cache when replayed). */
+  latencyMs: number;
+  /** Attempts that failed and were retried before this answer. */
+  retries: number;
+  /** Whether the answer came from the cache. */
+  cached: boolean;
+}
+
+/** Per-call options. */
+export interface ChatOptions {
+  /**
+   * Which run of the experiment asks: part of the cache key, so K runs are K real samples.
+   * @default {0}
+   */
+  runIndex?: number;
+  signal?: AbortSignal;
+}
+
+/** A chat model behind some provider. */
+export interface ModelClient {
+  /** e.g. "openai", "anthropic", "fake". */
+  readonly provider: string;
+  readonly model: string;
+  chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse>;
+}
+
+/** Why a model call failed for good (after retries). */
+export type ModelErrorCode =
+  | "auth" // missing or rejected key
+  | "unreachable" // no connection to the endpoint
+  | "timeout"
+  | "rate_limited" // still 429 after every retry
+  | "server" // still 5xx after every retry
+  | "bad_request" // 4xx other than 401/403/429
+  | "malformed" // the response is not what the protocol promises
+  | "cache_miss" // replay found no cached answer
+  | "budget"; // the cost budget is spent
+
+/**
+ * A model call that failed for good, with a code callers can act on.
+ *
+ * @example
+ * ```ts
+ * import { ModelError } from "./types.ts";
+ * new ModelError("cache_miss", 'No cached answer for request "ab12…" (run 0)').code; // "cache_miss"
+ * ```
+ */
+export class ModelError extends Error {
+  readonly code: ModelErrorCode;
+
+  /** Makes a model error with a code and a one-line message. */
+  constructor(code: ModelErrorCode, message: string) {
+    super(message);
+    this.name = "ModelError";
+    this.code = code;
+  }
+}
