@@ -5,7 +5,16 @@
  *
  * @module
  */
-import type { Agent, AgentAction, AgentContext, AgentFactory, Observation, Rng, Solver } from "../envs/mod.ts";
+import type {
+  Agent,
+  AgentAction,
+  AgentContext,
+  AgentFactory,
+  AgentReport,
+  Observation,
+  Rng,
+  Solver,
+} from "../envs/mod.ts";
 import { mutate } from "./_mutate.ts";
 
 /** Per-step error rates of the noisy agent, each in [0, 1]; their sum must not exceed 1. */
@@ -62,8 +71,8 @@ class PlaybookAgent implements Agent {
   step(obs: Observation): AgentAction {
     return this.#solver.next(obs);
   }
-  confidence(): number {
-    return this.#confidence;
+  finish(): AgentReport {
+    return { confidence: this.#confidence, confidenceSource: "stated" };
   }
 }
 
@@ -185,7 +194,7 @@ class NoisyAgent implements Agent {
     return action;
   }
 
-  confidence(): number {
-    return this.#errors > 0 ? this.#erred : this.#clean;
+  finish(): AgentReport {
+    return { confidence: this.#errors > 0 ? this.#erred : this.#clean, confidenceSource: "stated" };
   }
 }

@@ -9,6 +9,7 @@ import type { Rng } from "./rng.ts";
 import type { World } from "./world.ts";
 import type {
   Agent,
+  AgentReport,
   EpisodeEvent,
   Message,
   Milestone,
@@ -16,6 +17,7 @@ import type {
   RowChange,
   Task,
   ToolCall,
+  UserReport,
   UserSimulator,
 } from "./types.ts";
 
@@ -45,6 +47,16 @@ export interface EpisodeResult {
   steps: number;
   endedBy: "agent" | "user" | "tool" | "max_steps";
   confidence: number | null;
+  /** How the confidence was obtained, when the agent said. */
+  confidenceSource: "stated" | "elicited" | "heuristic" | null;
+  /** What the agent reported using (model calls). */
+  agentResources: NonNullable<AgentReport["resources"]>;
+  /** A failure of the agent itself, e.g. a malformed model response. */
+  agentError: string | null;
+  /** Set when the user simulator left its script: the episode is not the agent's to answer for. */
+  userError: string | null;
+  /** What the user simulator used (model calls). */
+  userResources: NonNullable<UserReport["resources"]>;
   /** Tool names in call order. */
   actions: string[];
   toolCalls: number;
@@ -96,8 +108,12 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
   const agentMessages: string[] = [];
   let endedBy: EpisodeResult["endedBy"] = "max_steps";
   let confidence: number | null = null;
+  let confidenceSource: EpisodeResult["confidenceSource"] = null;
+  let agentError: string | null = null;
   let firstErrorStep: number | null = null;
   let changes: RowChange[];
+  let agentReport: AgentReport = {};
+  let userReport: UserReport = {};
 
   using recording = world.beginEpisode();
   {
@@ -107,7 +123,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       tools: world.domain.tools,
       now: ctx.clock.iso(),
     });
-    const opening = user.open();
+    const opening = await user.open();
     events.push(messageEvent(0, "user", opening, draw("user")));
     let obs: Observation = { step: 0, message: opening };
     let step = 0;
@@ -115,8 +131,19 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       step++;
       const action = await agent.step(obs);
       if (action.type === "end") {
-        if (typeof action.confidence === "number") confidence = clamp01(action.confidence);
-        events.push({ step, actor: "agent", kind: "end", confidence: action.confidence, latency_ms: 0 });
+        if (typeof action.confidence === "number") {
+          confidence = clamp01(action.confidence);
+          confidenceSource = "stated";
+        }
+        if (action.error) agentError = action.error;
+        events.push({
+          step,
+          actor: "agent",
+          kind: "end",
+          confidence: action.confidence,
+          ...(action.error ? { text: action.error } : {}),
+          latency_ms: 0,
+        });
         endedBy = "agent";
         break;
       }
@@ -142,7 +169,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       const said: Message = { role: "agent", text: action.text, intent: action.intent };
       agentMessages.push(action.text);
       events.push(messageEvent(step, "agent", said, draw("agent")));
-      const reply = user.reply(said);
+      const reply = await user.reply(said);
       events.push(messageEvent(step, "user", reply, draw("user")));
       if (reply.intent?.kind === "stop") {
         endedBy = "user";
@@ -150,10 +177,13 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       }
       obs = { step, message: reply };
     }
-    if (confidence === null && agent.confidence) {
-      const c = await agent.confidence();
-      if (typeof c === "number") confidence = clamp01(c);
+    agentReport = (await agent.finish?.()) ?? {};
+    userReport = (await user.finish?.()) ?? {};
+    if (confidence === null && typeof agentReport.confidence === "number") {
+      confidence = clamp01(agentReport.confidence);
+      confidenceSource = agentReport.confidenceSource ?? "stated";
     }
+    agentError ??= agentReport.error ?? null;
     changes = recording.changes();
   }
 
@@ -171,6 +201,11 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     steps: events.reduce((n, e) => e.actor === "user" ? n : Math.max(n, e.step), 0),
     endedBy,
     confidence,
+    confidenceSource,
+    agentResources: { ...agentReport.resources },
+    agentError,
+    userError: userReport.error ?? null,
+    userResources: { ...userReport.resources },
     actions: toolEvents.map((e) => e.tool!),
     toolCalls: toolEvents.length,
     invalidCalls: toolEvents.filter((e) => e.error?.code === "invalid_args" || e.error?.code === "unknown_tool").length,

@@ -8,7 +8,7 @@ import type { Agent, AgentAction, Domain, Task } from "./types.ts";
 
 function playbook(domain: Domain, confirm = true, verify = true): Agent {
   const solver = domain.solver({ confirm, verify });
-  return { name: "playbook", start() {}, step: (obs) => solver.next(obs), confidence: () => 0.8 };
+  return { name: "playbook", start() {}, step: (obs) => solver.next(obs), finish: () => ({ confidence: 0.8 }) };
 }
 
 function scripted(actions: AgentAction[]): Agent {

@@ -77,7 +77,12 @@ export interface Message {
 export type AgentAction =
   | { type: "tool"; name: string; args: unknown }
   | { type: "message"; text: string; intent?: Intent }
-  | { type: "end"; confidence?: number };
+  | {
+    type: "end";
+    confidence?: number;
+    /** Why the agent could not go on (e.g. its model kept failing); recorded as an agent error. */
+    error?: string;
+  };
 
 /** The outcome of a tool call as the agent sees it. */
 export interface ToolResult {
@@ -114,19 +119,41 @@ export interface Agent {
   name: string;
   start(ctx: AgentContext): void | Promise<void>;
   step(obs: Observation): AgentAction | Promise<AgentAction>;
-  /** Asked once at the end when the agent did not end the episode itself with a confidence. */
-  confidence?(): number | undefined | Promise<number | undefined>;
+  /** Asked once when the episode is over, however it ended: confidence, resources used, errors. */
+  finish?(): AgentReport | Promise<AgentReport>;
 }
 
-/** Builds a fresh agent for one episode from a seeded generator. */
-export type AgentFactory = (options: { rng: Rng; domain: Domain; task: Task }) => Agent;
+/** What an agent says about an episode once it is over. */
+export interface AgentReport {
+  /** Confidence in [0, 1] that the task was done right. */
+  confidence?: number;
+  /** How the confidence was obtained: the model's own answer, or a documented fallback heuristic. */
+  confidenceSource?: "stated" | "elicited" | "heuristic";
+  /** Resources of METRICS.md the agent used (model calls): any subset. */
+  resources?: { cost?: number; api_calls?: number; call_latency?: number; tokens?: number };
+  /** A failure of the agent itself (not of a tool), e.g. a malformed model response. */
+  error?: string;
+}
+
+/** Builds a fresh agent for one episode from a seeded generator. `run` is the run index (0..K−1). */
+export type AgentFactory = (options: { rng: Rng; domain: Domain; task: Task; run?: number }) => Agent;
 
 /** A user simulator for one episode. */
 export interface UserSimulator {
   /** The opening message. */
-  open(): Message;
+  open(): Message | Promise<Message>;
   /** The reply to an agent message, or a message whose intent is `stop`. */
-  reply(message: Message): Message;
+  reply(message: Message): Message | Promise<Message>;
+  /** Asked once at the end: whether the simulator left its script (such episodes are not the agent's fault). */
+  finish?(): UserReport | Promise<UserReport>;
+}
+
+/** What a user simulator says about an episode once it is over. */
+export interface UserReport {
+  /** Why the simulated user left its script (revealed what it was not told, changed the goal, ended too early). */
+  error?: string;
+  /** Resources the simulator used (model calls). */
+  resources?: { cost?: number; api_calls?: number; call_latency?: number; tokens?: number };
 }
 
 /** A checkpoint of a task, reached when the trajectory contains a successful call matching it. */
