@@ -1,0 +1,253 @@
+// Shared by the HTTP clients: one POST of JSON with a per-attempt timeout, retries with
+// seeded exponential backoff honouring Retry-After, and failures sorted into ModelError codes.
+import { canonicalJson, Rng } from "../../envs/mod.ts";
+import type { ConcurrencyLimiter } from "./limiter.ts";
+import { ModelError, type ModelErrorCode } from "./types.ts";
+
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 30_000;
+// A server asking for longer than this is waited for this long, then asked again.
+export const RETRY_AFTER_CAP_MS = 120_000;
+
+/** Resilience settings every HTTP client resolves its options into. */
+export interface Resilience {
+  timeoutMs: number;
+  retries: number;
+  sleep: (ms: number) => Promise<void>;
+  rng: Rng;
+  limiter: ConcurrencyLimiter | undefined;
+}
+
+/** Checks the options shared by the HTTP clients and fills in their defaults. */
+export function resolveResilience(options: {
+  timeoutMs?: number;
+  retries?: number;
+  sleep?: (ms: number) => Promise<void>;
+  rng?: Rng;
+  limiter?: ConcurrencyLimiter;
+}): Resilience {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new RangeError(`Invalid timeoutMs ${timeoutMs}: expected a positive number of milliseconds`);
+  }
+  const retries = options.retries ?? 4;
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new RangeError(`Invalid retries ${retries}: expected a non-negative integer`);
+  }
+  return {
+    timeoutMs,
+    retries,
+    sleep: options.sleep ?? delay,
+    rng: options.rng ?? new Rng(0),
+    limiter: options.limiter,
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** An API key from the environment, when reading it is allowed; never prompts. */
+export function envKey(name: string): string | undefined {
+  const state = Deno.permissions.querySync({ name: "env", variable: name }).state;
+  return state === "granted" ? Deno.env.get(name) || undefined : undefined;
+}
+
+/** Thrown by a response parser when the body is not what the protocol promises. */
+export class Malformed extends Error {}
+
+/** Fails the parse of a response: `detail` says what was missing. */
+export function malformed(detail: string): never {
+  throw new Malformed(detail);
+}
+
+/** One JSON POST to a model endpoint. */
+export interface Call<T> {
+  /** Names the endpoint in messages, e.g. `OpenAI-compatible endpoint "http://…/v1"`. */
+  label: string;
+  model: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  /** Whether an API key was sent: a 401 without one says how to give one. */
+  keyHint?: string;
+  parse(json: unknown): T;
+}
+
+/** A parsed answer with the latency of its attempt and the failed attempts before it. */
+export interface Answer<T> {
+  value: T;
+  latencyMs: number;
+  retries: number;
+}
+
+interface Failure {
+  code: ModelErrorCode;
+  retryable: boolean;
+  detail: string;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+type Outcome<T> = { ok: true; value: T; latencyMs: number } | { ok: false; failure: Failure };
+
+/** Posts `call.body` until it succeeds, a failure is final, or the retries are spent. */
+export async function postJson<T>(call: Call<T>, options: Resilience & { signal?: AbortSignal }): Promise<Answer<T>> {
+  // Jitter depends only on the request, never on the order in which concurrent calls ran.
+  const rng = options.rng.child(call.label, call.model, canonicalJson(call.body));
+  const payload = JSON.stringify(call.body);
+  let failed = 0;
+  let malformedSeen = 0;
+  for (;;) {
+    const attempt = () => attemptOnce(call, payload, options);
+    const outcome = options.limiter ? await options.limiter.run(attempt) : await attempt();
+    if (outcome.ok) return { value: outcome.value, latencyMs: outcome.latencyMs, retries: failed };
+    const { failure } = outcome;
+    if (failure.code === "malformed") malformedSeen++;
+    if (!failure.retryable || failed >= options.retries || malformedSeen > 1) {
+      throw new ModelError(failure.code, describe(call, failure, failed + 1));
+    }
+    failed++;
+    await options.sleep(Math.max(backoffMs(failed - 1, rng), failure.retryAfterMs ?? 0));
+    options.signal?.throwIfAborted();
+  }
+}
+
+/** Exponential backoff before retry `n` (from 0): 500 ms × 2ⁿ capped at 30 s, plus up to 500 ms of seeded jitter. */
+export function backoffMs(n: number, rng: Rng): number {
+  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** n) + Math.floor(rng.next() * BACKOFF_BASE_MS);
+}
+
+/**
+ * Milliseconds a `Retry-After` header asks for: delay-seconds or an HTTP date,
+ * the latter measured from the response's own `Date` header when it has one.
+ */
+export function parseRetryAfter(headers: Headers): number | undefined {
+  const ms = Number(headers.get("retry-after-ms") ?? NaN);
+  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, RETRY_AFTER_CAP_MS);
+  const value = headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  let wait: number;
+  if (/^\d+(\.\d+)?$/.test(value)) wait = Number(value) * 1000;
+  else {
+    const at = Date.parse(value);
+    if (Number.isNaN(at)) return undefined;
+    // The wait is wall-clock by nature and never reaches a record.
+    const serverNow = Date.parse(headers.get("date") ?? "");
+    wait = at - (Number.isNaN(serverNow) ? Date.now() : serverNow);
+  }
+  return Math.min(Math.max(0, wait), RETRY_AFTER_CAP_MS);
+}
+
+async function attemptOnce<T>(
+  call: Call<T>,
+  payload: string,
+  options: Resilience & { signal?: AbortSignal },
+): Promise<Outcome<T>> {
+  options.signal?.throwIfAborted();
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const start = performance.now();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(call.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...call.headers },
+      body: payload,
+      signal,
+    });
+    text = await response.text();
+  } catch (err) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (timeout.aborted) {
+      return fail("timeout", true, `no answer within ${options.timeoutMs} ms`);
+    }
+    return fail("unreachable", true, connectionDetail(err));
+  }
+  const latencyMs = Math.round(performance.now() - start);
+  const status = response.status;
+  if (status === 401 || status === 403) {
+    const hint = call.keyHint ? `; ${call.keyHint}` : "";
+    return fail("auth", false, `${errorText(text)}${hint}`, status);
+  }
+  if (status === 429 || status >= 500) {
+    const code = status === 429 ? "rate_limited" : "server";
+    return {
+      ok: false,
+      failure: {
+        code,
+        retryable: true,
+        detail: errorText(text),
+        status,
+        retryAfterMs: parseRetryAfter(response.headers),
+      },
+    };
+  }
+  if (status >= 400) return fail("bad_request", false, errorText(text), status);
+  if (status < 200 || status >= 300) return fail("malformed", true, `unexpected HTTP ${status}`, status);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return fail("malformed", true, text.trim() === "" ? "empty body" : "the body is not JSON or is truncated");
+  }
+  try {
+    return { ok: true, value: call.parse(json), latencyMs };
+  } catch (err) {
+    if (err instanceof Malformed) return fail("malformed", true, err.message);
+    if (err instanceof ModelError) {
+      return fail(err.code, err.code === "rate_limited" || err.code === "server", err.message);
+    }
+    throw err;
+  }
+}
+
+function fail<T>(code: ModelErrorCode, retryable: boolean, detail: string, status?: number): Outcome<T> {
+  return { ok: false, failure: { code, retryable, detail, status } };
+}
+
+// One line, at most 200 characters, of the error a server sent back.
+function errorText(text: string): string {
+  let message = text;
+  try {
+    const json = JSON.parse(text);
+    const error = json?.error;
+    message = typeof error === "string" ? error : typeof error?.message === "string" ? error.message : text;
+  } catch {
+    // not JSON: show it as it came
+  }
+  const line = message.replace(/\s+/g, " ").trim();
+  if (line === "") return "no details given";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function connectionDetail(err: unknown): string {
+  const text = err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : String(err);
+  if (/connection refused|ECONNREFUSED/i.test(text)) return "connection refused";
+  if (/dns|lookup|name or service|not known|ENOTFOUND/i.test(text)) return "host not found";
+  if (/reset|ECONNRESET|closed before|connection closed/i.test(text)) return "connection reset";
+  if (/certificate|tls|ssl/i.test(text)) return "TLS handshake failed";
+  return errorText(err instanceof Error ? err.message : text);
+}
+
+function describe(call: Call<unknown>, failure: Failure, attempts: number): string {
+  const where = `model "${call.model}", ${attempts} attempt${attempts === 1 ? "" : "s"}`;
+  const http = failure.status ? `HTTP ${failure.status}, ` : "";
+  switch (failure.code) {
+    case "unreachable":
+      return `${call.label} is unreachable (${where}): ${failure.detail}`;
+    case "timeout":
+      return `${call.label} timed out (${where}): ${failure.detail}`;
+    case "rate_limited":
+      return `${call.label} is still rate limiting (${http}${where}): ${failure.detail}`;
+    case "server":
+      return `${call.label} failed with a server error (${http}${where}): ${failure.detail}`;
+    case "auth":
+      return `${call.label} refused the credentials (${http}${where}): ${failure.detail}`;
+    case "bad_request":
+      return `${call.label} rejected the request (${http}${where}): ${failure.detail}`;
+    default:
+      return `${call.label} sent a malformed response (${http}${where}): ${failure.detail}`;
+  }
+}
