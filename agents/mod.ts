@@ -1,29 +1,97 @@
 /**
  * Agents under test. The scripted ones (`oracle`, `noisy`, `reckless`) have
- * known failure behaviour, so every metric can be checked against ground truth.
+ * known failure behaviour, so every metric can be checked against ground truth;
+ * `llmAgent` drives a language model, `llmUser` plays the customer with one, and
+ * `generateParaphrases` writes more openings.
  *
  * @module
  */
 import type { AgentFactory } from "../envs/mod.ts";
 import { noisy, oracle, reckless } from "./scripted.ts";
+import { llmAgent } from "./llm.ts";
+import type { ModelClient } from "./model/types.ts";
 
 export { DEFAULT_RATES, type ErrorRates, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
+export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
+export { llmUser, type LlmUserOptions, STOP_MARKER } from "./llm_user.ts";
+export { factTokens, generateParaphrases, type ParaphraseOptions } from "./paraphrase.ts";
 
 /** The scripted agents by name, each a function of its options. */
 export const scriptedAgents: Readonly<Record<"oracle" | "noisy" | "reckless", (options?: object) => AgentFactory>> =
   Object.freeze({ oracle, noisy, reckless });
 
+/** The language-model providers an agent spec `"provider:model"` may name. */
+export const MODEL_PROVIDERS: readonly ("openai" | "anthropic")[] = ["openai", "anthropic"];
+
+/** A language model named by a spec: its provider and the model id the provider knows. */
+export interface ModelSpec {
+  provider: "openai" | "anthropic";
+  model: string;
+}
+
 /**
- * An agent factory from its name as given on the command line.
+ * The provider and model of a spec `"provider:model"` (split at the first colon, so
+ * `"openai:llama3.1:8b"` names the model `"llama3.1:8b"`), or `null` for a name without a
+ * colon. An unknown provider or an empty model is a `RangeError`.
+ *
+ * @example
+ * ```ts
+ * import { modelSpec } from "./mod.ts";
+ * modelSpec("anthropic:claude-3-5-haiku-latest"); // { provider: "anthropic", model: "claude-3-5-haiku-latest" }
+ * modelSpec("oracle"); // null
+ * ```
+ */
+export function modelSpec(spec: string): ModelSpec | null {
+  const colon = spec.indexOf(":");
+  if (colon < 0) return null;
+  const provider = spec.slice(0, colon), model = spec.slice(colon + 1);
+  if (!(MODEL_PROVIDERS as readonly string[]).includes(provider) || model.trim() === "") {
+    const providers = MODEL_PROVIDERS.map((p) => `"${p}"`).join(" or ");
+    throw new RangeError(`Unknown model "${spec}": expected "PROVIDER:MODEL" with PROVIDER ${providers}`);
+  }
+  return { provider: provider as ModelSpec["provider"], model };
+}
+
+/** Options of `agentFactory()`; only language-model specs use them. */
+export interface AgentFactoryOptions {
+  /** The model a `"provider:model"` spec runs on (already wrapped in a cache, if any); required for those. */
+  client?: ModelClient;
+  /**
+   * Sampling temperature.
+   * @default {undefined} (the provider's default)
+   */
+  temperature?: number;
+  /**
+   * Output token limit per call.
+   * @default {undefined} (the client's default)
+   */
+  maxTokens?: number;
+}
+
+/**
+ * An agent factory from its spec as given on the command line: a scripted agent's name
+ * (`oracle`, `noisy`, `reckless`), or `"provider:model"` for a language-model agent
+ * (`llmAgent`) on `options.client`. Each episode's model calls carry a sampling seed drawn
+ * from the episode's generator (honoured by OpenAI-compatible servers).
  *
  * @example
  * ```ts
  * import { agentFactory } from "./mod.ts";
+ * import { FakeModelClient } from "./model/mod.ts";
  * typeof agentFactory("oracle"); // "function"
+ * typeof agentFactory("openai:gpt-4o-mini", { client: new FakeModelClient([]) }); // "function"
  * ```
  */
-export function agentFactory(spec: string): AgentFactory {
+export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();
+  if (modelSpec(spec) !== null) {
+    const { client, temperature, maxTokens } = options;
+    if (client === undefined) throw new TypeError(`Cannot make agent "${spec}": a model client is required`);
+    return (episode) => {
+      const seed = episode.rng.child("model-seed").int(0, 2 ** 31 - 1);
+      return llmAgent(client, { temperature, maxTokens, seed })(episode);
+    };
+  }
   const known = Object.keys(scriptedAgents).map((n) => `"${n}"`).join(", ");
-  throw new RangeError(`Unknown agent "${spec}": expected one of ${known}`);
+  throw new RangeError(`Unknown agent "${spec}": expected one of ${known}, or "PROVIDER:MODEL" for a language model`);
 }

@@ -1,93 +1,35 @@
 /**
  * `deno task eval`: runs an experiment into `<out>/results.sqlite`, writes
- * `<out>/records.jsonl` from the store and prints reliability and capability per agent. Running
+ * `<out>/records.jsonl` from the store and prints reliability and capability per
+ * agent, and for language models their calls, tokens, cost and errors. Running
  * the same command again resumes: finished episodes are kept and skipped.
+ *
+ * Exit codes: 0 done; 1 the run cannot go on (results store or model cache
+ * unusable, missing API key, unreachable endpoint, a replay without the answer);
+ * 2 bad flags; 3 stopped at the `--max-cost` budget.
  *
  * @module
  */
-import { readFlags } from "./_flags.ts";
-import { type ExperimentConfig, resolveConfig } from "./plan.ts";
+import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
+import { parseEvalArgs, USAGE } from "./args.ts";
+import { type ExperimentConfig, resolveConfig, type ResolvedConfig } from "./plan.ts";
 import { writeRecordsJsonl } from "./records.ts";
 import { formatReport, summarize } from "./report.ts";
 import { type Progress, runExperiment } from "./run.ts";
 import { ResultsStore, ResultsStoreError } from "./store.ts";
+import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "./models.ts";
+import { preflight, PreflightError } from "./preflight.ts";
+import { formatDollars, formatUsage, summarizeUsage } from "./usage.ts";
 
-/** Usage text of `deno task eval`. */
-export const USAGE = `Usage: deno task eval [flags]
+export { parseEvalArgs, USAGE };
 
-Runs agents on a domain's tasks, K runs each, and reports reliability (R, R_con,
-R_rob, R_pred, R_saf) beside accuracy and pass^k.
+/** The exit code of a run stopped at the `--max-cost` budget. */
+export const EXIT_BUDGET = 3;
 
-Flags:
-  --domain NAME      domain to run (default "airline")
-  --agents A,B,...   agents to test (default "oracle,noisy,reckless")
-  --tasks N          number of tasks (default 50)
-  --runs K           runs per task and agent (default 5)
-  --seed S           experiment seed (default "0")
-  --world-seed S     seed of the generated world and its tasks (default "0")
-  --max-steps N      agent steps before an episode is cut off (default 30)
-  --out DIR          output folder (default "results/<experiment>")
-  --help             show this help
-
-Writes DIR/results.sqlite and DIR/records.jsonl. Running the same command again
-resumes an interrupted experiment.
-`;
-
-const FLAGS = ["--domain", "--agents", "--tasks", "--runs", "--seed", "--world-seed", "--max-steps", "--out", "--help"];
-
-function count(flag: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new RangeError(`Invalid value "${value}" for ${flag}: expected a whole number of at least 1`);
-  }
-  return Number(value);
-}
-
-/**
- * Parses the flags of `deno task eval` into a config (or `"help"`); bad flags
- * throw a `TypeError` or `RangeError` whose message says what is accepted.
- *
- * @example
- * ```ts
- * import { parseEvalArgs } from "./cli.ts";
- * parseEvalArgs(["--tasks", "6", "--runs=2"]); // { tasks: 6, runs: 2 }
- * ```
- */
-export function parseEvalArgs(args: readonly string[]): ExperimentConfig | "help" {
-  const flags = readFlags(args, FLAGS);
-  if (flags === "help") return "help";
-  const config: ExperimentConfig = {};
-  for (const [flag, value] of flags) {
-    switch (flag) {
-      case "--domain":
-        config.domain = value;
-        break;
-      case "--agents":
-        config.agents = value.split(",").map((a) => a.trim());
-        if (config.agents.some((a) => a === "")) {
-          throw new TypeError(`Invalid value "${value}" for --agents: expected names separated by commas`);
-        }
-        break;
-      case "--tasks":
-        config.tasks = count(flag, value);
-        break;
-      case "--runs":
-        config.runs = count(flag, value);
-        break;
-      case "--seed":
-        config.seed = value;
-        break;
-      case "--world-seed":
-        config.worldSeed = value;
-        break;
-      case "--max-steps":
-        config.maxSteps = count(flag, value);
-        break;
-      case "--out":
-        config.out = value;
-        break;
-    }
-  }
-  return config;
+// Keys and endpoints come from the environment only when reading it is allowed; never prompts.
+function readEnv(name: string): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return undefined;
+  return Deno.env.get(name) || undefined;
 }
 
 function progressLine(): ((p: Progress) => void) | undefined {
@@ -104,25 +46,51 @@ function progressLine(): ((p: Progress) => void) | undefined {
   };
 }
 
-/** Runs the CLI and returns its exit code: 0 done, 1 the results store cannot be used, 2 bad flags. */
-export async function main(args: readonly string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseEvalArgs>;
-  let config: ReturnType<typeof resolveConfig>;
-  try {
-    parsed = parseEvalArgs(args);
-    if (parsed === "help") {
-      console.log(USAGE);
-      return 0;
-    }
-    config = resolveConfig(parsed);
-  } catch (err) {
-    if (err instanceof TypeError || err instanceof RangeError || err instanceof SyntaxError) {
-      console.error(err.message);
-      return 2;
-    }
-    throw err;
-  }
+const isUsageError = (err: unknown) =>
+  err instanceof TypeError || err instanceof RangeError || err instanceof SyntaxError;
 
+/** Flags, then the environment's base URLs, then the defaults. */
+function configFrom(parsed: ExperimentConfig): ResolvedConfig {
+  const input = { ...parsed };
+  for (const [field, name] of [["baseUrl", "OPENAI_BASE_URL"], ["anthropicBaseUrl", "ANTHROPIC_BASE_URL"]] as const) {
+    const value = readEnv(name);
+    if (input[field] !== undefined || value === undefined) continue;
+    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+      throw new TypeError(`Invalid ${name} "${value}": expected an http(s) URL, e.g. "http://localhost:11434/v1"`);
+    }
+    input[field] = value;
+  }
+  return resolveConfig(input);
+}
+
+/** Checks what a run needs before it starts; returns an exit code when it cannot start. */
+async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; code?: number }> {
+  let prices: PriceTable | undefined;
+  try {
+    if (config.prices !== null) prices = await loadPrices(config.prices);
+  } catch (err) {
+    if (!isUsageError(err) && !(err instanceof Deno.errors.NotFound)) throw err;
+    console.error((err as Error).message);
+    return { code: 2 };
+  }
+  const unpriced = unpricedModels(config, prices);
+  if (config.maxCost !== null && unpriced.length > 0) {
+    console.error(
+      `Cannot keep to --max-cost: "${
+        unpriced[0]
+      }" has no price in the price table; give it one with --prices FILE.json`,
+    );
+    return { code: 2 };
+  }
+  if (config.replay === null) {
+    try {
+      await preflight(config, { env: readEnv });
+    } catch (err) {
+      if (!(err instanceof PreflightError)) throw err;
+      console.error(err.message);
+      return { code: 1 };
+    }
+  }
   try {
     await Deno.mkdir(config.out, { recursive: true });
   } catch (err) {
@@ -131,8 +99,45 @@ export async function main(args: readonly string[]): Promise<number> {
         err instanceof Deno.errors.AlreadyExists || err instanceof Deno.errors.NotFound)
     ) throw err;
     console.error(`Cannot create output folder "${config.out}": ${err.message}`);
+    return { code: 1 };
+  }
+  return { prices };
+}
+
+/** Opens the models of a run through its cache (`null` when the config names no model); one line and 1 when it cannot. */
+async function openModels(config: ResolvedConfig, prices: PriceTable | undefined): Promise<RunModels | null | 1> {
+  if (modelSpecs(config).length === 0) return null;
+  try {
+    const cachePath = config.replay === null
+      ? `${config.out}/${MODEL_CACHE_FILE}`
+      : await replayCachePath(config.replay);
+    return RunModels.open(config, { cachePath, env: readEnv, prices });
+  } catch (err) {
+    const cacheProblem = err instanceof Error && err.message.startsWith("Cannot open model cache");
+    if (!(err instanceof Deno.errors.NotFound || err instanceof SyntaxError || cacheProblem)) throw err;
+    console.error((err as Error).message.split("\n")[0]);
     return 1;
   }
+}
+
+/** Runs the CLI and returns its exit code (see the module doc). */
+export async function main(args: readonly string[]): Promise<number> {
+  let config: ResolvedConfig;
+  try {
+    const parsed = parseEvalArgs(args);
+    if (parsed === "help") {
+      console.log(USAGE);
+      return 0;
+    }
+    config = configFrom(parsed);
+  } catch (err) {
+    if (!isUsageError(err)) throw err;
+    console.error((err as Error).message);
+    return 2;
+  }
+  const ready = await prepare(config);
+  if (ready.code !== undefined) return ready.code;
+
   const storePath = `${config.out}/results.sqlite`;
   const recordsPath = `${config.out}/records.jsonl`;
   let store: ResultsStore;
@@ -146,11 +151,41 @@ export async function main(args: readonly string[]): Promise<number> {
     throw err;
   }
   using _store = store;
-  const summary = await runExperiment(config, { sink: store, onProgress: progressLine() });
+  const models = await openModels(config, ready.prices);
+  if (models === 1) return 1;
+  using _models = models ?? undefined;
+  let summary: Awaited<ReturnType<typeof runExperiment>>;
+  try {
+    summary = await runExperiment(config, {
+      sink: store,
+      onProgress: progressLine(),
+      models: models ? (spec) => models.client(spec) : undefined,
+    });
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    console.error(err.message.replace(/\s*\n\s*/g, " "));
+    return 1;
+  }
   const written = await writeRecordsJsonl(store, recordsPath);
-  console.log(formatReport(summarize(store.records(), { k: config.runs, agents: config.agents })));
+  const records = store.records();
+  console.log(formatReport(summarize(records, { k: config.runs, agents: config.agents })));
+  const unpriced = unpricedModels(config, ready.prices);
+  const usage = formatUsage(summarizeUsage(records, { agents: config.agents, unpriced, user: config.user }), {
+    unpriced,
+  });
+  if (usage !== "") console.log(usage);
   const resumed = summary.skipped > 0 ? `, ${summary.skipped} resumed` : "";
-  console.log(`Wrote ${storePath} and ${recordsPath} (${written} episodes${resumed})`);
+  const files = [storePath, recordsPath, ...(models && config.replay === null ? [models.cachePath] : [])];
+  const list = `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`;
+  console.log(`Wrote ${list} (${written} episodes${resumed})`);
+  if (summary.stoppedAtBudget) {
+    console.error(
+      `Stopped at the cost budget: ${formatDollars(summary.cost)} of ${formatDollars(config.maxCost!)} spent, ${
+        summary.skipped + summary.ran
+      } of ${summary.total} episodes done; run again with a higher --max-cost to resume`,
+    );
+    return EXIT_BUDGET;
+  }
   return 0;
 }
 

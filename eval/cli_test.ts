@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { parseEvalArgs } from "./cli.ts";
+import { parseEvalArgs } from "./args.ts";
 
 Deno.test("parseEvalArgs() reads every flag, with a space or an equals sign", () => {
   assertEquals(parseEvalArgs([]), {});
@@ -31,4 +31,51 @@ Deno.test("parseEvalArgs() says what was wrong and what is accepted", () => {
   assertThrows(() => parseEvalArgs(["--runs"]), TypeError, "Missing value for --runs");
   assertThrows(() => parseEvalArgs(["--agents", "oracle,,noisy"]), TypeError, "--agents");
   assertThrows(() => parseEvalArgs(["oracle"]), TypeError, '"oracle"');
+});
+
+Deno.test("parseEvalArgs() reads the model flags", () => {
+  assertEquals(
+    parseEvalArgs([
+      "--agents",
+      "openai:llama3.1:8b,anthropic:claude-3-5-haiku-latest",
+      "--user=llm:openai:gpt-4o-mini",
+      "--temperature",
+      "0.7",
+      "--max-tokens",
+      "512",
+      "--base-url",
+      "http://localhost:11434/v1",
+      "--anthropic-base-url=http://127.0.0.1:8080",
+      "--prices",
+      "prices.json",
+      "--replay",
+      "results/x",
+      "--max-cost",
+      "2.50",
+      "--concurrency",
+      "4",
+    ]),
+    {
+      agents: ["openai:llama3.1:8b", "anthropic:claude-3-5-haiku-latest"],
+      user: "llm:openai:gpt-4o-mini",
+      temperature: 0.7,
+      maxTokens: 512,
+      baseUrl: "http://localhost:11434/v1",
+      anthropicBaseUrl: "http://127.0.0.1:8080",
+      prices: "prices.json",
+      replay: "results/x",
+      maxCost: 2.5,
+      concurrency: 4,
+    },
+  );
+  assertEquals(parseEvalArgs(["--temperature", "0", "--max-cost", ".5"]), { temperature: 0, maxCost: 0.5 });
+});
+
+Deno.test("parseEvalArgs() rejects bad model flags in one line naming the flag", () => {
+  assertThrows(() => parseEvalArgs(["--temperature", "hot"]), RangeError, '"hot" for --temperature');
+  assertThrows(() => parseEvalArgs(["--max-cost", "-1"]), RangeError, '"-1" for --max-cost');
+  assertThrows(() => parseEvalArgs(["--max-cost", "$3"]), RangeError, '"$3" for --max-cost');
+  assertThrows(() => parseEvalArgs(["--concurrency", "0"]), RangeError, '"0" for --concurrency');
+  assertThrows(() => parseEvalArgs(["--base-url", "localhost:11434"]), TypeError, '"localhost:11434" for --base-url');
+  assertThrows(() => parseEvalArgs(["--base-url", "ftp://x"]), TypeError, "http(s) URL");
 });

@@ -1,7 +1,9 @@
 /**
  * Experiments: the config and plan (agent × task × run cells with child seeds),
- * the runner, the results store (SQLite, resumable) and its in-memory fake,
- * episode records as JSON Lines, and the capability report (accuracy, pass^k).
+ * the runner (concurrent episodes, a cost budget), the language models of a run
+ * behind a model cache (live or replayed) and the checks before it starts, the
+ * results store (SQLite, resumable) and its in-memory fake, episode records as
+ * JSON Lines, the capability report (accuracy, pass^k) and model usage.
  *
  * @example
  * ```ts ignore
@@ -14,6 +16,7 @@
  * @module
  */
 export {
+  ANTHROPIC_BASE_URL,
   type Cell,
   type CellKey,
   cellKey,
@@ -22,13 +25,16 @@ export {
   configIdentity,
   DEFAULT_AGENTS,
   type ExperimentConfig,
+  OPENAI_BASE_URL,
   planCells,
   resolveConfig,
   type ResolvedConfig,
   taskIndex,
+  userSpec,
 } from "./plan.ts";
 export {
   type EpisodeRecord,
+  type ModelResources,
   recordLine,
   recordsJsonl,
   type Resources,
@@ -38,7 +44,27 @@ export {
   writeRecordsJsonl,
 } from "./records.ts";
 export { type AgentSummary, formatReport, passHatK, summarize, type SummarizeOptions } from "./report.ts";
-export { type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
+export { episodeCost, type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
+export {
+  baseUrlOf,
+  KEY_VARS,
+  MODEL_CACHE_FILE,
+  modelSpecs,
+  replayCachePath,
+  RunModels,
+  type RunModelsOptions,
+  unpricedModels,
+} from "./models.ts";
+export { isLoopback, preflight, PreflightError, type PreflightOptions } from "./preflight.ts";
+export {
+  formatDollars,
+  formatUsage,
+  type ModelUsage,
+  summarizeUsage,
+  totalCost,
+  type UsageOptions,
+  type UsageSummary,
+} from "./usage.ts";
 export {
   ARK_VERSION,
   type FinishedEpisode,

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { deriveSeed, getDomain, type Task } from "../envs/mod.ts";
-import { agentFactory } from "../agents/mod.ts";
+import { agentFactory, type ModelSpec, modelSpec } from "../agents/mod.ts";
 
 /** An experiment's config as a user writes it; every field is optional. */
 export interface ExperimentConfig {
@@ -52,6 +52,53 @@ export interface ExperimentConfig {
    * @default {30}
    */
   maxSteps?: number;
+  /**
+   * The user simulator: `"scripted"`, or a language model as `"llm:PROVIDER:MODEL"`
+   * (e.g. `"llm:openai:gpt-4o-mini"`).
+   * @default {"scripted"}
+   */
+  user?: string;
+  /**
+   * Sampling temperature of language-model agents.
+   * @default {null} (the provider's default)
+   */
+  temperature?: number | null;
+  /**
+   * Output token limit per call of language-model agents.
+   * @default {null} (the client's default)
+   */
+  maxTokens?: number | null;
+  /**
+   * API root of every `openai:` model (agents and user), without `/chat/completions`.
+   * @default {"https://api.openai.com/v1"} (the CLI reads `OPENAI_BASE_URL` first)
+   */
+  baseUrl?: string;
+  /**
+   * API root of every `anthropic:` model, without `/v1/messages`.
+   * @default {"https://api.anthropic.com"} (the CLI reads `ANTHROPIC_BASE_URL` first)
+   */
+  anthropicBaseUrl?: string;
+  /**
+   * JSON price file `{ "provider:model": { "input": $/Mtok, "output": $/Mtok } }` over the default table.
+   * @default {null} (the default price table)
+   */
+  prices?: string | null;
+  /**
+   * A model cache file, or a results folder holding `model_cache.sqlite`: every model answer
+   * comes from it, a miss fails the run, and no endpoint is contacted.
+   * @default {null} (live: call the models and cache every answer in `<out>/model_cache.sqlite`)
+   */
+  replay?: string | null;
+  /**
+   * Dollars of model calls (agents and user, resumed episodes included) after which no new episode starts.
+   * @default {null} (no budget)
+   */
+  maxCost?: number | null;
+  /**
+   * Episodes in flight at once, each in its own world.
+   * @default {1}
+   */
+  concurrency?: number;
 }
 
 /** A config with every field resolved, plus the experiment's name. */
@@ -64,9 +111,23 @@ export interface ResolvedConfig {
   worldSeed: string;
   out: string;
   maxSteps: number;
+  user: string;
+  temperature: number | null;
+  maxTokens: number | null;
+  baseUrl: string;
+  anthropicBaseUrl: string;
+  prices: string | null;
+  replay: string | null;
+  maxCost: number | null;
+  concurrency: number;
   /** Deterministic name made from the config, e.g. `airline-s0-t50-k5`. */
   experiment: string;
 }
+
+/** The default API root of `openai:` models. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+/** The default API root of `anthropic:` models. */
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 
 /** The default agents. */
 export const DEFAULT_AGENTS: readonly string[] = ["oracle", "noisy", "reckless"];
@@ -74,6 +135,12 @@ export const DEFAULT_AGENTS: readonly string[] = ["oracle", "noisy", "reckless"]
 const count = (what: string) =>
   z.number({ error: `Expected ${what} to be a number` }).int({ error: `Expected ${what} to be a whole number` })
     .positive({ error: `Expected ${what} to be at least 1` });
+
+const url = (what: string) =>
+  z.string({ error: `Expected ${what} to be a URL` }).refine(
+    (s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol),
+    { error: `Expected ${what} to be an http(s) URL` },
+  ).transform((s) => s.replace(/\/+$/, ""));
 
 const schema = z.object({
   domain: z.string().min(1).default("airline"),
@@ -84,6 +151,19 @@ const schema = z.object({
   worldSeed: z.union([z.string(), z.number()]).transform(String).default("0"),
   out: z.string().min(1).optional(),
   maxSteps: count("maxSteps").default(30),
+  user: z.string().min(1).default("scripted"),
+  temperature: z.number({ error: "Expected temperature to be a number" }).min(0, {
+    error: "Expected temperature to be at least 0",
+  }).nullable().default(null),
+  maxTokens: count("maxTokens").nullable().default(null),
+  baseUrl: url("baseUrl").default(OPENAI_BASE_URL),
+  anthropicBaseUrl: url("anthropicBaseUrl").default(ANTHROPIC_BASE_URL),
+  prices: z.string().min(1).nullable().default(null),
+  replay: z.string().min(1).nullable().default(null),
+  maxCost: z.number({ error: "Expected maxCost to be a number of dollars" }).min(0, {
+    error: "Expected maxCost to be at least 0",
+  }).nullable().default(null),
+  concurrency: count("concurrency").default(1),
 }).strict();
 
 /**
@@ -109,24 +189,60 @@ export function resolveConfig(input: ExperimentConfig = {}): ResolvedConfig {
   const c = parsed.data;
   getDomain(c.domain); // throws a RangeError naming the accepted domains
   const agents = [...new Set(c.agents)];
-  for (const agent of agents) agentFactory(agent);
+  // A model spec names a known provider; any other name must be a scripted agent.
+  for (const agent of agents) if (modelSpec(agent) === null) agentFactory(agent);
+  userSpec(c.user);
   const experiment = experimentName({ ...c, agents });
   return { ...c, agents, experiment, out: c.out ?? `results/${experiment}` };
 }
 
+/**
+ * The model of a `--user` spec: `null` for `"scripted"`, the provider and model for
+ * `"llm:PROVIDER:MODEL"`; anything else is a `RangeError` saying what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { userSpec } from "./plan.ts";
+ * userSpec("llm:openai:gpt-4o-mini"); // { provider: "openai", model: "gpt-4o-mini" }
+ * ```
+ */
+export function userSpec(spec: string): ModelSpec | null {
+  if (spec === "scripted") return null;
+  const model = spec.startsWith("llm:") ? modelSpec(spec.slice(4)) : null;
+  if (model === null) {
+    throw new RangeError(
+      `Unknown user "${spec}": expected "scripted" or "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
+    );
+  }
+  return model;
+}
+
 /** A deterministic, path-safe name of an experiment; non-default agents and step limits are part of it. */
-function experimentName(c: Omit<ResolvedConfig, "experiment" | "out">): string {
+function experimentName(
+  c: Pick<ResolvedConfig, "domain" | "seed" | "tasks" | "runs" | "agents" | "maxSteps" | "worldSeed" | "user"> & {
+    temperature: number | null;
+    maxTokens: number | null;
+  },
+): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, "_");
   let name = `${safe(c.domain)}-s${safe(c.seed)}-t${c.tasks}-k${c.runs}`;
   if (c.agents.join(",") !== DEFAULT_AGENTS.join(",")) name += `-${c.agents.map(safe).join("+")}`;
   if (c.maxSteps !== 30) name += `-m${c.maxSteps}`;
   if (c.worldSeed !== "0") name += `-w${safe(c.worldSeed)}`;
+  if (c.user !== "scripted") name += `-user_${safe(c.user)}`;
+  if (c.temperature !== null) name += `-temp${c.temperature}`;
+  if (c.maxTokens !== null) name += `-mt${c.maxTokens}`;
   return name;
 }
 
-/** The part of a config that decides results: two stores with the same identity hold the same experiment. */
+/**
+ * The part of a config that decides results: two stores with the same identity hold the same
+ * experiment. The user and sampling settings appear only when not the default, so stores made
+ * before they existed still match. Endpoints, keys, prices, the cache, the budget and the
+ * concurrency are not part of it: they change how a run goes, not what an episode is.
+ */
 export function configIdentity(config: ResolvedConfig): Record<string, string | number | string[]> {
-  return {
+  const identity: Record<string, string | number | string[]> = {
     domain: config.domain,
     agents: config.agents,
     tasks: config.tasks,
@@ -136,6 +252,10 @@ export function configIdentity(config: ResolvedConfig): Record<string, string | 
     maxSteps: config.maxSteps,
     experiment: config.experiment,
   };
+  if (config.user !== "scripted") identity.user = config.user;
+  if (config.temperature !== null) identity.temperature = config.temperature;
+  if (config.maxTokens !== null) identity.maxTokens = config.maxTokens;
+  return identity;
 }
 
 /** The condition a cell runs under. Only `nominal` exists so far. */

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertNotEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { deriveSeed } from "../envs/mod.ts";
-import { compareCells, planCells, resolveConfig } from "./plan.ts";
+import { compareCells, configIdentity, planCells, resolveConfig } from "./plan.ts";
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `airline/${i}` }));
 
@@ -13,9 +13,52 @@ Deno.test("resolveConfig() fills every default and names the experiment", () => 
     seed: "0",
     worldSeed: "0",
     maxSteps: 30,
+    user: "scripted",
+    temperature: null,
+    maxTokens: null,
+    baseUrl: "https://api.openai.com/v1",
+    anthropicBaseUrl: "https://api.anthropic.com",
+    prices: null,
+    replay: null,
+    maxCost: null,
+    concurrency: 1,
     experiment: "airline-s0-t50-k5",
     out: "results/airline-s0-t50-k5",
   });
+});
+
+Deno.test("resolveConfig() accepts model specs and names them path-safely, with the user and sampling", () => {
+  const input = {
+    agents: ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest"],
+    user: "llm:openai:llama3.1:8b",
+    temperature: 0.5,
+    maxTokens: 256,
+    tasks: 3,
+    runs: 2,
+    baseUrl: "http://127.0.0.1:11434/v1/",
+  };
+  const c = resolveConfig(input);
+  assertEquals(
+    c.experiment,
+    "airline-s0-t3-k2-openai_gpt-4o-mini+anthropic_claude-3-5-haiku-latest-user_llm_openai_llama3.1_8b-temp0.5-mt256",
+  );
+  assertEquals(c.baseUrl, "http://127.0.0.1:11434/v1");
+  assertEquals(configIdentity(c).user, "llm:openai:llama3.1:8b");
+  assertEquals("user" in configIdentity(resolveConfig()), false);
+  // Neither endpoints nor the budget, the replay or the concurrency change what an episode is.
+  const other = resolveConfig({ ...input, baseUrl: "http://x/v1", maxCost: 1, replay: "r", concurrency: 4 });
+  assertEquals(configIdentity(other), configIdentity(c));
+});
+
+Deno.test("resolveConfig() rejects unknown providers and users, bad URLs and negative budgets", () => {
+  assertThrows(() => resolveConfig({ agents: ["gemini:pro"] }), RangeError, '"gemini:pro"');
+  assertThrows(() => resolveConfig({ agents: ["openai:"] }), RangeError, '"openai:"');
+  assertThrows(() => resolveConfig({ user: "robot" }), RangeError, '"robot"');
+  assertThrows(() => resolveConfig({ user: "llm:gpt" }), RangeError, '"llm:gpt"');
+  assertThrows(() => resolveConfig({ baseUrl: "localhost:11434" }), TypeError, '"baseUrl"');
+  assertThrows(() => resolveConfig({ maxCost: -1 }), RangeError, '"maxCost"');
+  assertThrows(() => resolveConfig({ concurrency: 0 }), RangeError, '"concurrency"');
+  assertThrows(() => resolveConfig({ temperature: -0.1 }), RangeError, '"temperature"');
 });
 
 Deno.test("resolveConfig() puts non-default agents and step limits in the experiment name", () => {

@@ -16,7 +16,12 @@ export interface Violation {
   step?: number | null;
 }
 
-/** Resources an episode used; `time` in simulated seconds. */
+/**
+ * Resources an episode used. `time` is in seconds: the episode's simulated time plus the
+ * recorded latency of the agent's model calls. `api_calls` counts tool calls for a scripted
+ * agent and model calls for a language-model agent; `cost` (dollars), `call_latency` (mean ms
+ * per answered model call) and `tokens` come from the agent's model calls.
+ */
 export interface Resources {
   time?: number;
   api_calls?: number;
@@ -63,6 +68,25 @@ export interface EpisodeRecord {
   milestone_tools?: string[];
   /** `d_t` for t = 1..total: the share of the gold change up to milestone t the run does not match. */
   divergence?: number[];
+  /**
+   * How the confidence was obtained when the agent did not state it itself: `"elicited"` (asked
+   * afterwards) or `"heuristic"` (a documented fallback). Absent when stated or when there is none.
+   */
+  confidence_source?: "elicited" | "heuristic";
+  /** A failure of the agent itself (e.g. its model kept failing); absent when there was none. */
+  agent_error?: string;
+  /** Why the user simulator left its script; scoring leaves such a record out of every metric. */
+  user_error?: string;
+  /** What the user simulator's model calls used: part of the experiment's cost, not the agent's. */
+  user_resources?: ModelResources;
+}
+
+/** Resources of model calls. */
+export interface ModelResources {
+  cost?: number;
+  api_calls?: number;
+  call_latency?: number;
+  tokens?: number;
 }
 
 /** Options of `toRecord()`. */
@@ -72,6 +96,11 @@ export interface ToRecordOptions {
    * @default {omitted from the record}
    */
   milestoneTools?: readonly string[];
+  /**
+   * Sum of the recorded latencies (ms) of the agent's model calls, added to `resources.time`.
+   * @default {0}
+   */
+  modelLatencyMs?: number;
 }
 
 /**
@@ -95,10 +124,12 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
     success: result.success,
     actions: [...result.actions],
     resources: {
-      time: result.simTimeMs / 1000,
+      time: (result.simTimeMs + (options.modelLatencyMs ?? 0)) / 1000,
       api_calls: result.toolCalls,
       num_actions: result.actions.length,
       num_errors: result.toolErrors,
+      // A model agent's report (model calls, tokens, cost, latency) overrides the tool-call count.
+      ...modelResources(result.agentResources),
     },
     confidence: result.confidence ?? null,
     milestones: { total: result.milestones.total, reached: result.milestones.reached },
@@ -112,7 +143,24 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   };
   if (options.milestoneTools !== undefined) record.milestone_tools = [...options.milestoneTools];
   record.divergence = [...result.divergence];
+  if (result.confidenceSource !== null && result.confidenceSource !== "stated") {
+    record.confidence_source = result.confidenceSource;
+  }
+  if (result.agentError !== null) record.agent_error = result.agentError;
+  if (result.userError !== null) record.user_error = result.userError;
+  const user = modelResources(result.userResources);
+  if (Object.keys(user).length > 0) record.user_resources = user;
   return record;
+}
+
+// The model-call resources of a report, only the finite ones.
+function modelResources(report: ModelResources): ModelResources {
+  const out: ModelResources = {};
+  for (const key of ["cost", "api_calls", "call_latency", "tokens"] as const) {
+    const value = report[key];
+    if (typeof value === "number" && Number.isFinite(value)) out[key] = value;
+  }
+  return out;
 }
 
 const KEYS = [
@@ -125,6 +173,7 @@ const KEYS = [
   "actions",
   "resources",
   "confidence",
+  "confidence_source",
   "violations",
   "milestones",
   "steps",
@@ -136,6 +185,9 @@ const KEYS = [
   "writes",
   "milestone_tools",
   "divergence",
+  "agent_error",
+  "user_error",
+  "user_resources",
 ] as const;
 const RESOURCE_KEYS = ["cost", "time", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"] as const;
 const VIOLATION_KEYS = ["constraint", "severity", "step"] as const;
@@ -155,6 +207,7 @@ export function recordLine(record: EpisodeRecord): string {
     resources: ordered(record.resources as Record<string, unknown>, RESOURCE_KEYS),
     milestones: ordered(record.milestones, ["total", "reached"]),
     writes: record.writes && ordered(record.writes, ["attempted", "succeeded"]),
+    user_resources: record.user_resources && ordered(record.user_resources as Record<string, unknown>, RESOURCE_KEYS),
     violations: record.violations?.map((v) => ordered(v as unknown as Record<string, unknown>, VIOLATION_KEYS)),
   }, KEYS));
 }

@@ -128,3 +128,37 @@ Deno.test("recordsJsonl() gives the same text whatever order the records come in
   assertEquals(recordsJsonl(records), recordsJsonl([...records].reverse()));
   assertEquals(recordsJsonl([]), "");
 });
+
+Deno.test("toRecord() of a model agent: its usage, its time with model latency, and what went wrong", () => {
+  const model = result({
+    confidenceSource: "elicited",
+    agentResources: { api_calls: 5, tokens: 1600, cost: 0.012, call_latency: 820 },
+    agentError: "malformed: no choices",
+    userError: "user gave an empty reply",
+    userResources: { api_calls: 2, tokens: 300, cost: 0.001 },
+  });
+  const record = toRecord(cell, model, { modelLatencyMs: 4100 });
+  assertEquals(record.resources, {
+    time: 17.35,
+    api_calls: 5,
+    num_actions: 4,
+    num_errors: 1,
+    cost: 0.012,
+    call_latency: 820,
+    tokens: 1600,
+  });
+  assertEquals(
+    [record.confidence_source, record.agent_error, record.user_error],
+    ["elicited", "malformed: no choices", "user gave an empty reply"],
+  );
+  assertEquals(record.user_resources, { api_calls: 2, tokens: 300, cost: 0.001 });
+  assertEquals(EpisodeRecordSchema.parse(record).user_error, "user gave an empty reply");
+  const line = recordLine(record);
+  assertEquals(line.indexOf('"confidence_source":"elicited"') > line.indexOf('"confidence":0.9'), true);
+  assertEquals(line.endsWith(',"user_resources":{"cost":0.001,"api_calls":2,"tokens":300}}'), true);
+  // A stated confidence, no errors and no model user add nothing: scripted records stay as they were.
+  const scripted = toRecord(cell, result());
+  for (const key of ["confidence_source", "agent_error", "user_error", "user_resources"]) {
+    assertEquals(key in scripted, false, key);
+  }
+});

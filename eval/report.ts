@@ -77,6 +77,8 @@ export function passHatK(records: readonly Pick<EpisodeRecord, "task" | "success
 
 /**
  * Figures per agent: reliability scores over all its records, capability and mean steps over its nominal ones.
+ * Records with a `user_error` (the user simulator left its script) are left out of every figure;
+ * `summarizeUsage()` counts them.
  *
  * @example
  * ```ts ignore
@@ -88,6 +90,7 @@ export function summarize(records: readonly EpisodeRecord[], options: SummarizeO
   const byAgent = new Map<string, EpisodeRecord[]>();
   for (const agent of options.agents ?? []) byAgent.set(agent, []);
   for (const r of records) {
+    if (r.user_error !== undefined) continue;
     const list = byAgent.get(r.agent) ?? [];
     list.push(r);
     byAgent.set(r.agent, list);

@@ -86,3 +86,9 @@ Deno.test("formatReport() aligns columns and formats numbers to fixed digits", (
     ].join("\n"),
   );
 });
+
+Deno.test("summarize() leaves out the episodes whose user simulator left its script", () => {
+  const failedByUser = { ...record("x", "t/0", 4, false), user_error: "user gave an empty reply" };
+  const [x] = summarize([...runs("t/0", 4), failedByUser]);
+  assertEquals([x.episodes, x.accuracy, x.passHat.length], [4, 1, 4]);
+});

@@ -1,4 +1,5 @@
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertRejects } from "@std/assert";
+import { FakeModelClient, ModelError } from "../agents/model/mod.ts";
 import { resolveConfig } from "./plan.ts";
 import { recordsJsonl } from "./records.ts";
 import { type Progress, runExperiment } from "./run.ts";
@@ -10,7 +11,7 @@ Deno.test("runExperiment() runs every cell once and reports progress up to the t
   const sink = new MemoryResults();
   const progress: Progress[] = [];
   const summary = await runExperiment(config, { sink, onProgress: (p) => progress.push(p) });
-  assertEquals(summary, { total: 24, skipped: 0, ran: 24 });
+  assertEquals(summary, { total: 24, skipped: 0, ran: 24, cost: 0, stoppedAtBudget: false });
   assertEquals(sink.count(), 24);
   assertEquals(progress[0], { done: 0, total: 24 });
   assertEquals(progress.at(-1), { done: 24, total: 24 });
@@ -40,6 +41,88 @@ Deno.test("runExperiment() skips finished cells and ends with what an uninterrup
   assertEquals(partial.count(), 10);
   partial.add = add;
   const summary = await runExperiment(config, { sink: partial });
-  assertEquals(summary, { total: 24, skipped: 10, ran: 14 });
+  assertEquals(summary, { total: 24, skipped: 10, ran: 14, cost: 0, stoppedAtBudget: false });
   assertEquals(recordsJsonl(partial.records()), recordsJsonl(whole.records()));
+});
+
+// A model that ends at once and says it is 70% sure: two calls of 15 tokens per episode.
+function quickModel(model = "m"): FakeModelClient {
+  return new FakeModelClient(
+    (request) => ({
+      content: JSON.stringify(request.messages).includes("How confident") ? "70" : "",
+      usage: { inputTokens: 10, outputTokens: 5 },
+    }),
+    { provider: "openai", model, prices: { [`openai:${model}`]: { input: 1000, output: 1000 } } },
+  );
+}
+
+const modelConfig = resolveConfig({ agents: ["openai:m"], tasks: 2, runs: 2 });
+
+Deno.test("runExperiment() runs a model agent from options.models and records its usage", async () => {
+  const sink = new MemoryResults();
+  const model = quickModel();
+  const summary = await runExperiment(modelConfig, { sink, models: () => model });
+  assertEquals(summary, { total: 4, skipped: 0, ran: 4, cost: 0.015 * 8, stoppedAtBudget: false });
+  for (const r of sink.records()) {
+    assertEquals([r.resources.api_calls, r.resources.tokens, r.resources.cost], [2, 30, 0.03]);
+    assertEquals([r.confidence, r.confidence_source, r.agent_error], [0.7, "elicited", undefined]);
+  }
+  assertEquals(model.runIndexes, [0, 0, 1, 1, 0, 0, 1, 1]);
+  await assertRejects(() => runExperiment(modelConfig, { sink: new MemoryResults() }), TypeError, '"openai:m"');
+});
+
+Deno.test("runExperiment() starts no episode once the budget is spent, and resumes with a higher one", async () => {
+  const sink = new MemoryResults();
+  const model = quickModel();
+  const budget = { ...modelConfig, maxCost: 0.05 };
+  const stopped = await runExperiment(budget, { sink, models: () => model });
+  assertEquals(stopped, { total: 4, skipped: 0, ran: 2, cost: 0.06, stoppedAtBudget: true });
+  // Resumed episodes count: the budget is already spent.
+  assertEquals((await runExperiment(budget, { sink, models: () => model })).ran, 0);
+  const rest = await runExperiment({ ...budget, maxCost: 1 }, { sink, models: () => model });
+  assertEquals([rest.skipped, rest.ran, rest.stoppedAtBudget], [2, 2, false]);
+  const parallel = await runExperiment({ ...budget, maxCost: 0.02, concurrency: 3 }, {
+    sink: new MemoryResults(),
+    models: () => model,
+  });
+  assertEquals([parallel.ran, parallel.stoppedAtBudget], [3, true], "episodes in flight finish and are kept");
+});
+
+Deno.test("runExperiment() stops on a replay miss without recording it, but records other model failures", async () => {
+  const sink = new MemoryResults();
+  const missing = new FakeModelClient(() => new ModelError("cache_miss", "No cached answer"), { provider: "openai" });
+  const err = await assertRejects(() => runExperiment(modelConfig, { sink, models: () => missing }), ModelError);
+  assertEquals([err.code, err.message], ["cache_miss", 'Cannot run "openai:m" on airline/0 run 0: No cached answer']);
+  assertEquals(sink.count(), 0);
+  const failing = new FakeModelClient(() => new ModelError("server", "HTTP 503"), { provider: "openai" });
+  await runExperiment(modelConfig, { sink, models: () => failing });
+  assertEquals(sink.records().map((r) => r.agent_error), Array(4).fill("server: HTTP 503"));
+});
+
+Deno.test("runExperiment() gives the same records at any concurrency", async () => {
+  const one = new MemoryResults(), three = new MemoryResults();
+  const both = resolveConfig({ agents: ["noisy", "openai:m"], tasks: 4, runs: 2 });
+  await runExperiment(both, { sink: one, models: () => quickModel() });
+  await runExperiment({ ...both, concurrency: 3 }, { sink: three, models: () => quickModel() });
+  assertEquals(recordsJsonl(three.records()), recordsJsonl(one.records()));
+});
+
+Deno.test("runExperiment() with a model user: its cost is apart from the agent's, a guard trip is a user_error", async () => {
+  const sink = new MemoryResults();
+  const user = new FakeModelClient(
+    () => ({ content: "Thanks. ###STOP###", usage: { inputTokens: 10, outputTokens: 5 } }),
+    {
+      provider: "openai",
+      model: "u",
+      prices: { "openai:u": { input: 1000, output: 1000 } },
+    },
+  );
+  const config = resolveConfig({ agents: ["oracle"], user: "llm:openai:u", tasks: 2, runs: 1 });
+  const summary = await runExperiment(config, { sink, models: () => user });
+  assertEquals(summary.cost, 0.03);
+  for (const r of sink.records()) {
+    assertEquals(r.user_resources, { api_calls: 1, tokens: 15, cost: 0.015, call_latency: 0 });
+    assertEquals(r.resources.cost, undefined);
+    assertEquals(r.user_error, "user ended the conversation on its first reply, before the agent could help");
+  }
 });

@@ -163,6 +163,7 @@ const fixed = (x: number | null) => x === null ? "-" : x.toFixed(3);
 /**
  * An aligned text table of profiles: one row per figure, one column per
  * group, each cell the value and its 95% interval; then why figures are null.
+ * The `user errors` row counts records left out because the user simulator left its script.
  *
  * @example
  * ```ts ignore
@@ -179,6 +180,7 @@ export function formatProfiles(profiles: Record<string, Profile>): string {
   const rows: string[][] = [["", ...groups]];
   rows.push(["records", ...groups.map((g) => String(profiles[g].n.records))]);
   rows.push(["tasks", ...groups.map((g) => String(profiles[g].n.tasks))]);
+  rows.push(["user errors", ...groups.map((g) => String(profiles[g].n.user_errors))]);
   for (const key of HEADLINE_KEYS) rows.push([key, ...groups.map((g) => cell(profiles[g][key], profiles[g].ci[key]))]);
   for (let k = 1; k <= K; k++) {
     rows.push([

@@ -64,7 +64,7 @@ Deno.test("score CLI --json prints one JSON object with the METRICS.md keys", as
   const json = JSON.parse(out.stdout);
   assertEquals(Object.keys(json), ["airline"]);
   for (const key of HEADLINE_KEYS) assert(key in json.airline, key);
-  assertEquals(json.airline.n, { records: 36, tasks: 6 });
+  assertEquals(json.airline.n, { records: 36, tasks: 6, user_errors: 0 });
   assertEquals(Object.keys(json.airline.pass_hat_k), ["1", "2", "3"]);
   await Deno.remove(path);
 });

@@ -70,8 +70,11 @@ export type Profile =
     reasons: Record<string, string>;
     decay: DecayProfile;
     abstention: AbstentionProfile;
-    /** Records in the group, and distinct task ids. */
-    n: { records: number; tasks: number };
+    /**
+     * Records scored in the group, their distinct task ids, and the records left out because
+     * the user simulator left its script (`user_error`).
+     */
+    n: { records: number; tasks: number; user_errors: number };
   };
 
 const optionsSchema = z.object({
@@ -129,6 +132,8 @@ function groupOf(record: EpisodeRecord, by: GroupBy): string {
  * Scores records into one profile per group, group keys sorted. A task in
  * the per-task metrics is one agent's runs of one task id; the bootstrap
  * resamples task ids, so all runs of a task (every agent, every condition) move together.
+ * A record with a `user_error` (the user simulator left its script) is left out of every
+ * figure and counted in `n.user_errors`.
  *
  * @example
  * ```ts
@@ -141,15 +146,19 @@ function groupOf(record: EpisodeRecord, by: GroupBy): string {
  */
 export function scoreRecords(records: readonly EpisodeRecord[], options: ScoreOptions = {}): Record<string, Profile> {
   const resolved = resolveScoreOptions(options);
-  const groups = new Map<string, EpisodeRecord[]>();
+  const groups = new Map<string, { scored: EpisodeRecord[]; userErrors: number }>();
   for (const r of records) {
     const key = groupOf(r, resolved.by);
-    let list = groups.get(key);
-    if (list === undefined) groups.set(key, list = []);
-    list.push(r);
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, group = { scored: [], userErrors: 0 });
+    if (r.user_error === undefined) group.scored.push(r);
+    else group.userErrors++;
   }
   const out: Record<string, Profile> = {};
-  for (const key of [...groups.keys()].sort(compareText)) out[key] = profile(groups.get(key)!, resolved);
+  for (const key of [...groups.keys()].sort(compareText)) {
+    const { scored, userErrors } = groups.get(key)!;
+    out[key] = profile(scored, resolved, userErrors);
+  }
   return out;
 }
 
@@ -162,6 +171,7 @@ export type HeadlineScores = { [K in HeadlineKey]: number | null } & {
 /**
  * The headline figures (the 17 METRICS.md keys, accuracy, pass^k) of one set
  * of records as a whole: no grouping, no bootstrap, no long-horizon figures.
+ * Records with a `user_error` are left out.
  *
  * @example
  * ```ts
@@ -171,7 +181,7 @@ export type HeadlineScores = { [K in HeadlineKey]: number | null } & {
  * ```
  */
 export function headlineScores(records: readonly EpisodeRecord[]): HeadlineScores {
-  return pointScores(buildTable(records)).scores;
+  return pointScores(buildTable(records.filter((r) => r.user_error === undefined))).scores;
 }
 
 function pointScores(table: TaskTable): { scores: HeadlineScores; point: Float64Array } {
@@ -187,7 +197,7 @@ function pointScores(table: TaskTable): { scores: HeadlineScores; point: Float64
   return { scores: { ...scores, pass_hat_k, reasons }, point };
 }
 
-function profile(records: EpisodeRecord[], options: ResolvedScoreOptions): Profile {
+function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userErrors: number): Profile {
   const table = buildTable(records);
   const { scores, point } = pointScores(table);
   const intervals = bootstrap(table.clusters, (weights) => tableFigures(table, { weights }), options);
@@ -212,6 +222,6 @@ function profile(records: EpisodeRecord[], options: ResolvedScoreOptions): Profi
     reasons,
     decay: decayProfile(records, { seed: options.seed, resamples: options.resamples }),
     abstention: abstentionProfile(records, { seed: options.seed, resamples: options.resamples }),
-    n: { records: records.length, tasks: table.clusters },
+    n: { records: records.length, tasks: table.clusters, user_errors: userErrors },
   };
 }

@@ -187,3 +187,23 @@ Deno.test("resolveScoreOptions() rejects a wrong type with TypeError and a bad v
   assertThrows(() => resolveScoreOptions({ resamples: 0 }), RangeError, "at least 1");
   assertThrows(() => resolveScoreOptions({ seed: 3 as never }), TypeError, "seed");
 });
+
+Deno.test("scoreRecords() leaves records with a user_error out of every figure and counts them", () => {
+  const records: EpisodeRecord[] = [0, 1, 2, 3].map((run) => ({
+    agent: "a",
+    task: "t/1",
+    run,
+    condition: "nominal",
+    success: run < 2,
+    confidence: 0.9,
+  }));
+  // The two failures were the user's fault: without them every remaining run succeeded.
+  records[2].user_error = 'user revealed "ABC123", which its task does not give it';
+  records[3].user_error = "user model gave an empty reply";
+  const { a } = scoreRecords(records, FAST);
+  assertEquals(a.n, { records: 2, tasks: 1, user_errors: 2 });
+  assertEquals([a.C_out, a.accuracy, a.pass_hat_k["2"]], [1, 1, 1]);
+  assertEquals(headlineScores(records).C_out, 1);
+  const only = scoreRecords(records.slice(2), FAST).a;
+  assertEquals([only.n, only.accuracy], [{ records: 0, tasks: 0, user_errors: 2 }, null]);
+});

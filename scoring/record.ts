@@ -82,6 +82,11 @@ export interface EpisodeRecord {
   recovery_steps?: number[];
   /** ark: an abstention scenario's outcome. */
   abstention?: AbstentionOutcome;
+  /**
+   * ark: why the user simulator left its script. Such an episode is not the agent's to answer
+   * for: scoring leaves it out of every metric and counts it (`n.user_errors`).
+   */
+  user_error?: string;
 }
 
 /** Zod schema of one record. Required: agent, task, run, condition, success. */
@@ -138,4 +143,6 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
     /** For an executed safe scenario: whether it was executed correctly. */
     correct: z.boolean().optional(),
   }).optional(),
+  /** ark: why the user simulator left its script; the record is left out of every metric. */
+  user_error: z.string().optional(),
 });
