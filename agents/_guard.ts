@@ -19,15 +19,22 @@ export class UsageMeter {
   #cost = 0;
   #latency = 0;
   #answered = 0;
+  #retries = 0;
 
   /** Records one call: its answer, or `null` when it failed. */
   record(response: ChatResponse | null): void {
     this.#calls++;
     if (!response) return;
     this.#answered++;
+    this.#retries += response.retries;
     this.#tokens += response.usage.inputTokens + response.usage.outputTokens;
     this.#cost += response.cost;
     this.#latency += response.latencyMs;
+  }
+
+  /** Failed attempts the client retried before its answers. */
+  retries(): number {
+    return this.#retries;
   }
 
   resources(): ModelResources {

@@ -175,6 +175,7 @@ class LlmAgent implements Agent {
       confidence: confidence ?? (this.#error !== null ? 0.1 : Math.max(0.1, (5 - this.#failedCalls) / 10)),
       confidenceSource: confidence === null ? "heuristic" : "elicited",
       resources: this.#meter.resources(),
+      retries: this.#meter.retries(),
     };
     if (this.#error !== null) report.error = this.#error;
     return report;

@@ -53,6 +53,8 @@ export interface EpisodeResult {
   agentResources: NonNullable<AgentReport["resources"]>;
   /** A failure of the agent itself, e.g. a malformed model response. */
   agentError: string | null;
+  /** Model-call attempts the agent's client retried, when it uses a model. */
+  agentRetries: number | null;
   /** Set when the user simulator left its script: the episode is not the agent's to answer for. */
   userError: string | null;
   /** What the user simulator used (model calls). */
@@ -204,6 +206,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     confidenceSource,
     agentResources: { ...agentReport.resources },
     agentError,
+    agentRetries: agentReport.retries ?? null,
     userError: userReport.error ?? null,
     userResources: { ...userReport.resources },
     actions: toolEvents.map((e) => e.tool!),

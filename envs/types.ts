@@ -131,6 +131,8 @@ export interface AgentReport {
   confidenceSource?: "stated" | "elicited" | "heuristic";
   /** Resources of METRICS.md the agent used (model calls): any subset. */
   resources?: { cost?: number; api_calls?: number; call_latency?: number; tokens?: number };
+  /** Failed model-call attempts that were retried (rate limits, server errors, time-outs). */
+  retries?: number;
   /** A failure of the agent itself (not of a tool), e.g. a malformed model response. */
   error?: string;
 }

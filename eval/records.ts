@@ -75,6 +75,8 @@ export interface EpisodeRecord {
   confidence_source?: "elicited" | "heuristic";
   /** A failure of the agent itself (e.g. its model kept failing); absent when there was none. */
   agent_error?: string;
+  /** Model-call attempts the agent's client retried (429s, 5xx, time-outs); only for model agents. */
+  model_retries?: number;
   /** Why the user simulator left its script; scoring leaves such a record out of every metric. */
   user_error?: string;
   /** What the user simulator's model calls used: part of the experiment's cost, not the agent's. */
@@ -147,6 +149,7 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
     record.confidence_source = result.confidenceSource;
   }
   if (result.agentError !== null) record.agent_error = result.agentError;
+  if (result.agentRetries !== null) record.model_retries = result.agentRetries;
   if (result.userError !== null) record.user_error = result.userError;
   const user = modelResources(result.userResources);
   if (Object.keys(user).length > 0) record.user_resources = user;
@@ -186,6 +189,7 @@ const KEYS = [
   "milestone_tools",
   "divergence",
   "agent_error",
+  "model_retries",
   "user_error",
   "user_resources",
 ] as const;

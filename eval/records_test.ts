@@ -18,6 +18,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     confidenceSource: "stated",
     agentResources: {},
     agentError: null,
+    agentRetries: null,
     userError: null,
     userResources: {},
     actions: ["get_user_details", "get_reservation_details", "get_reservation_details", "cancel_reservation"],

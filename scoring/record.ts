@@ -82,6 +82,8 @@ export interface EpisodeRecord {
   recovery_steps?: number[];
   /** ark: an abstention scenario's outcome. */
   abstention?: AbstentionOutcome;
+  /** ark: model-call attempts the agent's client retried. */
+  model_retries?: number;
   /**
    * ark: why the user simulator left its script. Such an episode is not the agent's to answer
    * for: scoring leaves it out of every metric and counts it (`n.user_errors`).
@@ -131,6 +133,7 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
   divergence: z.array(z.number().min(0).max(1)).optional(),
   /** ark: for each injected fault, the extra steps until the next on-plan action. */
   recovery_steps: z.array(nonNegative).optional(),
+  model_retries: count.optional(),
   /** ark: an abstention scenario's outcome. */
   abstention: z.object({
     scenario: z.enum(["hazardous", "safe"]),

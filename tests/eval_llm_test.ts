@@ -311,3 +311,35 @@ Deno.test("eval --user llm: a guard trip is a user_error, left out of scoring an
   assertMatch(table.stdout, /^user errors +2$/m);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("eval records the model calls its client retried, and a replay gives them back", async () => {
+  const dir = await Deno.makeTempDir();
+  const prices = await pricesFile(dir);
+  // A 429 (with Retry-After) and a 500 among the answers: each is retried once by the client.
+  const flaky = (request: RecordedRequest, index: number): FakeReply =>
+    index === 2 ? { status: 429, headers: { "retry-after": "0" } } : index === 5 ? { status: 500 } : script(request);
+  const provider = startFakeProvider(flaky);
+  const agents = ["--agents", "openai:fake-model", "--base-url", provider.openaiBaseUrl, "--prices", prices];
+  const live = await evalCli([...agents, "--tasks", "2", "--runs", "1", "--out", `${dir}/live`]);
+  await provider.close();
+  assertEquals(live.code, 0, live.stderr);
+  const list = await records(`${dir}/live`);
+  assertEquals(list.reduce((n, r) => n + (r.model_retries as number), 0), 2);
+  // Every request the server saw is a model call that answered or an attempt that was retried.
+  const calls = list.reduce((n, r) => n + ((r.resources as Json).api_calls as number), 0);
+  assertEquals(calls + 2, chats(provider.requests).length);
+  const replay = await evalCli([
+    ...agents,
+    "--tasks",
+    "2",
+    "--runs",
+    "1",
+    "--replay",
+    `${dir}/live`,
+    "--out",
+    `${dir}/r`,
+  ]);
+  assertEquals(replay.code, 0, replay.stderr);
+  assertEquals(await Deno.readTextFile(`${dir}/r/records.jsonl`), await Deno.readTextFile(`${dir}/live/records.jsonl`));
+  await Deno.remove(dir, { recursive: true });
+});
