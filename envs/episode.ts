@@ -11,12 +11,15 @@ import type {
   Agent,
   AgentReport,
   EpisodeEvent,
+  Json,
   Message,
   Milestone,
   Observation,
   RowChange,
   Task,
+  Tool,
   ToolCall,
+  ToolResult,
   UserReport,
   UserSimulator,
 } from "./types.ts";
@@ -33,6 +36,35 @@ export interface EpisodeOptions {
    * @default {30}
    */
   maxSteps?: number;
+  /**
+   * The condition the episode runs under (faults, perturbations): what the agent is shown and
+   * how tool calls are dispatched. Worlds and agents do not know which condition they are in.
+   * @default {nominal: the domain's tools, dispatched as they are}
+   */
+  condition?: EpisodeCondition;
+}
+
+/** A tool call as the condition's dispatcher sees it. */
+export interface DispatchCall {
+  step: number;
+  name: string;
+  args: unknown;
+}
+
+/** A dispatched call's outcome; `fault` names the fault a condition injected, if any. */
+export type DispatchResult = ToolResult & { fault?: string };
+
+/** How a condition changes an episode. */
+export interface EpisodeCondition {
+  /** The tools as the agent sees them (e.g. perturbed schemas). */
+  tools?: readonly Tool[];
+  /** What the agent is told about the condition, e.g. how results are perturbed (`AgentContext.hints`). */
+  hints?: Record<string, Json>;
+  /**
+   * Wraps every tool call: may inject a fault (answering without calling `next`) or translate
+   * arguments and results. `next` calls the world. A fault must never change the world's state.
+   */
+  dispatch?(call: DispatchCall, next: (name: string, args: unknown) => ToolResult): DispatchResult;
 }
 
 /** An episode's trajectory and grade. */
@@ -73,6 +105,13 @@ export interface EpisodeResult {
   simTimeMs: number;
   /** What the episode changed in the world. */
   changes: RowChange[];
+  /** Faults the condition injected. */
+  faults: number;
+  /**
+   * For each injected fault, the agent steps from it to the next successful call of a tool on
+   * the task's gold plan (the next on-plan action); faults never followed by one are left out.
+   */
+  recoverySteps: number[];
   /**
    * For each milestone t, the share of the gold changes up to t that the episode's final
    * state does not match (`d_t` of METRICS.md's variance amplification).
@@ -122,8 +161,9 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     await agent.start({
       domain: world.domain.name,
       policy: world.domain.policy,
-      tools: world.domain.tools,
+      tools: options.condition?.tools ?? world.domain.tools,
       now: ctx.clock.iso(),
+      ...(options.condition?.hints ? { hints: options.condition.hints } : {}),
     });
     const opening = await user.open();
     events.push(messageEvent(0, "user", opening, draw("user")));
@@ -150,7 +190,11 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
         break;
       }
       if (action.type === "tool") {
-        const result = world.call(ctx, action.name, action.args);
+        const call = (name: string, args: unknown) => world.call(ctx, name, args);
+        const dispatch = options.condition?.dispatch;
+        const result: DispatchResult = dispatch
+          ? dispatch({ step, name: action.name, args: action.args }, call)
+          : call(action.name, action.args);
         events.push({
           step,
           actor: "tool",
@@ -158,6 +202,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
           tool: action.name,
           args: action.args,
           ...(result.ok ? { result: result.result } : { error: result.error }),
+          ...(result.fault ? { fault: result.fault } : {}),
           latency_ms: draw("tool"),
         });
         if (!result.ok && firstErrorStep === null) firstErrorStep = step;
@@ -217,6 +262,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     firstErrorStep,
     simTimeMs: events.reduce((t, e) => t + e.latency_ms, 0),
     changes,
+    ...faultFigures(task, toolEvents),
     divergence: world.goldChangesByMilestone(task).map((g) => divergence(g, changes)),
   };
 }
@@ -230,6 +276,20 @@ export function divergence(gold: readonly RowChange[], run: readonly RowChange[]
     return !reached.has(k) || !jsonEqual(reached.get(k), g.after);
   }).length;
   return missed / gold.length;
+}
+
+// Faults injected, and for each the steps to the next successful on-plan call.
+function faultFigures(task: Task, toolEvents: readonly EpisodeEvent[]): { faults: number; recoverySteps: number[] } {
+  const plan = new Set(task.gold.map((c) => c.name));
+  const recoverySteps: number[] = [];
+  let faults = 0;
+  toolEvents.forEach((e, i) => {
+    if (!e.fault) return;
+    faults++;
+    const next = toolEvents.slice(i + 1).find((f) => !f.error && !f.fault && plan.has(f.tool!));
+    if (next) recoverySteps.push(next.step - e.step);
+  });
+  return { faults, recoverySteps };
 }
 
 function messageEvent(step: number, actor: "user" | "agent", message: Message, latency: number): EpisodeEvent {

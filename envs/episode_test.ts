@@ -4,7 +4,7 @@ import { divergence, runEpisode } from "./episode.ts";
 import { Rng } from "./rng.ts";
 import { scriptedUser } from "./user.ts";
 import { World } from "./world.ts";
-import type { Agent, AgentAction, Domain, Task } from "./types.ts";
+import type { Agent, AgentAction, Domain, Task, ToolResult } from "./types.ts";
 
 function playbook(domain: Domain, confirm = true, verify = true): Agent {
   const solver = domain.solver({ confirm, verify });
@@ -176,4 +176,63 @@ Deno.test("divergence() counts gold rows whose final values the run misses", () 
   assertEquals(divergence([], [row("a", 1)]), 0);
   // Two gold rows: "a" reached with the same values, "b" reached with other values → 1/2.
   assertEquals(divergence([row("a", 1), row("b", 2)], [row("a", 1), row("b", 3), row("c", 9)]), 0.5);
+});
+
+Deno.test("runEpisode() lets a condition inject faults, show other tools and count recovery steps", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  let seenTools: readonly string[] = [];
+  let hints: unknown;
+  const base = playbook(toy);
+  const agent: Agent = {
+    ...base,
+    start(ctx) {
+      seenTools = ctx.tools.map((t) => t.name);
+      hints = ctx.hints;
+    },
+    // Retries a call that failed with a fault, then goes on with the playbook.
+    step: (() => {
+      let retry: AgentAction | null = null;
+      let last: AgentAction | null = null;
+      return (obs) => {
+        if (obs.tool?.error?.code === "fault" && last) retry = last;
+        const action = retry ?? base.step(obs) as AgentAction;
+        retry = null;
+        last = action;
+        return action;
+      };
+    })(),
+  };
+  let faulted = false;
+  const condition = {
+    tools: toy.tools.filter((t) => t.name !== "hand_over"),
+    hints: { note: "faults" },
+    dispatch: (call: { step: number; name: string; args: unknown }, next: (n: string, a: unknown) => ToolResult) => {
+      if (call.name === "transfer" && !faulted) {
+        faulted = true;
+        return {
+          name: call.name,
+          args: call.args,
+          ok: false,
+          error: { code: "fault" as const, message: "timeout" },
+          fault: "timeout",
+        };
+      }
+      return next(call.name, call.args);
+    },
+  };
+  using world = World.open(toy);
+  const rng = new Rng("f");
+  const r = await runEpisode(world, {
+    task,
+    agent,
+    user: scriptedUser(task, rng, { tools: toy.tools }),
+    rng,
+    condition,
+  });
+  assertEquals(seenTools, ["get_balance", "transfer"]);
+  assertEquals(hints, { note: "faults" });
+  assertEquals(r.faults, 1);
+  assertEquals(r.recoverySteps, [1]);
+  assertEquals(r.events.filter((e) => e.fault).map((e) => e.fault), ["timeout"]);
+  assertEquals(r.success, true);
 });

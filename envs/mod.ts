@@ -10,7 +10,10 @@ export { canonicalJson, jsonContains, jsonEqual } from "./_json.ts";
 export { Clock } from "./clock.ts";
 export { defineDomain } from "./domain.ts";
 export {
+  type DispatchCall,
+  type DispatchResult,
   divergence,
+  type EpisodeCondition,
   type EpisodeOptions,
   type EpisodeResult,
   milestonesReached,

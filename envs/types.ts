@@ -112,6 +112,8 @@ export interface AgentContext {
   tools: readonly Tool[];
   /** The simulated clock's current time, ISO 8601. */
   now: string;
+  /** What the episode's condition tells the agent (e.g. how tool results are perturbed). */
+  hints?: Record<string, Json>;
 }
 
 /** An agent under test. Stateful within one episode; `start` resets it. */
@@ -234,6 +236,8 @@ export interface EpisodeEvent {
   text?: string;
   intent?: Intent;
   confidence?: number;
+  /** The fault a condition injected into this tool call, if any. */
+  fault?: string;
   /** Simulated latency of the step, in milliseconds. */
   latency_ms: number;
 }

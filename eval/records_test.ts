@@ -29,6 +29,8 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     firstErrorStep: 3,
     simTimeMs: 13_250,
     changes: [],
+    faults: 0,
+    recoverySteps: [],
     divergence: [0, 0, 0.5, 0.5],
     ...overrides,
   };
