@@ -1,24 +1,35 @@
 /**
- * Agents under test. The scripted ones (`oracle`, `noisy`, `reckless`) have
+ * Agents under test. The scripted ones (`oracle`, `noisy`, `reckless`, `literal`) have
  * known failure behaviour, so every metric can be checked against ground truth;
+ * `adaptSolver` is how they retry after faults and follow a perturbed interface's hints;
  * `llmAgent` drives a language model, `llmUser` plays the customer with one, and
  * `generateParaphrases` writes more openings.
  *
  * @module
  */
 import type { AgentFactory } from "../envs/mod.ts";
-import { noisy, oracle, reckless } from "./scripted.ts";
+import { DEFAULT_RATES, type ErrorRates, literal, noisy, oracle, reckless } from "./scripted.ts";
 import { llmAgent } from "./llm.ts";
 import type { ModelClient } from "./model/types.ts";
 
-export { DEFAULT_RATES, type ErrorRates, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
+export { DEFAULT_RATES, type ErrorRates, literal, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
+export {
+  type AdaptedSolver,
+  type AdaptOptions,
+  adaptSolver,
+  decodeResult,
+  encodeArgs,
+  type PerturbationHints,
+  perturbationHints,
+} from "./adapt.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
 export { llmUser, type LlmUserOptions, STOP_MARKER } from "./llm_user.ts";
 export { factTokens, generateParaphrases, type ParaphraseOptions } from "./paraphrase.ts";
 
 /** The scripted agents by name, each a function of its options. */
-export const scriptedAgents: Readonly<Record<"oracle" | "noisy" | "reckless", (options?: object) => AgentFactory>> =
-  Object.freeze({ oracle, noisy, reckless });
+export const scriptedAgents: Readonly<
+  Record<"oracle" | "noisy" | "reckless" | "literal", (options?: object) => AgentFactory>
+> = Object.freeze({ oracle, noisy, reckless, literal });
 
 /** The language-model providers an agent spec `"provider:model"` may name. */
 export const MODEL_PROVIDERS: readonly ("openai" | "anthropic")[] = ["openai", "anthropic"];
@@ -70,9 +81,12 @@ export interface AgentFactoryOptions {
 
 /**
  * An agent factory from its spec as given on the command line: a scripted agent's name
- * (`oracle`, `noisy`, `reckless`), or `"provider:model"` for a language-model agent
- * (`llmAgent`) on `options.client`. Each episode's model calls carry a sampling seed drawn
- * from the episode's generator (honoured by OpenAI-compatible servers).
+ * (`oracle`, `noisy`, `reckless`), `"noisy@Fx"` for `noisy` with every default error rate
+ * times F (e.g. `"noisy@2x"` doubles them; see `noisyRateFactor()`), or `"provider:model"`
+ * for a language-model agent (`llmAgent`) on `options.client`. Each episode's model calls
+ * carry a sampling seed drawn from the episode's generator (honoured by OpenAI-compatible
+ * servers). Records name the agent by its spec, so `noisy` and `noisy@2x` stay apart (and
+ * `deno task compare --pair noisy=noisy@2x` compares them).
  *
  * @example
  * ```ts
@@ -84,6 +98,8 @@ export interface AgentFactoryOptions {
  */
 export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();
+  const factor = noisyRateFactor(spec);
+  if (factor !== null) return noisy({ rates: scaledRates(factor) });
   if (modelSpec(spec) !== null) {
     const { client, temperature, maxTokens } = options;
     if (client === undefined) throw new TypeError(`Cannot make agent "${spec}": a model client is required`);
@@ -93,5 +109,36 @@ export function agentFactory(spec: string, options: AgentFactoryOptions = {}): A
     };
   }
   const known = Object.keys(scriptedAgents).map((n) => `"${n}"`).join(", ");
-  throw new RangeError(`Unknown agent "${spec}": expected one of ${known}, or "PROVIDER:MODEL" for a language model`);
+  throw new RangeError(
+    `Unknown agent "${spec}": expected one of ${known}, "noisy@Fx" (e.g. "noisy@2x"), or "PROVIDER:MODEL" for a language model`,
+  );
+}
+
+/**
+ * The factor F of an agent spec `"noisy@Fx"` (`noisy` with every default error rate times F),
+ * or `null` for a spec without "@". F is a decimal number above 0, e.g. `"noisy@2x"` or
+ * `"noisy@0.5x"`; a malformed factor, or "@" after another agent (only `noisy` has error
+ * rates), is a `RangeError`. Rates that then add up to more than 1 are refused by `noisy()`.
+ *
+ * @example
+ * ```ts
+ * import { noisyRateFactor } from "./mod.ts";
+ * noisyRateFactor("noisy@2x"); // 2
+ * noisyRateFactor("noisy"); // null
+ * ```
+ */
+export function noisyRateFactor(spec: string): number | null {
+  const at = spec.indexOf("@");
+  if (at < 0) return null;
+  const name = spec.slice(0, at), factor = /^(\d+\.?\d*|\.\d+)x$/.exec(spec.slice(at + 1));
+  if (name !== "noisy" || factor === null || !(Number(factor[1]) > 0)) {
+    throw new RangeError(`Invalid agent "${spec}": expected "noisy@Fx" with F a number above 0, e.g. "noisy@2x"`);
+  }
+  return Number(factor[1]);
+}
+
+/** `DEFAULT_RATES` with every rate times `factor`. */
+function scaledRates(factor: number): ErrorRates {
+  const scaled = Object.entries(DEFAULT_RATES).map(([kind, rate]) => [kind, rate * factor]);
+  return Object.fromEntries(scaled) as unknown as ErrorRates;
 }

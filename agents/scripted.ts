@@ -1,21 +1,21 @@
 /**
  * Scripted agents with known, tunable failure behaviour, built on a domain's
- * playbook (`Domain.solver`): `oracle` follows the policy, `noisy` is the oracle
- * with a seeded error model, `reckless` acts without confirmation or checks.
+ * playbook (`Domain.solver`) through a generic adapter (`adaptSolver`):
+ *
+ * - `oracle` follows the policy; it retries a call that failed with an injected fault (up to 3
+ *   times per call: a faulted call never ran, so retrying a write is safe too) and follows the
+ *   hints of a perturbed interface (`AgentContext.hints`).
+ * - `noisy` is the oracle with a seeded error model.
+ * - `reckless` acts without confirmation or checks; it follows the hints but never retries:
+ *   the first fault ends its conversation.
+ * - `literal` is the oracle's playbook taken literally: it ignores the hints (so under a
+ *   perturbed interface its calls use the wrong names and formats) and never retries.
  *
  * @module
  */
-import type {
-  Agent,
-  AgentAction,
-  AgentContext,
-  AgentFactory,
-  AgentReport,
-  Observation,
-  Rng,
-  Solver,
-} from "../envs/mod.ts";
+import type { Agent, AgentAction, AgentContext, AgentFactory, AgentReport, Observation, Rng } from "../envs/mod.ts";
 import { mutate } from "./_mutate.ts";
+import { type AdaptedSolver, adaptSolver } from "./adapt.ts";
 
 /** Per-step error rates of the noisy agent, each in [0, 1]; their sum must not exceed 1. */
 export interface ErrorRates {
@@ -59,15 +59,17 @@ const ERROR_KINDS = ["wrongArgument", "skippedConfirmation", "skippedLookup", "w
 /** An agent that plays a domain's playbook step by step, reporting a fixed confidence. */
 class PlaybookAgent implements Agent {
   readonly name: string;
-  readonly #solver: Solver;
+  readonly #solver: AdaptedSolver;
   readonly #confidence: number;
 
-  constructor(name: string, solver: Solver, confidence: number) {
+  constructor(name: string, solver: AdaptedSolver, confidence: number) {
     this.name = name;
     this.#solver = solver;
     this.#confidence = confidence;
   }
-  start(): void {}
+  start(ctx: AgentContext): void {
+    this.#solver.start(ctx.hints);
+  }
   step(obs: Observation): AgentAction {
     return this.#solver.next(obs);
   }
@@ -78,7 +80,8 @@ class PlaybookAgent implements Agent {
 
 /**
  * The oracle: follows the policy (looks up, checks eligibility, asks for an
- * explicit yes before any write, correct arguments).
+ * explicit yes before any write, correct arguments), retries faulted calls and
+ * adapts to a perturbed interface.
  *
  * @example
  * ```ts ignore
@@ -87,15 +90,55 @@ class PlaybookAgent implements Agent {
  * ```
  */
 export function oracle(): AgentFactory {
-  return ({ domain }) => new PlaybookAgent("oracle", domain.solver({ confirm: true, verify: true }), 1);
+  return ({ domain }) => new PlaybookAgent("oracle", adaptSolver(domain.solver({ confirm: true, verify: true })), 1);
 }
 
-/** The reckless agent: acts on what the user asks, without confirmation or eligibility checks. */
+/**
+ * The reckless agent: acts on what the user asks, without confirmation or eligibility checks.
+ * It follows a perturbed interface's hints but does not retry after a fault.
+ *
+ * @example
+ * ```ts ignore
+ * const agent = reckless()({ rng, domain, task });
+ * ```
+ */
 export function reckless(): AgentFactory {
-  return ({ domain }) => new PlaybookAgent("reckless", domain.solver({ confirm: false, verify: false }), 0.9);
+  return ({ domain }) =>
+    new PlaybookAgent(
+      "reckless",
+      adaptSolver(domain.solver({ confirm: false, verify: false }), { retry: false }),
+      0.9,
+    );
 }
 
-/** The noisy agent: the oracle with seeded per-step errors and a confidence that drops once it has erred. */
+/**
+ * The literal agent: the oracle's playbook, but it reads the tools' parameter names literally
+ * (ignores `AgentContext.hints`) and never retries after a fault. Under the nominal condition it
+ * is the oracle.
+ *
+ * @example
+ * ```ts ignore
+ * const agent = literal()({ rng, domain, task });
+ * ```
+ */
+export function literal(): AgentFactory {
+  return ({ domain }) =>
+    new PlaybookAgent(
+      "literal",
+      adaptSolver(domain.solver({ confirm: true, verify: true }), { retry: false, adapt: false }),
+      1,
+    );
+}
+
+/**
+ * The noisy agent: the oracle (retries and adaptation included) with seeded per-step errors and
+ * a confidence that drops once it has erred.
+ *
+ * @example
+ * ```ts ignore
+ * const agent = noisy({ rates: { wrongArgument: 0.1 } })({ rng, domain, task });
+ * ```
+ */
 export function noisy(options: NoisyOptions = {}): AgentFactory {
   const rates = resolveRates(options.rates ?? {});
   const clean = options.confidence?.clean ?? 0.9;
@@ -103,7 +146,8 @@ export function noisy(options: NoisyOptions = {}): AgentFactory {
   for (const [name, c] of [["clean", clean], ["erred", erred]] as const) {
     if (!(c >= 0 && c <= 1)) throw new RangeError(`Invalid ${name} confidence ${c}: expected a number in [0, 1]`);
   }
-  return ({ domain, rng }) => new NoisyAgent(domain.solver({ confirm: true, verify: true }), rng, rates, clean, erred);
+  return ({ domain, rng }) =>
+    new NoisyAgent(adaptSolver(domain.solver({ confirm: true, verify: true })), rng, rates, clean, erred);
 }
 
 function resolveRates(partial: Partial<ErrorRates>): ErrorRates {
@@ -121,7 +165,7 @@ function resolveRates(partial: Partial<ErrorRates>): ErrorRates {
 
 class NoisyAgent implements Agent {
   readonly name = "noisy";
-  readonly #solver: Solver;
+  readonly #solver: AdaptedSolver;
   readonly #rng: Rng;
   readonly #rates: ErrorRates;
   readonly #clean: number;
@@ -130,7 +174,7 @@ class NoisyAgent implements Agent {
   #toolNames: string[] = [];
   #writes = new Set<string>();
 
-  constructor(solver: Solver, rng: Rng, rates: ErrorRates, clean: number, erred: number) {
+  constructor(solver: AdaptedSolver, rng: Rng, rates: ErrorRates, clean: number, erred: number) {
     this.#solver = solver;
     this.#rng = rng;
     this.#rates = rates;
@@ -139,6 +183,7 @@ class NoisyAgent implements Agent {
   }
 
   start(ctx: AgentContext): void {
+    this.#solver.start(ctx.hints);
     this.#toolNames = ctx.tools.map((t) => t.name).sort();
     this.#writes = new Set(ctx.tools.filter((t) => t.writes).map((t) => t.name));
   }

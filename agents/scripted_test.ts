@@ -5,7 +5,8 @@ import { Rng } from "../envs/rng.ts";
 import { scriptedUser } from "../envs/user.ts";
 import { World } from "../envs/world.ts";
 import type { AgentFactory } from "../envs/types.ts";
-import { noisy, oracle, reckless } from "./scripted.ts";
+import { literal, noisy, oracle, reckless } from "./scripted.ts";
+import { scriptedAgents } from "./mod.ts";
 
 const NO_ERRORS = { wrongArgument: 0, skippedConfirmation: 0, skippedLookup: 0, wrongTool: 0, prematureEnd: 0 };
 
@@ -71,4 +72,15 @@ Deno.test("reckless() acts without proposing or looking up", async () => {
   const e = await episode(world, reckless(), 0, 1);
   assertEquals(e.actions, ["transfer"]);
   assert(!e.events.some((x) => x.intent?.kind === "propose"));
+});
+
+Deno.test("literal() plays exactly like oracle() when nothing is perturbed or faulted", async () => {
+  using world = World.open(toy);
+  for (const t of [0, 1, 2]) {
+    const a = await episode(world, oracle(), t, t);
+    const b = await episode(world, literal(), t, t);
+    assertEquals(JSON.stringify(b.events), JSON.stringify(a.events));
+    assertEquals(b.confidence, 1);
+  }
+  assertEquals(Object.keys(scriptedAgents), ["oracle", "noisy", "reckless", "literal"]);
 });

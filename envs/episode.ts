@@ -155,6 +155,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
   let changes: RowChange[];
   let agentReport: AgentReport = {};
   let userReport: UserReport = {};
+  const worldCalls: WorldCall[] = [];
 
   using recording = world.beginEpisode();
   {
@@ -190,7 +191,13 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
         break;
       }
       if (action.type === "tool") {
-        const call = (name: string, args: unknown) => world.call(ctx, name, args);
+        // What reached the world: under a perturbation, the arguments mapped back to the tool's own.
+        let reachedWorld: WorldCall | null = null;
+        const call = (name: string, args: unknown) => {
+          const r = world.call(ctx, name, args);
+          reachedWorld = { step, tool: name, args, ok: r.ok };
+          return r;
+        };
         const dispatch = options.condition?.dispatch;
         const result: DispatchResult = dispatch
           ? dispatch({ step, name: action.name, args: action.args }, call)
@@ -206,6 +213,8 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
           latency_ms: draw("tool"),
         });
         if (!result.ok && firstErrorStep === null) firstErrorStep = step;
+        // A condition may answer without the world (a fault) or fail a call the world accepted.
+        if (reachedWorld !== null) worldCalls.push({ ...(reachedWorld as WorldCall), ok: result.ok });
         if (result.ok && world.tool(action.name)?.terminates) {
           endedBy = "tool";
           break;
@@ -244,7 +253,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     success: stateMatch && outputsFound && handOver,
     stateMatch,
     outputsFound,
-    milestones: { total: task.milestones.length, reached: milestonesReached(task.milestones, toolEvents) },
+    milestones: { total: task.milestones.length, reached: milestonesReached(task.milestones, worldCalls) },
     steps: events.reduce((n, e) => e.actor === "user" ? n : Math.max(n, e.step), 0),
     endedBy,
     confidence,
@@ -313,14 +322,25 @@ export function outputsSaid(outputs: readonly string[], messages: readonly strin
 }
 
 /** How many milestones were reached in order before the first one missed. */
-export function milestonesReached(milestones: readonly Milestone[], toolEvents: readonly EpisodeEvent[]): number {
+export function milestonesReached(
+  milestones: readonly Milestone[],
+  calls: readonly Pick<WorldCall, "tool" | "args" | "ok">[],
+): number {
   let reached = 0;
-  for (const e of toolEvents) {
+  for (const c of calls) {
     if (reached === milestones.length) break;
     const m = milestones[reached];
-    if (!e.error && e.tool === m.tool && (!m.args || jsonContains(e.args, m.args))) reached++;
+    if (c.ok && c.tool === m.tool && (!m.args || jsonContains(c.args, m.args))) reached++;
   }
   return reached;
+}
+
+/** A tool call as the world received it (arguments in the tool's own names), and whether it succeeded. */
+export interface WorldCall {
+  step: number;
+  tool: string;
+  args: unknown;
+  ok: boolean;
 }
 
 // A gold hand-over (a terminating tool such as a transfer to a human) must happen.

@@ -20,6 +20,7 @@ export {
   outputsSaid,
   runEpisode,
   sameChanges,
+  type WorldCall,
 } from "./episode.ts";
 export { domains, getDomain } from "./registry.ts";
 export { deriveSeed, Rng } from "./rng.ts";

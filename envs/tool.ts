@@ -112,8 +112,22 @@ export function callTool<I>(ctx: ToolContext, tool: Tool<I>, args: unknown): Jso
   return tool.writes ? tool.run(ctx, parsed) : ctx.db.readOnly(() => tool.run(ctx, parsed));
 }
 
-/** JSON Schema of a tool's arguments (zod v4's `z.toJSONSchema`, without the `$schema` key). */
+/**
+ * JSON Schema of a tool's arguments: the tool's own `parameters` when it has them, else zod v4's
+ * `z.toJSONSchema` of its `input`, without the `$schema` key. Returns a fresh copy.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool, toolParameters } from "./tool.ts";
+ * const echo = defineTool({ name: "echo", description: "", input: z.object({ n: z.number() }), writes: false, run: () => 0 });
+ * toolParameters(echo).properties; // { n: { type: "number" } }
+ * toolParameters({ ...echo, parameters: { type: "object", properties: { N: { type: "number" } } } }).properties;
+ * // { N: { type: "number" } }
+ * ```
+ */
 export function toolParameters(tool: Tool): Record<string, unknown> {
+  if (tool.parameters !== undefined) return structuredClone(tool.parameters);
   const schema = z.toJSONSchema(tool.input as z.ZodType, { io: "input", unrepresentable: "any" }) as Record<
     string,
     unknown

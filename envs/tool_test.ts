@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
-import { callTool, defineTool, parseArgs, ToolError, toolSchema } from "./tool.ts";
+import { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema } from "./tool.ts";
 import { Store } from "./_sqlite.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
@@ -49,4 +49,16 @@ Deno.test("toolSchema() gives OpenAI and Anthropic function shapes", () => {
   const anthropic = toolSchema(book, "anthropic") as { name: string; input_schema: { type: string } };
   assertEquals(anthropic.name, "book");
   assertEquals(anthropic.input_schema.type, "object");
+});
+
+Deno.test("toolParameters() and toolSchema() show a tool's own parameters over its input's schema", () => {
+  const parameters = { type: "object", properties: { flightNo: { type: "string" } }, required: ["flightNo"] };
+  const shown = { ...book, parameters };
+  assertEquals(toolParameters(shown), parameters);
+  const openai = toolSchema(shown, "openai") as { function: { parameters: unknown } };
+  assertEquals(openai.function.parameters, parameters);
+  // A copy: changing it leaves the tool as it was.
+  (toolParameters(shown).properties as Record<string, unknown>).x = 1;
+  assertEquals(Object.keys(parameters.properties), ["flightNo"]);
+  assertEquals(toolParameters(book).required as string[], ["flight", "seats"]);
 });

@@ -25,6 +25,12 @@ export interface Tool<I = unknown> {
   description: string;
   /** Zod schema of the arguments; the JSON Schema offered to models is derived from it. */
   input: ZodType<I>;
+  /**
+   * A JSON Schema of the arguments that overrides the one derived from `input` (what
+   * `toolParameters()` returns), e.g. a condition's copy of a tool with renamed parameters.
+   * @default {derived from `input`}
+   */
+  parameters?: Record<string, unknown>;
   /** Whether the tool may change the world. Read tools run under an authorizer that refuses writes. */
   writes: boolean;
   /** Whether calling the tool ends the episode (e.g. a transfer to a human). */

@@ -4,25 +4,39 @@
  * @module
  */
 import { readFlags } from "./_flags.ts";
-import type { ExperimentConfig } from "./plan.ts";
+import { CONDITIONS, type ConditionsConfig, type ExperimentConfig } from "./config.ts";
+import { ENV_PRESET_NAMES, type EnvPreset } from "./conditions/perturb.ts";
 
 /** Usage text of `deno task eval`. */
 export const USAGE = `Usage: deno task eval [flags]
 
-Runs agents on a domain's tasks, K runs each, and reports reliability (R, R_con,
-R_rob, R_pred, R_saf) beside accuracy and pass^k.
+Runs agents on every domain's tasks under the reliability protocol's conditions
+(nominal, fault, env, prompt) and reports reliability (R, R_con, R_rob, R_pred,
+R_saf) beside accuracy and pass^k.
 
-Flags:
-  --domain NAME      domain to run (default "airline")
-  --agents A,B,...   agents to test (default "oracle,noisy,reckless"): scripted
-                     names, or language models as PROVIDER:MODEL with PROVIDER
-                     "openai" (any OpenAI-compatible server) or "anthropic",
-                     e.g. "openai:gpt-4o-mini,anthropic:claude-3-5-haiku-latest"
+Flags (each overrides the same setting of --config):
+  --config FILE      JSON experiment config (see README): any of domains, agents,
+                     tasks, runs, conditions, seed, worldSeed, maxSteps, out,
+                     concurrency and the model settings
+  --domains A,B,...  domains to run (default: every registered domain)
+  --domain NAME      one domain (the same as --domains NAME)
+  --agents A,B,...   agents to test (default "oracle,noisy,reckless,literal"):
+                     scripted names, or language models as PROVIDER:MODEL with
+                     PROVIDER "openai" (any OpenAI-compatible server) or
+                     "anthropic", e.g. "openai:gpt-4o-mini"
   --user U           user simulator: "scripted" (default) or "llm:PROVIDER:MODEL"
-  --tasks N          number of tasks (default 50)
-  --runs K           runs per task and agent (default 5)
+  --tasks N          number of tasks per domain (default 50)
+  --runs K           runs per task: nominal, and fault and env unless set (default 5)
+  --conditions C,... conditions to run, of nominal, fault, env, prompt (default all)
+  --p-fault P        fault probability per tool and model call (default 0.2)
+  --fault-runs N     runs per task under faults (default K)
+  --env-presets P,.. perturbation presets, of low, medium, high (default all)
+  --env-runs N       runs per task and preset (default K)
+  --prompt-variants J  paraphrases of the opening request, one run each (default 5)
+  --paraphrases S    where paraphrases come from: "templates" (the task's own,
+                     default) or "llm:PROVIDER:MODEL" (written by a model, cached)
   --seed S           experiment seed (default "0")
-  --world-seed S     seed of the generated world and its tasks (default "0")
+  --world-seed S     seed of the generated worlds and their tasks (default "0")
   --max-steps N      agent steps before an episode is cut off (default 30)
   --temperature T    sampling temperature of model agents (default: the provider's)
   --max-tokens N     output token limit per model call (default: the client's)
@@ -40,6 +54,13 @@ Flags:
   --out DIR          output folder (default "results/<experiment>")
   --help             show this help
 
+Conditions: fault injects a seeded fault (timeout, server error, rate limit,
+malformed, partial or empty response, authentication failure, dependency down)
+into a tool or model call with probability P, answered without touching the
+world; env perturbs the tool interface (low: camelCase parameters and reordered
+keys; medium: also {status, data} results and MM/DD/YYYY dates; high: also
+formatted numbers and renamed result columns); prompt opens with paraphrase j.
+
 API keys come from OPENAI_API_KEY and ANTHROPIC_API_KEY only (not needed for an
 endpoint on localhost) and are never stored.
 
@@ -53,12 +74,21 @@ latency of the agent's model calls.
 
 Exit codes: 0 done; 1 the run cannot go on (results store or model cache
 unusable, missing API key, endpoint unreachable, a replay without the answer, a
-rejected key); 2 bad flags; 3 stopped at the --max-cost budget (run again with a
-higher one to resume).
+rejected key); 2 bad flags or config file; 3 stopped at the --max-cost budget
+(run again with a higher one to resume).
 `;
 
 const FLAGS = [
+  "--config",
+  "--domains",
   "--domain",
+  "--conditions",
+  "--p-fault",
+  "--fault-runs",
+  "--env-presets",
+  "--env-runs",
+  "--prompt-variants",
+  "--paraphrases",
   "--agents",
   "--user",
   "--tasks",
@@ -92,6 +122,25 @@ function amount(flag: string, value: string, what: string): number {
   return Number(value);
 }
 
+function list(flag: string, value: string, what: string): string[] {
+  const items = value.split(",").map((a) => a.trim());
+  if (items.some((a) => a === "")) {
+    throw new TypeError(`Invalid value "${value}" for ${flag}: expected ${what} separated by commas`);
+  }
+  return items;
+}
+
+function oneOf<T extends string>(flag: string, value: string, accepted: readonly T[]): T[] {
+  const items = list(flag, value, "names");
+  const bad = items.find((i) => !(accepted as readonly string[]).includes(i));
+  if (bad !== undefined) {
+    throw new RangeError(
+      `Invalid value "${bad}" for ${flag}: expected some of ${accepted.map((a) => `"${a}"`).join(", ")}`,
+    );
+  }
+  return items as T[];
+}
+
 function url(flag: string, value: string): string {
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
     throw new TypeError(
@@ -101,8 +150,14 @@ function url(flag: string, value: string): string {
   return value;
 }
 
+/** What the flags of `deno task eval` say: settings over those of a `--config` file. */
+export interface EvalArgs extends ExperimentConfig {
+  /** The `--config` file, when given. */
+  configFile?: string;
+}
+
 /**
- * Parses the flags of `deno task eval` into a config (or `"help"`); bad flags
+ * Parses the flags of `deno task eval` into settings (or `"help"`); bad flags
  * throw a `TypeError` or `RangeError` whose message says what is accepted.
  *
  * @example
@@ -111,20 +166,50 @@ function url(flag: string, value: string): string {
  * parseEvalArgs(["--tasks", "6", "--runs=2"]); // { tasks: 6, runs: 2 }
  * ```
  */
-export function parseEvalArgs(args: readonly string[]): ExperimentConfig | "help" {
+export function parseEvalArgs(args: readonly string[]): EvalArgs | "help" {
   const flags = readFlags(args, FLAGS);
   if (flags === "help") return "help";
-  const config: ExperimentConfig = {};
+  const config: EvalArgs = {};
+  let enabled: string[] | undefined;
+  const params: Record<string, Record<string, unknown>> = {};
+  const param = (condition: string, key: string, value: unknown) => (params[condition] ??= {})[key] = value;
   for (const [flag, value] of flags) {
     switch (flag) {
+      case "--config":
+        config.configFile = value;
+        break;
       case "--domain":
-        config.domain = value;
+        config.domains = [value];
+        break;
+      case "--domains":
+        config.domains = list(flag, value, "domain names");
         break;
       case "--agents":
-        config.agents = value.split(",").map((a) => a.trim());
-        if (config.agents.some((a) => a === "")) {
-          throw new TypeError(`Invalid value "${value}" for --agents: expected names separated by commas`);
+        config.agents = list(flag, value, "names");
+        break;
+      case "--conditions":
+        enabled = oneOf(flag, value, CONDITIONS);
+        break;
+      case "--p-fault":
+        param("fault", "p_fault", amount(flag, value, "a probability in [0, 1], e.g. 0.2"));
+        if (!((params.fault.p_fault as number) <= 1)) {
+          throw new RangeError(`Invalid value "${value}" for ${flag}: expected a probability in [0, 1], e.g. 0.2`);
         }
+        break;
+      case "--fault-runs":
+        param("fault", "runs", count(flag, value));
+        break;
+      case "--env-presets":
+        param("env", "presets", oneOf<EnvPreset>(flag, value, ENV_PRESET_NAMES));
+        break;
+      case "--env-runs":
+        param("env", "runs", count(flag, value));
+        break;
+      case "--prompt-variants":
+        param("prompt", "variants", count(flag, value));
+        break;
+      case "--paraphrases":
+        param("prompt", "paraphrases", value);
         break;
       case "--user":
         config.user = value;
@@ -173,5 +258,30 @@ export function parseEvalArgs(args: readonly string[]): ExperimentConfig | "help
         break;
     }
   }
+  const conditions = conditionFlags(enabled, params);
+  if (conditions !== undefined) config.conditions = conditions;
   return config;
+}
+
+// `--conditions` turns the ones it does not list off; a parameter flag of a condition left off is an error.
+function conditionFlags(
+  enabled: string[] | undefined,
+  params: Record<string, Record<string, unknown>>,
+): ConditionsConfig | undefined {
+  if (enabled === undefined && Object.keys(params).length === 0) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const condition of CONDITIONS) {
+    const own = params[condition];
+    if (enabled !== undefined && !enabled.includes(condition)) {
+      if (own !== undefined) {
+        throw new TypeError(
+          `Cannot set the ${condition} condition's ${Object.keys(own).join(", ")}: --conditions leaves it out`,
+        );
+      }
+      out[condition] = false;
+    } else if (own !== undefined || enabled !== undefined) {
+      out[condition] = own ?? {};
+    }
+  }
+  return out as ConditionsConfig;
 }

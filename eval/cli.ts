@@ -1,20 +1,27 @@
 /**
- * `deno task eval`: runs an experiment into `<out>/results.sqlite`, writes
- * `<out>/records.jsonl` from the store and prints reliability and capability per
- * agent, and for language models their calls, tokens, cost and errors. Running
- * the same command again resumes: finished episodes are kept and skipped.
+ * `deno task eval`: runs an experiment (flags over an optional `--config` JSON file) into
+ * `<out>/results.sqlite`, writes `<out>/records.jsonl` from the store and prints reliability
+ * and capability per agent, and for language models their calls, tokens, cost and errors.
+ * Running the same command again resumes: finished episodes are kept and skipped.
  *
  * Exit codes: 0 done; 1 the run cannot go on (results store or model cache
  * unusable, missing API key, unreachable endpoint, a replay without the answer);
- * 2 bad flags; 3 stopped at the `--max-cost` budget.
+ * 2 bad flags or config file; 3 stopped at the `--max-cost` budget.
  *
  * @module
  */
 import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
-import { parseEvalArgs, USAGE } from "./args.ts";
-import { type ExperimentConfig, resolveConfig, type ResolvedConfig } from "./plan.ts";
+import { type EvalArgs, parseEvalArgs, USAGE } from "./args.ts";
+import {
+  type ExperimentConfig,
+  loadConfigFile,
+  mergeConfigs,
+  paraphraseModel,
+  resolveConfig,
+  type ResolvedConfig,
+} from "./config.ts";
 import { writeRecordsJsonl } from "./records.ts";
-import { formatReport, summarize } from "./report.ts";
+import { REPORT_FILES, writeReports } from "./report/mod.ts";
 import { type Progress, runExperiment } from "./run.ts";
 import { ResultsStore, ResultsStoreError } from "./store.ts";
 import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "./models.ts";
@@ -49,9 +56,12 @@ function progressLine(): ((p: Progress) => void) | undefined {
 const isUsageError = (err: unknown) =>
   err instanceof TypeError || err instanceof RangeError || err instanceof SyntaxError;
 
-/** Flags, then the environment's base URLs, then the defaults. */
-function configFrom(parsed: ExperimentConfig): ResolvedConfig {
-  const input = { ...parsed };
+/** Flags, then the config file, then the environment's base URLs, then the defaults. */
+async function configFrom(args: EvalArgs): Promise<ResolvedConfig> {
+  const { configFile, ...flags } = args;
+  const input: ExperimentConfig = configFile === undefined
+    ? flags
+    : mergeConfigs(await loadConfigFile(configFile), flags);
   for (const [field, name] of [["baseUrl", "OPENAI_BASE_URL"], ["anthropicBaseUrl", "ANTHROPIC_BASE_URL"]] as const) {
     const value = readEnv(name);
     if (input[field] !== undefined || value === undefined) continue;
@@ -61,6 +71,16 @@ function configFrom(parsed: ExperimentConfig): ResolvedConfig {
     input[field] = value;
   }
   return resolveConfig(input);
+}
+
+/**
+ * The config as the model layer sees it: a model that writes paraphrases is opened, priced and
+ * checked like an agent's (its answers go through the same cache).
+ */
+function withModels(config: ResolvedConfig): ResolvedConfig {
+  const paraphraser = paraphraseModel(config);
+  if (paraphraser === null || config.agents.includes(paraphraser)) return config;
+  return { ...config, agents: [...config.agents, paraphraser] };
 }
 
 /** Checks what a run needs before it starts; returns an exit code when it cannot start. */
@@ -73,7 +93,7 @@ async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; c
     console.error((err as Error).message);
     return { code: 2 };
   }
-  const unpriced = unpricedModels(config, prices);
+  const unpriced = unpricedModels(withModels(config), prices);
   if (config.maxCost !== null && unpriced.length > 0) {
     console.error(
       `Cannot keep to --max-cost: "${
@@ -84,7 +104,7 @@ async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; c
   }
   if (config.replay === null) {
     try {
-      await preflight(config, { env: readEnv });
+      await preflight(withModels(config), { env: readEnv });
     } catch (err) {
       if (!(err instanceof PreflightError)) throw err;
       console.error(err.message);
@@ -106,12 +126,12 @@ async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; c
 
 /** Opens the models of a run through its cache (`null` when the config names no model); one line and 1 when it cannot. */
 async function openModels(config: ResolvedConfig, prices: PriceTable | undefined): Promise<RunModels | null | 1> {
-  if (modelSpecs(config).length === 0) return null;
+  if (modelSpecs(withModels(config)).length === 0) return null;
   try {
     const cachePath = config.replay === null
       ? `${config.out}/${MODEL_CACHE_FILE}`
       : await replayCachePath(config.replay);
-    return RunModels.open(config, { cachePath, env: readEnv, prices });
+    return RunModels.open(withModels(config), { cachePath, env: readEnv, prices });
   } catch (err) {
     const cacheProblem = err instanceof Error && err.message.startsWith("Cannot open model cache");
     if (!(err instanceof Deno.errors.NotFound || err instanceof SyntaxError || cacheProblem)) throw err;
@@ -129,7 +149,7 @@ export async function main(args: readonly string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    config = configFrom(parsed);
+    config = await configFrom(parsed);
   } catch (err) {
     if (!isUsageError(err)) throw err;
     console.error((err as Error).message);
@@ -168,14 +188,20 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const written = await writeRecordsJsonl(store, recordsPath);
   const records = store.records();
-  console.log(formatReport(summarize(records, { k: config.runs, agents: config.agents })));
+  console.log(await writeReports(config.out, { records, store, seed: config.seed, title: config.experiment }));
   const unpriced = unpricedModels(config, ready.prices);
   const usage = formatUsage(summarizeUsage(records, { agents: config.agents, unpriced, user: config.user }), {
     unpriced,
   });
   if (usage !== "") console.log(usage);
   const resumed = summary.skipped > 0 ? `, ${summary.skipped} resumed` : "";
-  const files = [storePath, recordsPath, ...(models && config.replay === null ? [models.cachePath] : [])];
+  const files = [
+    storePath,
+    recordsPath,
+    `${config.out}/${REPORT_FILES.json}`,
+    `${config.out}/${REPORT_FILES.html}`,
+    ...(models && config.replay === null ? [models.cachePath] : []),
+  ];
   const list = `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`;
   console.log(`Wrote ${list} (${written} episodes${resumed})`);
   if (summary.stoppedAtBudget) {

@@ -18,7 +18,7 @@ Deno.test("parseEvalArgs() reads every flag, with a space or an equals sign", ()
       "--out",
       "tmp/x",
     ]),
-    { domain: "airline", agents: ["oracle", "noisy"], tasks: 6, runs: 2, seed: "-1", maxSteps: 12, out: "tmp/x" },
+    { domains: ["airline"], agents: ["oracle", "noisy"], tasks: 6, runs: 2, seed: "-1", maxSteps: 12, out: "tmp/x" },
   );
   assertEquals(parseEvalArgs(["--tasks", "3", "--help"]), "help");
 });
@@ -78,4 +78,35 @@ Deno.test("parseEvalArgs() rejects bad model flags in one line naming the flag",
   assertThrows(() => parseEvalArgs(["--concurrency", "0"]), RangeError, '"0" for --concurrency');
   assertThrows(() => parseEvalArgs(["--base-url", "localhost:11434"]), TypeError, '"localhost:11434" for --base-url');
   assertThrows(() => parseEvalArgs(["--base-url", "ftp://x"]), TypeError, "http(s) URL");
+});
+
+Deno.test("parseEvalArgs() reads the config file and the conditions' flags", () => {
+  assertEquals(parseEvalArgs(["--config", "exp.json", "--domains", "airline"]), {
+    configFile: "exp.json",
+    domains: ["airline"],
+  });
+  assertEquals(parseEvalArgs(["--conditions", "nominal,fault", "--p-fault", "0.5", "--fault-runs", "2"]), {
+    conditions: { nominal: {}, fault: { p_fault: 0.5, runs: 2 }, env: false, prompt: false },
+  });
+  assertEquals(
+    parseEvalArgs([
+      "--env-presets",
+      "high,low",
+      "--env-runs=3",
+      "--prompt-variants",
+      "2",
+      "--paraphrases",
+      "templates",
+    ]),
+    { conditions: { env: { presets: ["high", "low"], runs: 3 }, prompt: { variants: 2, paraphrases: "templates" } } },
+  );
+});
+
+Deno.test("parseEvalArgs() rejects bad condition flags naming what is accepted", () => {
+  assertThrows(() => parseEvalArgs(["--conditions", "nominal,chaos"]), RangeError, '"chaos" for --conditions');
+  assertThrows(() => parseEvalArgs(["--env-presets", "extreme"]), RangeError, '"low", "medium", "high"');
+  assertThrows(() => parseEvalArgs(["--p-fault", "1.5"]), RangeError, "[0, 1]");
+  assertThrows(() => parseEvalArgs(["--p-fault", "lots"]), RangeError, '"lots" for --p-fault');
+  assertThrows(() => parseEvalArgs(["--conditions", "nominal", "--p-fault", "0.1"]), TypeError, "--conditions");
+  assertThrows(() => parseEvalArgs(["--domains", "airline,"]), TypeError, "--domains");
 });

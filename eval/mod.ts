@@ -1,9 +1,12 @@
 /**
- * Experiments: the config and plan (agent × task × run cells with child seeds),
+ * Experiments: the config (flags or a JSON file) and plan (domain × agent × task ×
+ * condition × variant × run cells with child seeds), the conditions (faults,
+ * perturbations, paraphrases),
  * the runner (concurrent episodes, a cost budget), the language models of a run
  * behind a model cache (live or replayed) and the checks before it starts, the
  * results store (SQLite, resumable) and its in-memory fake, episode records as
- * JSON Lines, the capability report (accuracy, pass^k) and model usage.
+ * JSON Lines, the reports (terminal, report.json, report.html), model usage, and
+ * the comparison of two experiments for release gating.
  *
  * @example
  * ```ts ignore
@@ -73,3 +76,24 @@ export {
   ResultsStore,
   ResultsStoreError,
 } from "./store.ts";
+export {
+  checkConfig,
+  type CheckOptions,
+  CONDITIONS,
+  type ConditionsConfig,
+  loadConfigFile,
+  mergeConfigs,
+  paraphraseModel,
+  type ResolvedConditions,
+} from "./config.ts";
+export * from "./conditions/mod.ts";
+export {
+  type AgentComparison,
+  type CompareOptions,
+  compareRecords,
+  type Comparison,
+  isMetricKey,
+  type MetricComparison,
+  type Verdict,
+} from "./compare.ts";
+export { REPORT_FILES, writeReports, type WriteReportsOptions } from "./report/mod.ts";

@@ -1,15 +1,24 @@
-import { assert, assertEquals, assertNotEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertNotEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { deriveSeed } from "../envs/mod.ts";
-import { compareCells, configIdentity, planCells, resolveConfig } from "./plan.ts";
+import { cellSeed, compareCells, conditionVariants, configIdentity, planCells, resolveConfig } from "./plan.ts";
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `airline/${i}` }));
+const NOMINAL_ONLY = { fault: false, env: false, prompt: false } as const;
+const nominal = (agents: string[], runs: number, seed: string) =>
+  resolveConfig({ agents, runs, seed, conditions: NOMINAL_ONLY });
 
 Deno.test("resolveConfig() fills every default and names the experiment", () => {
   assertEquals(resolveConfig(), {
-    domain: "airline",
-    agents: ["oracle", "noisy", "reckless"],
+    domains: ["airline"],
+    agents: ["oracle", "noisy", "reckless", "literal"],
     tasks: 50,
     runs: 5,
+    conditions: {
+      nominal: { runs: 5 },
+      fault: { p_fault: 0.2, runs: 5 },
+      env: { presets: ["low", "medium", "high"], runs: 5 },
+      prompt: { variants: 5, paraphrases: "templates", runs: 1 },
+    },
     seed: "0",
     worldSeed: "0",
     maxSteps: 30,
@@ -38,10 +47,7 @@ Deno.test("resolveConfig() accepts model specs and names them path-safely, with 
     baseUrl: "http://127.0.0.1:11434/v1/",
   };
   const c = resolveConfig(input);
-  assertEquals(
-    c.experiment,
-    "airline-s0-t3-k2-openai_gpt-4o-mini+anthropic_claude-3-5-haiku-latest-user_llm_openai_llama3.1_8b-temp0.5-mt256",
-  );
+  assertMatch(c.experiment, /^airline-s0-t3-k2-[0-9a-f]{8}$/);
   assertEquals(c.baseUrl, "http://127.0.0.1:11434/v1");
   assertEquals(configIdentity(c).user, "llm:openai:llama3.1:8b");
   assertEquals("user" in configIdentity(resolveConfig()), false);
@@ -61,11 +67,23 @@ Deno.test("resolveConfig() rejects unknown providers and users, bad URLs and neg
   assertThrows(() => resolveConfig({ temperature: -0.1 }), RangeError, '"temperature"');
 });
 
-Deno.test("resolveConfig() puts non-default agents and step limits in the experiment name", () => {
-  const c = resolveConfig({ agents: ["oracle"], seed: "a b/c", tasks: 6, runs: 2, maxSteps: 12 });
-  assertEquals(c.experiment, "airline-sa_b_c-t6-k2-oracle-m12");
+Deno.test("resolveConfig() names the experiment by domains, seed, tasks and runs, with a hash of anything else", () => {
+  assertEquals(resolveConfig({ seed: "a b/c", tasks: 6, runs: 2 }).experiment, "airline-sa_b_c-t6-k2");
+  const names = [
+    { agents: ["oracle"] },
+    { maxSteps: 12 },
+    { worldSeed: "3" },
+    { conditions: { env: false } },
+    { conditions: { fault: { p_fault: 0.1 } } },
+  ].map((extra) => resolveConfig({ tasks: 6, runs: 2, ...extra }).experiment);
+  for (const name of names) assertMatch(name, /^airline-s0-t6-k2-[0-9a-f]{8}$/);
+  assertEquals(new Set(names).size, names.length);
+  // Spelling out a default changes nothing.
+  assertEquals(
+    resolveConfig({ runs: 2, conditions: { fault: { p_fault: 0.2, runs: 2 }, env: true } }).experiment,
+    "airline-s0-t50-k2",
+  );
   assertEquals(resolveConfig({ out: "x" }).out, "x");
-  assertEquals(resolveConfig({ worldSeed: "3" }).experiment, "airline-s0-t50-k5-w3");
 });
 
 Deno.test("resolveConfig() rejects wrong shapes, numbers out of range and unknown names", () => {
@@ -74,14 +92,14 @@ Deno.test("resolveConfig() rejects wrong shapes, numbers out of range and unknow
   assertThrows(() => resolveConfig({ runs: 1.5 }), RangeError, '"runs"');
   assertThrows(() => resolveConfig({ agents: [] }), RangeError, '"agents"');
   assertThrows(() => resolveConfig({ colour: "red" } as never), TypeError);
-  const domain = assertThrows(() => resolveConfig({ domain: "bakery" }), RangeError);
+  const domain = assertThrows(() => resolveConfig({ domains: ["bakery"] }), RangeError);
   assertStringIncludes(domain.message, '"bakery"');
   assertStringIncludes(domain.message, '"airline"');
   assertThrows(() => resolveConfig({ agents: ["oracle", "genius"] }), RangeError, '"genius"');
 });
 
 Deno.test("planCells() lays out agent × task × run in order with derived seeds", () => {
-  const cells = planCells({ agents: ["oracle", "noisy"], runs: 2, seed: "0" }, tasks(3));
+  const cells = planCells(nominal(["oracle", "noisy"], 2, "0"), tasks(3));
   assertEquals(cells.length, 12);
   assertEquals(cells.slice(0, 3).map((c) => [c.agent, c.task, c.run]), [
     ["oracle", "airline/0", 0],
@@ -93,12 +111,52 @@ Deno.test("planCells() lays out agent × task × run in order with derived seeds
   assert(cells.every((c) => c.condition === "nominal" && c.variant === null));
 });
 
-Deno.test("planCells() keeps every cell's seed when tasks, runs or agents are added", () => {
-  const small = planCells({ agents: ["noisy"], runs: 2, seed: "7" }, tasks(3));
-  const big = planCells({ agents: ["oracle", "noisy"], runs: 4, seed: "7" }, tasks(10));
-  const seeds = new Map(big.map((c) => [`${c.agent} ${c.task} ${c.run}`, c.seed]));
-  for (const c of small) assertEquals(seeds.get(`${c.agent} ${c.task} ${c.run}`), c.seed);
-  assertNotEquals(planCells({ agents: ["noisy"], runs: 2, seed: "8" }, tasks(3))[0].seed, small[0].seed);
+Deno.test("planCells() lays out every condition's variants and runs, each cell with its own seed", () => {
+  const config = resolveConfig({
+    agents: ["oracle"],
+    runs: 2,
+    conditions: { env: { runs: 1 }, prompt: { variants: 3 } },
+  });
+  assertEquals(conditionVariants(config, "fault"), [["p0.2", 2]]);
+  const cells = planCells(config, tasks(2));
+  // Per task: nominal 2 + fault 2 + env 3 presets × 1 + prompt 3 variants × 1.
+  assertEquals(cells.length, 2 * (2 + 2 + 3 + 3));
+  assertEquals(cells.slice(0, 10).map((c) => `${c.condition}/${c.variant}/${c.run}`), [
+    "nominal/null/0",
+    "nominal/null/1",
+    "fault/p0.2/0",
+    "fault/p0.2/1",
+    "env/low/0",
+    "env/medium/0",
+    "env/high/0",
+    "prompt/j1/0",
+    "prompt/j2/0",
+    "prompt/j3/0",
+  ]);
+  assertEquals(new Set(cells.map((c) => c.seed)).size, cells.length);
+  const env = cells.find((c) => c.condition === "env")!;
+  assertEquals(env.seed, deriveSeed(config.seed, "oracle", "airline/0", 0, "env", "low"));
+  assertEquals(cellSeed(config.seed, env), env.seed);
+});
+
+Deno.test("planCells() keeps every cell's seed when tasks, runs, agents or conditions are added", () => {
+  const small = planCells(nominal(["noisy"], 2, "7"), tasks(3));
+  const big = planCells(resolveConfig({ agents: ["oracle", "noisy"], runs: 4, seed: "7" }), tasks(10));
+  const seeds = new Map(big.map((c) => [`${c.agent} ${c.task} ${c.run} ${c.condition}`, c.seed]));
+  for (const c of small) assertEquals(seeds.get(`${c.agent} ${c.task} ${c.run} ${c.condition}`), c.seed);
+  assertNotEquals(planCells(nominal(["noisy"], 2, "8"), tasks(3))[0].seed, small[0].seed);
+});
+
+Deno.test("planCells() lays out domains in the order their tasks come", () => {
+  const cells = planCells(nominal(["oracle", "noisy"], 1, "0"), [{ id: "b/0" }, { id: "a/0" }, { id: "b/1" }]);
+  assertEquals(cells.map((c) => `${c.agent} ${c.task}`), [
+    "oracle b/0",
+    "oracle b/1",
+    "noisy b/0",
+    "noisy b/1",
+    "oracle a/0",
+    "noisy a/0",
+  ]);
 });
 
 Deno.test("compareCells() orders task indexes numerically within a domain", () => {

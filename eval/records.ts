@@ -55,10 +55,18 @@ export interface EpisodeRecord {
   milestones: { total: number; reached: number };
   steps: number;
   first_error_step: number | null;
-  /** Injected faults (none under the nominal condition). */
+  /** Injected faults, tool and model calls together (none outside the fault condition). */
   faults: number;
-  /** Whether the episode hit a tool error and still succeeded. */
+  /**
+   * With injected faults: whether the episode still succeeded. Without: whether it hit a tool
+   * error and still succeeded.
+   */
   recovered: boolean;
+  /**
+   * For each injected tool fault, the agent steps to the next successful call of a tool on the
+   * task's gold plan (faults never followed by one left out); present when a fault was injected.
+   */
+  recovery_steps?: number[];
   /** Tool calls made, and how many failed argument validation or named no tool. */
   tool_calls?: number;
   invalid_calls?: number;
@@ -103,6 +111,11 @@ export interface ToRecordOptions {
    * @default {0}
    */
   modelLatencyMs?: number;
+  /**
+   * Faults injected into the agent's model calls, added to the episode's tool faults.
+   * @default {0}
+   */
+  modelFaults?: number;
 }
 
 /**
@@ -117,6 +130,7 @@ export interface ToRecordOptions {
  * ```
  */
 export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecordOptions = {}): EpisodeRecord {
+  const faults = result.faults + (options.modelFaults ?? 0);
   const record: EpisodeRecord = {
     agent: cell.agent,
     task: cell.task,
@@ -137,12 +151,13 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
     milestones: { total: result.milestones.total, reached: result.milestones.reached },
     steps: result.steps,
     first_error_step: result.firstErrorStep,
-    faults: 0,
-    recovered: result.firstErrorStep !== null && result.success,
+    faults,
+    recovered: faults > 0 ? result.success : result.firstErrorStep !== null && result.success,
     tool_calls: result.toolCalls,
     invalid_calls: result.invalidCalls,
     writes: { attempted: result.writeCalls.attempted, succeeded: result.writeCalls.succeeded },
   };
+  if (faults > 0) record.recovery_steps = [...result.recoverySteps];
   if (options.milestoneTools !== undefined) record.milestone_tools = [...options.milestoneTools];
   record.divergence = [...result.divergence];
   if (result.confidenceSource !== null && result.confidenceSource !== "stated") {
@@ -183,6 +198,7 @@ const KEYS = [
   "first_error_step",
   "faults",
   "recovered",
+  "recovery_steps",
   "tool_calls",
   "invalid_calls",
   "writes",

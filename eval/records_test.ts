@@ -75,6 +75,19 @@ Deno.test("toRecord() marks an episode without errors as not recovered and keeps
   assertEquals([record.recovered, record.confidence, record.first_error_step], [false, null, null]);
 });
 
+Deno.test("toRecord() counts tool and model faults; with faults, recovered means succeeded", () => {
+  const faulted = { ...cell, condition: "fault" as const, variant: "p0.2" };
+  const record = toRecord(faulted, result({ faults: 2, recoverySteps: [1, 3], firstErrorStep: null }), {
+    modelFaults: 1,
+  });
+  assertEquals([record.faults, record.recovered, record.recovery_steps], [3, true, [1, 3]]);
+  const lost = toRecord(faulted, result({ faults: 1, recoverySteps: [], success: false }));
+  assertEquals([lost.faults, lost.recovered, lost.recovery_steps], [1, false, []]);
+  assertEquals(EpisodeRecordSchema.parse(record), record);
+  assertEquals(recordLine(record).includes('"recovered":true,"recovery_steps":[1,3],"tool_calls"'), true);
+  assertEquals("recovery_steps" in toRecord(cell, result()), false);
+});
+
 Deno.test("recordLine() writes keys in METRICS.md's order whatever the object's order", () => {
   const record = toRecord(cell, result(), { milestoneTools: ["cancel_reservation"] });
   const shuffled = Object.fromEntries(Object.entries(record).reverse()) as unknown as EpisodeRecord;

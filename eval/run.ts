@@ -2,16 +2,18 @@
  * The experiment runner: runs every cell of the plan that the results sink has
  * not finished yet, up to `concurrency` at once (each in its own world), and
  * commits each episode as soon as it ends, so an interrupted run resumes where it
- * stopped. With a cost budget it starts no new episode once the model calls of
- * the experiment (resumed episodes included) have spent it.
+ * stopped. Each cell runs under its condition (`conditions/`), applied the same way
+ * whatever the domain. With a cost budget it starts no new episode once the model
+ * calls of the experiment (resumed episodes included) have spent it.
  *
  * @module
  */
 import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
-import type { Domain, Task, UserSimulator } from "../envs/mod.ts";
+import type { AgentFactory, Domain, Task, UserSimulator } from "../envs/mod.ts";
 import { agentFactory, llmUser, modelSpec } from "../agents/mod.ts";
 import { type ChatResponse, type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
-import { type Cell, cellKey, planCells, type ResolvedConfig, userSpec } from "./plan.ts";
+import { type Cell, cellKey, paraphraseModel, planCells, type ResolvedConfig, userSpec } from "./plan.ts";
+import { cellSetup, columnRenames, paraphrasedTask } from "./conditions/mod.ts";
 import { type EpisodeRecord, toRecord } from "./records.ts";
 import type { ResultsSink } from "./store.ts";
 import { modelSpecs } from "./models.ts";
@@ -34,6 +36,12 @@ export interface RunOptions {
    * @default {none: the config may name scripted agents and the scripted user only}
    */
   models?: (spec: string) => ModelClient;
+  /**
+   * Factories that replace the agents the config names, by name (e.g. a `noisy` with other
+   * error rates); the records keep the config's name.
+   * @default {none: every agent from `agentFactory()`}
+   */
+  agents?: Readonly<Record<string, AgentFactory>>;
 }
 
 /** What a run did. */
@@ -86,19 +94,36 @@ export function episodeCost(record: Pick<EpisodeRecord, "resources" | "user_reso
  */
 export async function runExperiment(config: ResolvedConfig, options: RunOptions): Promise<RunSummary> {
   const { sink, onProgress } = options;
-  const domain = getDomain(config.domain);
-  const tasks = new Map<string, Task>();
-  {
-    using world = World.open(domain, { seed: config.worldSeed });
-    for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, task);
-  }
   const specs = modelSpecs(config);
+  const paraphraser = paraphraseModel(config);
+  if (paraphraser !== null) specs.push(paraphraser);
   if (specs.length > 0 && options.models === undefined) {
     throw new TypeError(`Cannot run "${specs[0]}": runExperiment() needs options.models for language models`);
+  }
+  const domains = new Map<string, DomainRun>();
+  const tasks = new Map<string, Task>();
+  for (const name of config.domains) {
+    const domain = getDomain(name);
+    using world = World.open(domain, { seed: config.worldSeed });
+    for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, task);
+    domains.set(name, { domain, columns: columnRenames(world.store) });
   }
   const cells = planCells(config, [...tasks.values()]);
   const finished = sink.finishedKeys();
   const todo = cells.filter((c) => !finished.has(cellKey(c)));
+  // Paraphrases written by a model, once per task that still has a prompt cell to run.
+  const openings = new Map<string, Task>();
+  if (paraphraser !== null && config.conditions.prompt !== false) {
+    const client = options.models!(paraphraser);
+    for (const id of new Set(todo.filter((c) => c.condition === "prompt").map((c) => c.task))) {
+      try {
+        openings.set(id, await paraphrasedTask(client, tasks.get(id)!, { count: config.conditions.prompt.variants }));
+      } catch (err) {
+        if (err instanceof ModelError) throw err;
+        throw new ModelError("malformed", err instanceof Error ? err.message : String(err));
+      }
+    }
+  }
   const summary: RunSummary = {
     total: cells.length,
     skipped: cells.length - todo.length,
@@ -111,35 +136,57 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   let next = 0;
   let failure: { error: unknown } | null = null;
   const overBudget = () => config.maxCost !== null && summary.cost >= config.maxCost;
-  // Each worker owns a world (episodes reset it, so it serves one episode at a time) and takes
-  // the next cell until none is left, one failed, or the budget is spent.
+  // Each worker owns a world per domain (episodes reset it, so it serves one episode at a time)
+  // and takes the next cell until none is left, one failed, or the budget is spent.
   const worker = async () => {
-    using world = World.open(domain, { seed: config.worldSeed });
-    while (next < todo.length && failure === null) {
-      if (overBudget()) {
-        summary.stoppedAtBudget = true;
-        return;
+    const worlds = new Map<string, World>();
+    try {
+      while (next < todo.length && failure === null) {
+        if (overBudget()) {
+          summary.stoppedAtBudget = true;
+          return;
+        }
+        const cell = todo[next++];
+        const task = tasks.get(cell.task)!;
+        const name = domainOf(cell.task);
+        let world = worlds.get(name);
+        if (world === undefined) worlds.set(name, world = World.open(getDomain(name), { seed: config.worldSeed }));
+        try {
+          const record = await runCell(world, cell, {
+            task,
+            userTask: cell.condition === "prompt" ? openings.get(cell.task) ?? task : task,
+            columns: domains.get(name)!.columns,
+            config,
+            sink,
+            models: options.models,
+            agents: options.agents,
+          });
+          summary.cost += episodeCost(record);
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        summary.ran++;
+        onProgress?.({ done: summary.skipped + summary.ran, total: summary.total });
       }
-      const cell = todo[next++];
-      try {
-        const record = await runCell(world, cell, {
-          task: tasks.get(cell.task)!,
-          config,
-          sink,
-          models: options.models,
-        });
-        summary.cost += episodeCost(record);
-      } catch (error) {
-        failure ??= { error };
-        return;
-      }
-      summary.ran++;
-      onProgress?.({ done: summary.skipped + summary.ran, total: summary.total });
+    } finally {
+      for (const world of worlds.values()) world.close();
     }
   };
   await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(todo.length, 1)) }, worker));
   if (failure !== null) throw (failure as { error: unknown }).error;
   return summary;
+}
+
+/** A domain of the run and the renamed columns of its world (for the env condition). */
+interface DomainRun {
+  domain: Domain;
+  columns: Record<string, string>;
+}
+
+// The domain of a task id `<domain>/<index>`.
+function domainOf(task: string): string {
+  return task.slice(0, Math.max(task.lastIndexOf("/"), 0));
 }
 
 /** The first fatal model failure of an episode, and whose model it was. */
@@ -185,32 +232,53 @@ async function runCell(
   cell: Cell,
   options: {
     task: Task;
+    /** The task as the user simulator sees it (with model-written openings under the prompt condition). */
+    userTask: Task;
+    columns: Record<string, string>;
     config: ResolvedConfig;
     sink: ResultsSink;
     models: RunOptions["models"];
+    agents: RunOptions["agents"];
   },
 ): Promise<EpisodeRecord> {
   const { task, config, sink, models } = options;
   const rng = new Rng(cell.seed);
   const fatal: Fatal = { error: null, who: "" };
-  const agentClient = modelSpec(cell.agent) === null
+  const setup = cellSetup(cell, {
+    conditions: config.conditions,
+    task: options.userTask,
+    tools: world.domain.tools,
+    columns: options.columns,
+  });
+  const watched = modelSpec(cell.agent) === null
     ? undefined
     : new Watched(models!(cell.agent), fatal, `"${cell.agent}"`);
-  const factory = agentFactory(cell.agent, {
-    client: agentClient,
+  // Injected model faults sit outside `Watched`: an injected auth failure is the agent's, not the run's.
+  const model = watched && setup.model(watched);
+  const own = options.agents && Object.hasOwn(options.agents, cell.agent) ? options.agents[cell.agent] : undefined;
+  const factory = own ?? agentFactory(cell.agent, {
+    client: model?.client,
     temperature: config.temperature ?? undefined,
     maxTokens: config.maxTokens ?? undefined,
   });
   const agent = factory({ rng: rng.child("agent"), domain: world.domain, task, run: cell.run });
-  const user = makeUser(world.domain, task, { cell, rng, config, fatal, models });
-  const result = await runEpisode(world, { task, agent, user, rng: rng.child("episode"), maxSteps: config.maxSteps });
+  const user = makeUser(world.domain, options.userTask, { cell, rng, config, fatal, models, opening: setup.opening });
+  const result = await runEpisode(world, {
+    task,
+    agent,
+    user,
+    rng: rng.child("episode"),
+    maxSteps: config.maxSteps,
+    ...(setup.condition ? { condition: setup.condition } : {}),
+  });
   if (fatal.error !== null) {
     const { code, message } = fatal.error;
     throw new ModelError(code, `Cannot run ${fatal.who} on ${cell.task} run ${cell.run}: ${message}`);
   }
   const record = toRecord(cell, result, {
     milestoneTools: task.milestones.map((m) => m.tool),
-    modelLatencyMs: agentClient?.latencyMs ?? 0,
+    modelLatencyMs: watched?.latencyMs ?? 0,
+    modelFaults: model?.faults() ?? 0,
   });
   sink.add({ cell, record, events: result.events });
   return record;
@@ -225,11 +293,12 @@ function makeUser(
     config: ResolvedConfig;
     fatal: Fatal;
     models: RunOptions["models"];
+    opening: number;
   },
 ): UserSimulator {
-  const { cell, rng, config, fatal, models } = options;
+  const { cell, rng, config, fatal, models, opening } = options;
   const spec = userSpec(config.user);
-  if (spec === null) return scriptedUser(task, rng.child("user"), { tools: domain.tools });
+  if (spec === null) return scriptedUser(task, rng.child("user"), { tools: domain.tools, opening });
   const client = new Watched(models!(`${spec.provider}:${spec.model}`), fatal, `the user "${config.user}"`);
-  return llmUser(client, task, { tools: domain.tools, run: cell.run });
+  return llmUser(client, task, { tools: domain.tools, run: cell.run, opening });
 }

@@ -1,11 +1,20 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { FakeModelClient, ModelError } from "../agents/model/mod.ts";
+import type { AgentFactory } from "../envs/mod.ts";
 import { resolveConfig } from "./plan.ts";
 import { recordsJsonl } from "./records.ts";
 import { type Progress, runExperiment } from "./run.ts";
 import { MemoryResults } from "./store.ts";
 
-const config = resolveConfig({ tasks: 4, runs: 2, seed: "3" });
+// The runner's mechanics on the nominal condition; the conditions themselves are tested below.
+const NOMINAL = { fault: false, env: false, prompt: false } as const;
+const config = resolveConfig({
+  agents: ["oracle", "noisy", "reckless"],
+  tasks: 4,
+  runs: 2,
+  seed: "3",
+  conditions: NOMINAL,
+});
 
 Deno.test("runExperiment() runs every cell once and reports progress up to the total", async () => {
   const sink = new MemoryResults();
@@ -56,7 +65,7 @@ function quickModel(model = "m"): FakeModelClient {
   );
 }
 
-const modelConfig = resolveConfig({ agents: ["openai:m"], tasks: 2, runs: 2 });
+const modelConfig = resolveConfig({ agents: ["openai:m"], tasks: 2, runs: 2, conditions: NOMINAL });
 
 Deno.test("runExperiment() runs a model agent from options.models and records its usage", async () => {
   const sink = new MemoryResults();
@@ -101,7 +110,7 @@ Deno.test("runExperiment() stops on a replay miss without recording it, but reco
 
 Deno.test("runExperiment() gives the same records at any concurrency", async () => {
   const one = new MemoryResults(), three = new MemoryResults();
-  const both = resolveConfig({ agents: ["noisy", "openai:m"], tasks: 4, runs: 2 });
+  const both = resolveConfig({ agents: ["noisy", "openai:m"], tasks: 4, runs: 1 });
   await runExperiment(both, { sink: one, models: () => quickModel() });
   await runExperiment({ ...both, concurrency: 3 }, { sink: three, models: () => quickModel() });
   assertEquals(recordsJsonl(three.records()), recordsJsonl(one.records()));
@@ -117,7 +126,7 @@ Deno.test("runExperiment() with a model user: its cost is apart from the agent's
       prices: { "openai:u": { input: 1000, output: 1000 } },
     },
   );
-  const config = resolveConfig({ agents: ["oracle"], user: "llm:openai:u", tasks: 2, runs: 1 });
+  const config = resolveConfig({ agents: ["oracle"], user: "llm:openai:u", tasks: 2, runs: 1, conditions: NOMINAL });
   const summary = await runExperiment(config, { sink, models: () => user });
   assertEquals(summary.cost, 0.03);
   for (const r of sink.records()) {
@@ -125,4 +134,67 @@ Deno.test("runExperiment() with a model user: its cost is apart from the agent's
     assertEquals(r.resources.cost, undefined);
     assertEquals(r.user_error, "user ended the conversation on its first reply, before the agent could help");
   }
+});
+
+Deno.test("runExperiment() faults a model agent's calls: retries counted, an injected auth failure is the agent's", async () => {
+  const sink = new MemoryResults();
+  const faulty = resolveConfig({
+    agents: ["openai:m"],
+    tasks: 10,
+    runs: 2,
+    conditions: { nominal: false, env: false, prompt: false, fault: { p_fault: 1 } },
+  });
+  // The run goes on: an injected auth failure is not the endpoint rejecting the key.
+  const summary = await runExperiment(faulty, { sink, models: () => quickModel() });
+  assertEquals(summary.ran, 20);
+  const records = sink.records();
+  const auth = records.filter((r) => r.agent_error !== undefined);
+  assert(auth.length > 0 && auth.length < records.length, `${auth.length} auth failures`);
+  for (const r of records) {
+    // Every model call was faulted; every transient fault was retried once, an auth fault never:
+    // it ends the episode, or (on the confidence question) leaves the heuristic confidence.
+    assertEquals(r.faults, r.resources.api_calls);
+    const authFaults = r.agent_error !== undefined || r.confidence_source === "heuristic" ? 1 : 0;
+    assertEquals(r.model_retries, r.faults - authFaults);
+    if (r.agent_error !== undefined) {
+      assertEquals(r.agent_error, "auth: 401 unauthorized: authentication failed (injected fault)");
+    }
+    assertEquals(r.recovered, r.success);
+  }
+});
+
+Deno.test("runExperiment() opens prompt cells with a model's paraphrases, and fails on too few", async () => {
+  const paraphrases = (n: number) =>
+    new FakeModelClient((request) => {
+      const message = request.messages.at(-1)!.content!.split("Message: ")[1];
+      return {
+        content: Array.from({ length: n }, (_, i) => `(${i + 1}) ${message} Thanks ${"!".repeat(i)}`).join("\n"),
+      };
+    }, { provider: "openai", model: "p" });
+  const prompt = resolveConfig({
+    agents: ["oracle"],
+    tasks: 2,
+    runs: 1,
+    conditions: { nominal: false, fault: false, env: false, prompt: { variants: 2, paraphrases: "llm:openai:p" } },
+  });
+  const sink = new MemoryResults();
+  const model = paraphrases(2);
+  await runExperiment(prompt, { sink, models: () => model });
+  const openings = sink.records().map((r) => sink.events(r)[0].text!);
+  assertEquals(openings.length, 4);
+  assert(openings.every((t) => /Thanks( !)?$/.test(t)), openings.join("\n"));
+  assertEquals(new Set(openings).size, 4);
+  const err = await assertRejects(
+    () => runExperiment(prompt, { sink: new MemoryResults(), models: () => paraphrases(1) }),
+    ModelError,
+  );
+  assertEquals(err.code, "malformed");
+});
+
+Deno.test("runExperiment() runs the factories of options.agents under the config's names", async () => {
+  const sink = new MemoryResults();
+  const silent: AgentFactory = () => ({ name: "silent", start() {}, step: () => ({ type: "end" }) });
+  await runExperiment({ ...config, agents: ["oracle"], tasks: 2 }, { sink, agents: { oracle: silent } });
+  assertEquals(sink.count(), 4);
+  assert(sink.records().every((r) => r.agent === "oracle" && r.actions.length === 0 && r.steps === 1));
 });

@@ -46,7 +46,8 @@ export class ResultsStoreError extends Error {
   }
 }
 
-const FORMAT = 1;
+// 2: events carry the fault a condition injected.
+const FORMAT = 2;
 
 const SCHEMA = `
 CREATE TABLE experiment (
@@ -83,6 +84,7 @@ CREATE TABLE events (
   text TEXT,
   intent TEXT,
   confidence REAL,
+  fault TEXT,
   latency_ms REAL NOT NULL,
   PRIMARY KEY (episode_id, idx)
 ) WITHOUT ROWID;
@@ -113,6 +115,30 @@ export class ResultsStore implements ResultsSink {
 
   /** Opens (or creates) the store of an experiment; throws a `ResultsStoreError` when it cannot be used for it. */
   static open(path: string, options: { config: ResolvedConfig }): ResultsStore {
+    const store = ResultsStore.#openFile(path, { create: true });
+    try {
+      store.#claim(options.config);
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+    return store;
+  }
+
+  /**
+   * Opens an existing store to read its records and events (e.g. to re-render a report),
+   * whatever experiment it holds; throws a `ResultsStoreError` when it is missing or not one.
+   */
+  static read(path: string): ResultsStore {
+    try {
+      if (!Deno.statSync(path).isFile) throw new Error("not a file");
+    } catch (err) {
+      throw new ResultsStoreError("unreadable", `Cannot read results store "${path}": ${(err as Error).message}`);
+    }
+    return ResultsStore.#openFile(path, { create: false });
+  }
+
+  static #openFile(path: string, options: { create: boolean }): ResultsStore {
     let db: Store | undefined;
     try {
       db = Store.open(undefined, { path });
@@ -120,7 +146,7 @@ export class ResultsStore implements ResultsSink {
       db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
       const version = Number(db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0);
       const tables = Number(db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master")?.n ?? 0);
-      if (version === 0 && tables === 0) db.transaction(() => db!.exec(SCHEMA));
+      if (version === 0 && tables === 0 && options.create) db.transaction(() => db!.exec(SCHEMA));
       else if (version !== FORMAT) {
         throw new ResultsStoreError(
           "not_results",
@@ -133,14 +159,14 @@ export class ResultsStore implements ResultsSink {
       const reason = err instanceof Error ? err.message : String(err);
       throw new ResultsStoreError("unreadable", `Cannot open results store "${path}": ${reason}`);
     }
-    const store = new ResultsStore(path, db);
-    try {
-      store.#claim(options.config);
-    } catch (err) {
-      store.close();
-      throw err;
-    }
-    return store;
+    return new ResultsStore(path, db);
+  }
+
+  /** The experiment's name and seed as stored. */
+  experiment(): { name: string; seed: string } {
+    const row = this.#db.get<{ name: string; seed: string }>("SELECT name, seed FROM experiment");
+    if (!row) throw new ResultsStoreError("not_results", `Results store "${this.path}" holds no experiment`);
+    return { name: String(row.name), seed: String(row.seed) };
   }
 
   // Records the experiment in a new store, or checks that an existing one holds the same experiment.
@@ -196,7 +222,7 @@ export class ResultsStore implements ResultsSink {
       events.forEach((e, idx) =>
         this.#db.run(
           `INSERT INTO events (episode_id, idx, step, actor, kind, tool, args, result, error, text, intent, confidence,
-           latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           fault, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           row.id,
           idx,
           e.step,
@@ -209,6 +235,7 @@ export class ResultsStore implements ResultsSink {
           e.text ?? null,
           json(e.intent),
           e.confidence ?? null,
+          e.fault ?? null,
           e.latency_ms,
         )
       );
@@ -259,6 +286,7 @@ function toEvent(row: Record<string, SqlValue>): EpisodeEvent {
   if (row.text !== null) event.text = row.text;
   if (row.intent !== null) event.intent = JSON.parse(row.intent as string);
   if (row.confidence !== null) event.confidence = Number(row.confidence);
+  if (row.fault !== null) event.fault = row.fault;
   event.latency_ms = Number(row.latency_ms);
   return event as unknown as EpisodeEvent;
 }

@@ -58,22 +58,33 @@ Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives 
   ]);
   assertEquals([a.code, b.code, other.code], [0, 0, 0], a.stderr + b.stderr + other.stderr);
   assertEquals(a.stderr, "");
-  for (const agent of ["oracle", "noisy", "reckless"]) assertMatch(a.stdout, new RegExp(`^${agent} +12 `, "m"));
-  assertStringIncludes(a.stdout, "pass^2");
+  // The whole protocol per agent and task: nominal 2, fault 2, env 3 presets × 2, prompt 5.
+  const perAgent = 6 * (2 + 2 + 3 * 2 + 5);
+  for (const agent of ["oracle", "noisy", "reckless", "literal"]) {
+    assertMatch(a.stdout, new RegExp(`^${agent} \\(${perAgent} episodes`, "m"));
+  }
+  assertStringIncludes(a.stdout, "pass^k");
+  const total = 4 * perAgent;
   const records = await Deno.readTextFile(`${dir}/a/records.jsonl`);
-  assertEquals(records.trimEnd().split("\n").length, 36);
-  assertEquals(JSON.parse(records.split("\n")[0]).agent, "noisy");
+  const lines = records.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assertEquals(lines.length, total);
+  assertEquals(lines[0].agent, "literal");
+  assertEquals(new Set(lines.map((r) => `${r.condition}/${r.variant}`)).size, 1 + 1 + 3 + 5);
   assertEquals(await Deno.readTextFile(`${dir}/b/records.jsonl`), records);
+  // Reports are as reproducible as the records.
+  for (const file of ["report.json", "report.html"]) {
+    assertEquals(await Deno.readTextFile(`${dir}/b/${file}`), await Deno.readTextFile(`${dir}/a/${file}`), file);
+  }
   assertNotEquals(await Deno.readTextFile(`${dir}/c/records.jsonl`), records);
-  assertEquals(episodes(`${dir}/a/results.sqlite`).count, 36);
+  assertEquals(episodes(`${dir}/a/results.sqlite`).count, total);
   await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("eval CLI resumes after being killed: finished episodes kept once, records as if uninterrupted", async () => {
   const dir = await Deno.makeTempDir();
-  // Big enough that a loaded machine cannot finish it before the kill.
-  const sizes = ["--tasks", "50", "--runs", "12"];
-  const total = 3 * 50 * 12;
+  // Big enough that a loaded machine cannot finish it before the kill; every condition.
+  const sizes = ["--tasks", "50", "--runs", "3"];
+  const total = 4 * 50 * (3 + 3 + 3 * 3 + 5);
   const killed = `${dir}/killed`;
   const child = command([...sizes, "--out", killed]).spawn();
   const uninterrupted = evalCli([...sizes, "--out", `${dir}/whole`]);
@@ -121,6 +132,10 @@ Deno.test("eval CLI rejects bad flags, domains and agents with exit code 2 and o
     [["--runs", "0"], '"0" for --runs'],
     [["--tasks", "-3"], "--tasks"],
     [["--domain", "bakery"], '"bakery"'],
+    [["--conditions", "nominal,chaos"], '"chaos"'],
+    [["--env-presets", "extreme"], '"extreme"'],
+    [["--p-fault", "2"], "--p-fault"],
+    [["--config", "/nonexistent/exp.json"], '"/nonexistent/exp.json"'],
     [["--agents", "oracle,genius"], '"genius"'],
     [["--seed"], "--seed"],
   ];
@@ -156,5 +171,49 @@ Deno.test("eval CLI prints usage for --help and refuses another experiment's sto
   assertEquals(corrupt.code, 1);
   assertEquals(corrupt.stderr.trimEnd().split("\n").length, 1, corrupt.stderr);
   assertStringIncludes(corrupt.stderr, `"${dir}/results.sqlite"`);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("eval CLI takes a config file under its flags, and names every bad field of a bad one", async () => {
+  const dir = await Deno.makeTempDir();
+  const config = `${dir}/exp.json`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({
+      agents: ["oracle", "literal"],
+      tasks: 3,
+      runs: 3,
+      conditions: { fault: { p_fault: 0.5 }, env: { presets: ["high"], runs: 1 }, prompt: false },
+    }),
+  );
+  const [a, b] = await Promise.all([
+    evalCli(["--config", config, "--runs", "2", "--out", `${dir}/a`]),
+    evalCli(["--config", config, "--runs", "2", "--out", `${dir}/b`]),
+  ]);
+  assertEquals([a.code, b.code], [0, 0], a.stderr + b.stderr);
+  const records = await Deno.readTextFile(`${dir}/a/records.jsonl`);
+  assertEquals(await Deno.readTextFile(`${dir}/b/records.jsonl`), records);
+  // The flag's runs over the file's: nominal 2, fault 2, env high 1 (its own), no prompt.
+  assertEquals(records.trimEnd().split("\n").length, 2 * 3 * (2 + 2 + 1));
+
+  const bad = `${dir}/bad.json`;
+  await Deno.writeTextFile(
+    bad,
+    JSON.stringify({ tasks: 0, agents: ["genius"], conditions: { env: { presets: ["x"] } } }),
+  );
+  const invalid = await evalCli(["--config", bad, "--out", `${dir}/c`]);
+  assertEquals(invalid.code, 2);
+  const lines = invalid.stderr.trimEnd().split("\n");
+  assertEquals(lines[0], `Invalid config file "${bad}":`);
+  for (const field of ['"tasks"', '"agents[0]"', '"conditions.env.presets[0]"']) {
+    assert(lines.some((l) => l.trimStart().startsWith(field)), `${field} in ${invalid.stderr}`);
+  }
+  assert(!/^\s+at /m.test(invalid.stderr), "a stack trace");
+
+  await Deno.writeTextFile(bad, '{"tasks": 3,,}');
+  const broken = await evalCli(["--config", bad]);
+  assertEquals(broken.code, 2);
+  assertStringIncludes(broken.stderr, `"${bad}"`);
+  assertStringIncludes(broken.stderr, "position 12");
   await Deno.remove(dir, { recursive: true });
 });

@@ -8,7 +8,9 @@ import { closedPort, type FakeReply, type RecordedRequest, startFakeProvider } f
 const ROOT = new URL("..", import.meta.url).pathname;
 const EVAL = new URL("../eval/cli.ts", import.meta.url).pathname;
 const SCORE = new URL("../scoring/cli.ts", import.meta.url).pathname;
-const SMALL = ["--tasks", "3", "--runs", "2"];
+// The nominal condition only: the fake model plays the gold calls of a task's nominal opening.
+const NOMINAL = ["--conditions", "nominal"];
+const SMALL = ["--tasks", "3", "--runs", "2", ...NOMINAL];
 const KEY = "sk-test-do-not-store-4711";
 // $1 and $2 per million input and output tokens; every answer uses 100 + 20 tokens.
 const PRICES = { "openai:fake-model": { input: 1, output: 2 }, "anthropic:fake-model": { input: 1, output: 2 } };
@@ -166,7 +168,7 @@ Deno.test("eval runs an OpenAI-compatible model: usage and cost in records, repl
       "--out",
       `${dir}/r3`,
     ]),
-    evalCli([...agents, "--tasks", "4", "--runs", "2", "--replay", `${dir}/live`, "--out", `${dir}/miss`]),
+    evalCli([...agents, "--tasks", "4", "--runs", "2", ...NOMINAL, "--replay", `${dir}/live`, "--out", `${dir}/miss`]),
   ]);
   assertEquals([replay.code, replay3.code], [0, 0], replay.stderr + replay3.stderr);
   assertEquals(await Deno.readTextFile(`${dir}/replay/records.jsonl`), original);
@@ -302,7 +304,7 @@ Deno.test("eval --user llm: a guard trip is a user_error, left out of scoring an
   assertEquals(agentCalls + userCalls, chats(provider.requests).length);
   assertMatch(out.stdout, /^openai:fake-model +\d+ +\d+ +\$[\d.]+ +0 +2$/m);
   assertStringIncludes(out.stdout, "User simulator: ");
-  assertMatch(out.stdout, /^openai:fake-model +4 /m);
+  assertMatch(out.stdout, /^openai:fake-model \(4 episodes, 2 tasks\)$/m);
 
   const scored = await cli(SCORE, ["--records", `${dir}/records.jsonl`, "--json", "--resamples", "20"]);
   assertEquals(scored.code, 0, scored.stderr);
@@ -320,7 +322,7 @@ Deno.test("eval records the model calls its client retried, and a replay gives t
     index === 2 ? { status: 429, headers: { "retry-after": "0" } } : index === 5 ? { status: 500 } : script(request);
   const provider = startFakeProvider(flaky);
   const agents = ["--agents", "openai:fake-model", "--base-url", provider.openaiBaseUrl, "--prices", prices];
-  const live = await evalCli([...agents, "--tasks", "2", "--runs", "1", "--out", `${dir}/live`]);
+  const live = await evalCli([...agents, "--tasks", "2", "--runs", "1", ...NOMINAL, "--out", `${dir}/live`]);
   await provider.close();
   assertEquals(live.code, 0, live.stderr);
   const list = await records(`${dir}/live`);
@@ -334,6 +336,7 @@ Deno.test("eval records the model calls its client retried, and a replay gives t
     "2",
     "--runs",
     "1",
+    ...NOMINAL,
     "--replay",
     `${dir}/live`,
     "--out",

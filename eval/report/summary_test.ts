@@ -1,6 +1,6 @@
 import { assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
-import type { EpisodeRecord } from "./records.ts";
-import { formatReport, passHatK, summarize } from "./report.ts";
+import type { EpisodeRecord } from "../records.ts";
+import { formatReport, passHatK, summarize } from "./summary.ts";
 
 function record(agent: string, task: string, run: number, success: boolean, steps = 10): EpisodeRecord {
   return {

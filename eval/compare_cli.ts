@@ -1,0 +1,311 @@
+/**
+ * `deno task compare A B`: compares two experiments' records (a results folder
+ * holding `records.jsonl`, or a `.jsonl` file) agent by agent on the tasks both
+ * ran, with a paired bootstrap (see `compareRecords()`), and gates a release
+ * with `--fail-on`.
+ *
+ * Exit codes: 0 compared, no `--fail-on` metric significantly worse; 1 a
+ * `--fail-on` metric is significantly worse for some agent; 2 bad flags, a
+ * records file that cannot be read, or a malformed record.
+ *
+ * @module
+ */
+import { type EpisodeRecord, HEADLINE_KEYS } from "../scoring/mod.ts";
+import { readRecords } from "../scoring/cli.ts";
+import { readFlags } from "./_flags.ts";
+import {
+  type AgentComparison,
+  compareRecords,
+  type Comparison,
+  isMetricKey,
+  type MetricComparison,
+} from "./compare.ts";
+
+/** Usage text of `deno task compare`. */
+export const USAGE = `Usage: deno task compare A B [flags]
+
+Compares experiment B with experiment A, agent by agent, on the tasks both ran:
+every metric (METRICS.md keys, accuracy, pass^k) on each side, the change B − A,
+its 95% interval from a paired bootstrap over tasks, a two-sided p-value, and a
+verdict: "better" or "worse" when the interval excludes 0 (every metric is
+higher-is-better), "no significant change", or "–" when a side has no value.
+
+A and B are results folders holding records.jsonl, or JSON Lines files.
+
+Flags:
+  --fail-on M,...    exit 1 when any of these metrics is significantly worse
+                     for any compared agent, e.g. "R,R_saf"
+  --metrics M,...    metrics to show (default: all; --fail-on ones always show)
+  --agents A,...     compare only these agents (a name on either side)
+  --pair A=B         compare agent A of the first experiment with agent B of
+                     the second, e.g. "noisy=noisy@2x" (repeat the flag or
+                     separate pairs with commas); other agents pair by name
+  --seed S           bootstrap seed (default "0")
+  --resamples N      bootstrap resamples (default 1000)
+  --json             print one JSON object instead of tables
+  --help             show this help
+
+Exit codes: 0 compared and no --fail-on metric is significantly worse; 1 one
+is; 2 bad flags, records that cannot be read, or a malformed record.
+`;
+
+/** Parsed arguments of `deno task compare`. */
+export interface CompareArgs {
+  a: string;
+  b: string;
+  failOn: string[];
+  metrics: string[] | null;
+  agents: string[] | null;
+  pairs: [string, string][];
+  seed: string;
+  resamples: number;
+  json: boolean;
+}
+
+const VALUE_FLAGS = ["--fail-on", "--metrics", "--agents", "--pair", "--seed", "--resamples"];
+
+function list(flag: string, value: string): string[] {
+  const items = value.split(",").map((s) => s.trim());
+  if (items.some((s) => s === "")) {
+    throw new TypeError(`Invalid value "${value}" for ${flag}: expected names separated by commas`);
+  }
+  return items;
+}
+
+function metricList(flag: string, value: string): string[] {
+  const keys = list(flag, value);
+  const unknown = keys.find((k) => !isMetricKey(k));
+  if (unknown !== undefined) {
+    const known = HEADLINE_KEYS.join(", ");
+    throw new RangeError(`Unknown metric "${unknown}" in ${flag}: expected ${known} or pass^k (k = 1, 2, …)`);
+  }
+  return keys;
+}
+
+/**
+ * Parses the arguments of `deno task compare` (or `"help"`): two record
+ * sources, then flags; bad ones throw a TypeError or RangeError saying what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { parseCompareArgs } from "./compare_cli.ts";
+ * const args = parseCompareArgs(["old", "new", "--fail-on", "R,accuracy", "--pair=noisy=noisy@2x"]);
+ * [args !== "help" && args.failOn, args !== "help" && args.pairs]; // [["R", "accuracy"], [["noisy", "noisy@2x"]]]
+ * ```
+ */
+export function parseCompareArgs(args: readonly string[]): CompareArgs | "help" {
+  const sources: string[] = [], flagArgs: string[] = [];
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--json") json = true;
+    else if (arg.startsWith("--json=")) throw new TypeError("Unexpected value for --json: it takes none");
+    else if (!arg.startsWith("--")) sources.push(arg);
+    else {
+      flagArgs.push(arg);
+      if (!arg.includes("=") && arg !== "--help" && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+        flagArgs.push(args[++i]);
+      }
+    }
+  }
+  const flags = readFlags(flagArgs, [...VALUE_FLAGS, "--json", "--help"]);
+  if (flags === "help") return "help";
+  if (sources.length !== 2) {
+    const given = sources.length === 0 ? "none" : sources.map((s) => `"${s}"`).join(", ");
+    throw new TypeError(`Expected two record sources A and B (results folders or .jsonl files), got ${given}`);
+  }
+  const out: CompareArgs = {
+    a: sources[0],
+    b: sources[1],
+    failOn: [],
+    metrics: null,
+    agents: null,
+    pairs: [],
+    seed: "0",
+    resamples: 1000,
+    json,
+  };
+  for (const [flag, value] of flags) {
+    if (flag === "--fail-on") out.failOn = metricList(flag, value);
+    else if (flag === "--metrics") out.metrics = metricList(flag, value);
+    else if (flag === "--agents") out.agents = list(flag, value);
+    else if (flag === "--seed") out.seed = value;
+    else if (flag === "--pair") {
+      for (const pair of list(flag, value)) {
+        const [x, y, ...rest] = pair.split("=");
+        if (!x || !y || rest.length > 0) {
+          throw new TypeError(`Invalid value "${pair}" for --pair: expected A_NAME=B_NAME, e.g. "noisy=noisy@2x"`);
+        }
+        out.pairs.push([x, y]);
+      }
+    } else {
+      if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+        throw new RangeError(`Invalid value "${value}" for --resamples: expected a whole number of at least 1`);
+      }
+      out.resamples = Number(value);
+    }
+  }
+  return out;
+}
+
+/** The records of a results folder (its `records.jsonl`) or a JSON Lines file, or why they cannot be had. */
+async function loadRecords(source: string, side: "A" | "B"): Promise<EpisodeRecord[] | { problem: string }> {
+  let path = source;
+  let file: Deno.FsFile;
+  try {
+    if ((await Deno.stat(source)).isDirectory) path = `${source}/records.jsonl`;
+    file = await Deno.open(path, { read: true });
+  } catch (err) {
+    if (!(err instanceof Error) || !(err.name in Deno.errors)) throw err;
+    const why = err instanceof Deno.errors.NotFound ? "no such file or folder" : err.message;
+    return { problem: `Cannot read records of ${side} "${path}": ${why}` };
+  }
+  const { records, bad } = await readRecords(file.readable);
+  if (bad.length > 0) {
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more malformed lines)` : "";
+    return { problem: `Malformed record on line ${bad[0].line} of "${path}": ${bad[0].problem}${more}` };
+  }
+  if (records.length === 0) return { problem: `No records in "${path}": expected JSON Lines episode records` };
+  return records;
+}
+
+const fixed = (x: number | null) => x === null ? "-" : x.toFixed(3);
+const signed = (x: number | null) => x === null ? "-" : `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+const pValue = (p: number | null) => p === null ? "-" : p < 0.001 ? "<0.001" : p.toFixed(3);
+
+function title(c: AgentComparison): string {
+  const who = c.a === c.b ? `"${c.a}"` : `"${c.a}" (A) vs "${c.b}" (B)`;
+  return `${who}: ${c.tasks.length} paired tasks, ${c.records.a} records in A, ${c.records.b} in B`;
+}
+
+function names(xs: string[], max = 5): string {
+  const shown = xs.slice(0, max).map((x) => `"${x}"`).join(", ");
+  return xs.length > max ? `${shown} and ${xs.length - max} more` : shown;
+}
+
+/**
+ * The comparison as text: per agent an aligned table (metric, A, B, Δ, 95% CI
+ * of Δ, p, verdict), then the tasks and agents left out.
+ *
+ * @example
+ * ```ts ignore
+ * import { formatComparison } from "./compare_cli.ts";
+ * console.log(formatComparison(compareRecords(a, b)));
+ * ```
+ */
+export function formatComparison(comparison: Comparison): string {
+  const out: string[] = [];
+  for (const c of comparison.agents) {
+    const rows = [["metric", "A", "B", "Δ", "95% CI of Δ", "p", "verdict"]];
+    for (const m of c.metrics) {
+      const ci = m.ci === null ? "-" : `[${signed(m.ci[0])}, ${signed(m.ci[1])}]`;
+      const verdict = m.verdict === "–" ? `– (${m.reason})` : m.verdict;
+      rows.push([m.metric, fixed(m.a), fixed(m.b), signed(m.delta), ci, pValue(m.p), verdict]);
+    }
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    out.push(title(c));
+    for (const r of rows) {
+      out.push(
+        r.map((cell, i) => i === 0 || i === 6 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join("  ").trimEnd(),
+      );
+    }
+    if (c.unpairedTasks.a.length > 0) out.push(`Tasks only in A, left out: ${names(c.unpairedTasks.a)}`);
+    if (c.unpairedTasks.b.length > 0) out.push(`Tasks only in B, left out: ${names(c.unpairedTasks.b)}`);
+    out.push("");
+  }
+  const { a, b } = comparison.unpairedAgents;
+  if (a.length > 0) out.push(`Agents only in A, not compared: ${names(a, Infinity)}`);
+  if (b.length > 0) out.push(`Agents only in B, not compared: ${names(b, Infinity)}`);
+  out.push(`Paired bootstrap: ${comparison.resamples} resamples of tasks, seed "${comparison.seed}"`);
+  return out.join("\n") + "\n";
+}
+
+/** A `--fail-on` metric significantly worse for an agent. */
+export interface Regression {
+  agent: string;
+  metric: string;
+  delta: number;
+  ci: [number, number];
+}
+
+/**
+ * The `--fail-on` metrics that are significantly worse, by agent, and those that could not be checked.
+ *
+ * @example
+ * ```ts ignore
+ * import { regressions } from "./compare_cli.ts";
+ * regressions(compareRecords(a, b), ["R"]).failed.length > 0; // exit 1
+ * ```
+ */
+export function regressions(
+  comparison: Comparison,
+  failOn: readonly string[],
+): { failed: Regression[]; unchecked: { agent: string; metric: string; reason: string }[] } {
+  const failed: Regression[] = [], unchecked: { agent: string; metric: string; reason: string }[] = [];
+  for (const c of comparison.agents) {
+    const agent = c.a === c.b ? c.a : `${c.a}=${c.b}`;
+    for (const metric of failOn) {
+      const m: MetricComparison | undefined = c.metrics.find((x) => x.metric === metric);
+      if (m === undefined || m.verdict === "–") {
+        unchecked.push({ agent, metric, reason: m?.reason ?? "no such figure in these records" });
+      } else if (m.verdict === "worse") failed.push({ agent, metric, delta: m.delta!, ci: m.ci! });
+    }
+  }
+  return { failed, unchecked };
+}
+
+function fail(message: string): 2 {
+  console.error(message);
+  return 2;
+}
+
+/** Runs the CLI and returns its exit code (see the module doc). */
+export async function main(args: readonly string[]): Promise<number> {
+  let parsed: CompareArgs | "help";
+  let comparison: Comparison;
+  try {
+    parsed = parseCompareArgs(args);
+    if (parsed === "help") {
+      console.log(USAGE);
+      return 0;
+    }
+    const a = await loadRecords(parsed.a, "A");
+    if (!Array.isArray(a)) return fail(a.problem);
+    const b = await loadRecords(parsed.b, "B");
+    if (!Array.isArray(b)) return fail(b.problem);
+    const metrics = parsed.metrics === null ? undefined : [...new Set([...parsed.metrics, ...parsed.failOn])];
+    comparison = compareRecords(a, b, {
+      seed: parsed.seed,
+      resamples: parsed.resamples,
+      pairs: parsed.pairs,
+      agents: parsed.agents ?? undefined,
+      metrics,
+    });
+  } catch (err) {
+    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
+    return fail(err.message);
+  }
+  if (comparison.agents.length === 0) {
+    return fail(
+      parsed.agents === null
+        ? "No agent to compare: A and B have no agent name in common; pair agents with --pair A_NAME=B_NAME"
+        : `No agent to compare: --agents ${parsed.agents.join(",")} names no agent of both A and B`,
+    );
+  }
+  const { failed, unchecked } = regressions(comparison, parsed.failOn);
+  if (parsed.json) console.log(JSON.stringify({ ...comparison, failOn: parsed.failOn, failed }));
+  else console.log(formatComparison(comparison).trimEnd());
+  for (const u of unchecked) console.error(`Cannot check --fail-on ${u.metric} for "${u.agent}": ${u.reason}`);
+  for (const f of failed) {
+    console.error(
+      `Regression: ${f.metric} is significantly worse for "${f.agent}" (Δ ${signed(f.delta)}, 95% CI [${
+        signed(f.ci[0])
+      }, ${signed(f.ci[1])}])`,
+    );
+  }
+  if (failed.length > 0) return 1;
+  if (parsed.failOn.length > 0 && !parsed.json) console.log(`No significant regression on ${parsed.failOn.join(", ")}`);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

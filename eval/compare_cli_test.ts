@@ -1,0 +1,103 @@
+import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { formatComparison, main, parseCompareArgs, regressions } from "./compare_cli.ts";
+import { compareRecords } from "./compare.ts";
+import type { EpisodeRecord } from "../scoring/mod.ts";
+
+Deno.test("parseCompareArgs() reads two sources and the flags, in any order", () => {
+  assertEquals(
+    parseCompareArgs([
+      "--json",
+      "old",
+      "--fail-on",
+      "R,accuracy",
+      "new",
+      "--pair=noisy=noisy@2x,a=b",
+      "--pair",
+      "c=d",
+      "--seed=7",
+      "--resamples",
+      "50",
+      "--agents",
+      "noisy",
+      "--metrics",
+      "R,pass^2",
+    ]),
+    {
+      a: "old",
+      b: "new",
+      failOn: ["R", "accuracy"],
+      metrics: ["R", "pass^2"],
+      agents: ["noisy"],
+      pairs: [["noisy", "noisy@2x"], ["a", "b"], ["c", "d"]],
+      seed: "7",
+      resamples: 50,
+      json: true,
+    },
+  );
+  assertEquals(parseCompareArgs(["a", "--help"]), "help");
+});
+
+Deno.test("parseCompareArgs() refuses bad usage, saying what is accepted", () => {
+  assertThrows(
+    () => parseCompareArgs(["a"]),
+    TypeError,
+    'Expected two record sources A and B (results folders or .jsonl files), got "a"',
+  );
+  assertThrows(() => parseCompareArgs(["a", "b", "c"]), TypeError, "Expected two record sources");
+  assertThrows(() => parseCompareArgs(["a", "b", "--fail"]), TypeError, 'Unknown flag "--fail"');
+  assertThrows(
+    () => parseCompareArgs(["a", "b", "--fail-on", "R,Rsaf"]),
+    RangeError,
+    'Unknown metric "Rsaf" in --fail-on',
+  );
+  assertThrows(() => parseCompareArgs(["a", "b", "--pair", "noisy"]), TypeError, "expected A_NAME=B_NAME");
+  assertThrows(() => parseCompareArgs(["a", "b", "--resamples", "0"]), RangeError, "at least 1");
+  assertThrows(() => parseCompareArgs(["a", "b", "--seed"]), TypeError, "Missing value for --seed");
+  assertThrows(() => parseCompareArgs(["a", "b", "--json=1"]), TypeError, "it takes none");
+});
+
+const record = (agent: string, task: string, success: boolean): EpisodeRecord => ({
+  agent,
+  task,
+  run: 0,
+  condition: "nominal",
+  success,
+});
+
+Deno.test("formatComparison() prints a table per agent and what was left out; regressions() finds the worse ones", () => {
+  const a = [...Array(20).keys()].map((i) => record("x", `d/${i}`, true));
+  const b = [...a.slice(1).map((r) => ({ ...r, success: false })), record("y", "d/0", true)];
+  const comparison = compareRecords(a, b, { resamples: 50, metrics: ["accuracy", "R_fault"] });
+  const text = formatComparison(comparison);
+  assertStringIncludes(text, '"x": 19 paired tasks, 19 records in A, 19 in B');
+  assertStringIncludes(text, "accuracy  1.000  0.000  -1.000  [-1.000, -1.000]  <0.001  worse");
+  assertStringIncludes(text, "– (A and B: no fault records)");
+  assertStringIncludes(text, 'Tasks only in A, left out: "d/0"');
+  assertStringIncludes(text, 'Agents only in B, not compared: "y"');
+  const { failed, unchecked } = regressions(comparison, ["accuracy", "R_fault"]);
+  assertEquals(failed, [{ agent: "x", metric: "accuracy", delta: -1, ci: [-1, -1] }]);
+  assertEquals(unchecked, [{ agent: "x", metric: "R_fault", reason: "A and B: no fault records" }]);
+});
+
+Deno.test("main() exits 2 on records it cannot read or that are malformed", async () => {
+  const dir = await Deno.makeTempDir();
+  const good = `${dir}/good.jsonl`, bad = `${dir}/bad.jsonl`;
+  await Deno.writeTextFile(good, JSON.stringify(record("x", "d/1", true)) + "\n");
+  await Deno.writeTextFile(bad, JSON.stringify(record("x", "d/1", true)) + '\n{"agent": "x"}\n');
+  const quiet = console.error;
+  const errors: string[] = [];
+  console.error = (line: string) => errors.push(line);
+  try {
+    assertEquals(await main([good, `${dir}/missing`]), 2);
+    assertEquals(await main([good, bad]), 2);
+    assertEquals(await main([dir, good]), 2);
+  } finally {
+    console.error = quiet;
+    await Deno.remove(dir, { recursive: true });
+  }
+  assertEquals(errors, [
+    `Cannot read records of B "${dir}/missing": no such file or folder`,
+    `Malformed record on line 2 of "${bad}": "task": Invalid input: expected string, received undefined`,
+    `Cannot read records of A "${dir}/records.jsonl": no such file or folder`,
+  ]);
+});

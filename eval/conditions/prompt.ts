@@ -1,0 +1,64 @@
+/**
+ * The `prompt` condition: the user opens with a paraphrase of the request. Variant `jk`
+ * (k = 1..J) opens with the task's opening k; a task with fewer paraphrases cycles through the
+ * ones it has (opening 0 is the nominal one, used only when there is no other). The J
+ * paraphrases may instead be written by a language model (`paraphrasedTask()`).
+ *
+ * @module
+ */
+import type { Task } from "../../envs/mod.ts";
+import { generateParaphrases } from "../../agents/mod.ts";
+import type { ModelClient } from "../../agents/model/mod.ts";
+
+/**
+ * The variant names of J paraphrases: `j1` … `jJ`.
+ *
+ * @example
+ * ```ts
+ * import { promptVariants } from "./prompt.ts";
+ * promptVariants(3); // ["j1", "j2", "j3"]
+ * ```
+ */
+export function promptVariants(count: number): string[] {
+  if (!(Number.isInteger(count) && count > 0)) {
+    throw new RangeError(`Invalid paraphrase count ${count}: expected a whole number of at least 1`);
+  }
+  return Array.from({ length: count }, (_, i) => `j${i + 1}`);
+}
+
+/**
+ * The index of the opening a prompt variant `jk` uses: k, cycling over openings 1.. when the
+ * task has fewer, and 0 when it has only the nominal one.
+ *
+ * @example
+ * ```ts
+ * import { openingOf } from "./prompt.ts";
+ * const task = { id: "t/1", openings: ["hi", "hello", "hey"] };
+ * ["j1", "j2", "j3", "j4"].map((v) => openingOf(task, v)); // [1, 2, 1, 2]
+ * ```
+ */
+export function openingOf(task: Pick<Task, "id" | "openings">, variant: string): number {
+  const m = /^j([1-9]\d*)$/.exec(variant);
+  if (m === null) throw new RangeError(`Unknown prompt variant "${variant}": expected "j1", "j2", …`);
+  const others = task.openings.length - 1;
+  if (others < 1) return 0;
+  return 1 + (Number(m[1]) - 1) % others;
+}
+
+/**
+ * The task with its openings replaced by the nominal one and `count` paraphrases of it written
+ * by a model (through the run's model cache, so a replay gives the same ones), for the user
+ * simulator of the prompt condition: variant `jk` then opens with the k-th.
+ *
+ * @throws {Error} when the model gives fewer than `count` paraphrases that keep every fact.
+ *
+ * @example
+ * ```ts ignore
+ * const paraphrased = await paraphrasedTask(client, task, { count: 5 });
+ * paraphrased.openings.length; // 6
+ * ```
+ */
+export async function paraphrasedTask(client: ModelClient, task: Task, options: { count: number }): Promise<Task> {
+  const more = await generateParaphrases(client, task.openings[0], { count: options.count });
+  return { ...task, openings: [task.openings[0], ...more] };
+}

@@ -1,0 +1,88 @@
+import { assert, assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
+import { checkConfig, loadConfigFile, mergeConfigs, paraphraseModel, resolveConfig } from "./config.ts";
+
+async function file(text: string): Promise<string> {
+  const path = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+Deno.test("loadConfigFile() reads a config and resolveConfig() fills what it leaves out", async () => {
+  const path = await file(JSON.stringify({
+    agents: ["oracle", "literal"],
+    tasks: 4,
+    runs: 3,
+    conditions: { fault: { p_fault: 0.5 }, env: { presets: ["high"] }, prompt: false },
+  }));
+  const c = resolveConfig(await loadConfigFile(path));
+  assertEquals(c.conditions, {
+    nominal: { runs: 3 },
+    fault: { p_fault: 0.5, runs: 3 },
+    env: { presets: ["high"], runs: 3 },
+    prompt: false,
+  });
+  assertEquals([c.agents, c.tasks, c.domains], [["oracle", "literal"], 4, ["airline"]]);
+  await Deno.remove(path);
+});
+
+Deno.test("loadConfigFile() names every bad field on its own line, with the file and what is accepted", async () => {
+  const path = await file(JSON.stringify({
+    tasks: "six",
+    agents: ["oracle", "genius"],
+    domains: ["bakery"],
+    colour: "red",
+    conditions: { fault: { p_fault: 2, rate: 1 }, env: { presets: ["extreme"] }, prompt: "yes", chaos: {} },
+  }));
+  const err = await assertRejects(() => loadConfigFile(path), TypeError);
+  const [head, ...lines] = err.message.split("\n");
+  assertEquals(head, `Invalid config file "${path}":`);
+  const expected: [string, string][] = [
+    ['"tasks"', "a whole number of at least 1"],
+    ['"agents[1]"', '"genius"'],
+    ['"domains[0]"', '"airline"'],
+    ['"colour"', "expected one of domains, agents, tasks, runs, conditions"],
+    ['"conditions.fault.p_fault"', "[0, 1], got 2"],
+    ['"conditions.fault.rate"', "expected one of p_fault, runs"],
+    ['"conditions.env.presets[0]"', '"low", "medium", "high"'],
+    ['"conditions.prompt"', "false (off), true, or an object"],
+    ['"conditions.chaos"', "expected one of nominal, fault, env, prompt"],
+  ];
+  assertEquals(lines.length, expected.length, err.message);
+  for (const [field, accepted] of expected) {
+    const line = lines.find((l) => l.trimStart().startsWith(`${field}:`));
+    assert(line !== undefined, `no line for ${field} in:\n${err.message}`);
+    assertStringIncludes(line, accepted);
+  }
+  await Deno.remove(path);
+});
+
+Deno.test("loadConfigFile() says which file is not JSON and where, and which is missing", async () => {
+  const path = await file('{\n  "tasks": 6,\n}');
+  const err = await assertRejects(() => loadConfigFile(path), SyntaxError);
+  assertStringIncludes(err.message, `"${path}"`);
+  assertStringIncludes(err.message, "line 3");
+  await Deno.remove(path);
+  await assertRejects(() => loadConfigFile(path), TypeError, "no such file");
+});
+
+Deno.test("checkConfig() throws a RangeError when every problem is a value out of range", () => {
+  const err = assertThrows(() => checkConfig({ tasks: 0, conditions: { fault: { p_fault: -1 } } }), RangeError);
+  assertEquals(err.message.split("\n").length, 3);
+  assertThrows(() => checkConfig({ tasks: 0 }), RangeError, 'Invalid config field "tasks"');
+});
+
+Deno.test("mergeConfigs() puts flags over a file, condition by condition", () => {
+  const fromFile = { tasks: 6, conditions: { fault: { p_fault: 0.1 }, env: false as const } };
+  assertEquals(mergeConfigs(fromFile, { tasks: 2, conditions: { fault: { runs: 3 }, env: {}, prompt: false } }), {
+    tasks: 2,
+    conditions: { fault: { p_fault: 0.1, runs: 3 }, env: {}, prompt: false },
+  });
+  assertEquals(mergeConfigs(fromFile, { seed: "1" }), { ...fromFile, seed: "1" });
+});
+
+Deno.test("paraphraseModel() is the model of llm paraphrases, and a bad source is refused", () => {
+  assertEquals(paraphraseModel(resolveConfig()), null);
+  const llm = resolveConfig({ conditions: { prompt: { paraphrases: "llm:anthropic:claude-3-5-haiku-latest" } } });
+  assertEquals(paraphraseModel(llm), "anthropic:claude-3-5-haiku-latest");
+  assertThrows(() => resolveConfig({ conditions: { prompt: { paraphrases: "gpt" } } }), RangeError, '"templates"');
+});

@@ -1,0 +1,147 @@
+// The least reliable tasks per agent and, linked from them, the trajectories of a few of their
+// runs read from the results store: messages, tool calls with arguments and results, faults and
+// violations. Everything is escaped and truncated. Private to eval/report/.
+import type { EpisodeEvent } from "../../envs/mod.ts";
+import type { EpisodeRecord } from "../../scoring/mod.ts";
+import type { CellKey } from "../plan.ts";
+import type { ResultsSink } from "../store.ts";
+import { escapeHtml, fixed, jsonText, percent, truncate } from "./_format.ts";
+import type { Report, ShownRun } from "./json.ts";
+
+/** Where the events of an episode come from: a results store, or a function of its cell. */
+export type EventSource = Pick<ResultsSink, "events"> | ((cell: CellKey) => readonly EpisodeEvent[]);
+
+const MAX_EVENTS = 60, MAX_TEXT = 480, MAX_JSON = 280;
+
+const anchor = (agent: number, task: number) => `task-${agent}-${task}`;
+const cellOf = (agent: string, task: string, run: ShownRun): CellKey => ({
+  agent,
+  task,
+  run: run.run,
+  condition: run.condition,
+  variant: run.variant,
+});
+const keyOf = (c: CellKey) => JSON.stringify([c.agent, c.task, c.run, c.condition, c.variant ?? null]);
+
+/** The table of least reliable tasks per agent; each row links to its trajectories. */
+export function tasksSection(report: Report): string {
+  const parts: string[] = [];
+  Object.entries(report.agents).forEach(([agent, a], ai) => {
+    parts.push(`<h3>${escapeHtml(agent)}</h3>`);
+    if (a.least_reliable_tasks.length === 0) {
+      parts.push(`<p class="empty">every task succeeded in every run</p>`);
+      return;
+    }
+    const rows = a.least_reliable_tasks.map((t, ti) => {
+      const conditions = Object.entries(t.by_condition).map(([c, n]) => `${c} ${n.successes}/${n.runs}`).join(", ");
+      return `<tr><td><a href="#${anchor(ai, ti)}">${escapeHtml(t.task)}</a></td><td>${t.successes}/${t.runs}</td>` +
+        `<td>${percent(t.success_rate)}</td><td>${fixed(t.variance)}</td><td>${escapeHtml(conditions)}</td>` +
+        `<td>${fixed(t.mean_steps, 1)}</td><td>${t.violations ?? "–"}</td></tr>`;
+    });
+    parts.push(
+      `<table class="tasks"><thead><tr><th>task</th><th>successes</th><th>success rate</th><th>variance p(1−p)</th>` +
+        `<th>by condition</th><th>mean steps</th><th>violations</th></tr></thead><tbody>${
+          rows.join("")
+        }</tbody></table>`,
+    );
+  });
+  return parts.join("\n");
+}
+
+/** The trajectories of the runs each listed task shows, under the anchors `tasksSection()` links to. */
+export function trajectoriesSection(
+  report: Report,
+  options: { records: readonly EpisodeRecord[]; events?: EventSource },
+): string {
+  const byKey = new Map(options.records.map((r) => [keyOf({ ...r, variant: r.variant ?? null }), r]));
+  const read = options.events === undefined
+    ? null
+    : typeof options.events === "function"
+    ? options.events
+    : options.events.events.bind(options.events);
+  const parts: string[] = [];
+  Object.entries(report.agents).forEach(([agent, a], ai) => {
+    a.least_reliable_tasks.forEach((t, ti) => {
+      parts.push(`<section class="task" id="${anchor(ai, ti)}"><h3>${escapeHtml(agent)} · ${escapeHtml(t.task)}</h3>`);
+      t.shown.forEach((run, i) => {
+        const cell = cellOf(agent, t.task, run);
+        const record = byKey.get(keyOf(cell));
+        const events = read === null ? null : read(cell);
+        parts.push(runBlock({ run, record, events, open: i === 0 }));
+      });
+      parts.push(`<p class="back"><a href="#tasks">back to the tasks</a></p></section>`);
+    });
+  });
+  return parts.length === 0 ? `<p class="empty">no task failed: no trajectory to show</p>` : parts.join("\n");
+}
+
+function runBlock(options: {
+  run: ShownRun;
+  record: EpisodeRecord | undefined;
+  events: readonly EpisodeEvent[] | null;
+  open: boolean;
+}): string {
+  const { run, record: r, events } = options;
+  const facts = [
+    `run ${run.run}`,
+    run.variant === null ? run.condition : `${run.condition} (${run.variant})`,
+    run.success ? "✓ succeeded" : "✗ failed",
+  ];
+  if (r?.steps !== undefined) facts.push(`${r.steps} steps`);
+  if (r?.milestones) facts.push(`milestones ${r.milestones.reached}/${r.milestones.total}`);
+  if (r?.first_error_step !== undefined && r.first_error_step !== null) {
+    facts.push(`first error at step ${r.first_error_step}`);
+  }
+  if (r?.faults) facts.push(`${r.faults} fault${r.faults === 1 ? "" : "s"}`);
+  if (r?.recovered) facts.push("recovered");
+  if (typeof r?.confidence === "number") facts.push(`confidence ${fixed(r.confidence, 2)}`);
+  const body: string[] = [];
+  if (r?.violations !== undefined) {
+    body.push(
+      r.violations.length === 0
+        ? `<p class="violations">judge: no violation</p>`
+        : `<p class="violations">violations: ${
+          r.violations.map((v) =>
+            `<span class="sev sev-${escapeHtml(v.severity)}">${escapeHtml(v.constraint)} × ${escapeHtml(v.severity)}${
+              v.step === undefined || v.step === null ? "" : ` at step ${v.step}`
+            }</span>`
+          ).join(" ")
+        }</p>`,
+    );
+  }
+  if (events === null) body.push(`<p class="empty">no results store given: events not shown</p>`);
+  else if (events.length === 0) body.push(`<p class="empty">no events stored for this episode</p>`);
+  else {
+    const items = events.slice(0, MAX_EVENTS).map(eventItem);
+    if (events.length > MAX_EVENTS) {
+      items.push(`<li class="more">… ${events.length - MAX_EVENTS} more events in the results store</li>`);
+    }
+    body.push(`<ol class="events">${items.join("")}</ol>`);
+  }
+  return `<details class="run${run.success ? " ok" : " failed"}"${options.open ? " open" : ""}><summary>${
+    escapeHtml(facts.join(" · "))
+  }</summary>${body.join("")}</details>`;
+}
+
+function eventItem(e: EpisodeEvent): string {
+  const step = `<span class="step">${e.step}</span><span class="who">${escapeHtml(e.actor)}</span>`;
+  const fault = e.fault ? ` <span class="fault">fault: ${escapeHtml(truncate(e.fault, 80))}</span>` : "";
+  if (e.kind === "tool") {
+    const outcome = e.error
+      ? `<span class="err">${escapeHtml(e.error.code)}: ${escapeHtml(truncate(e.error.message, MAX_TEXT))}</span>`
+      : `<code>${escapeHtml(jsonText(e.result, MAX_JSON))}</code>`;
+    return `<li class="ev tool${e.error ? " error" : ""}${e.fault ? " faulted" : ""}">${step}<code class="call">${
+      escapeHtml(e.tool ?? "?")
+    }(${escapeHtml(jsonText(e.args ?? {}, MAX_JSON))})</code> → ${outcome}${fault}</li>`;
+  }
+  if (e.kind === "end") {
+    const conf = typeof e.confidence === "number" ? ` (confidence ${fixed(e.confidence, 2)})` : "";
+    return `<li class="ev end">${step}ends the episode${escapeHtml(conf)}${
+      e.text ? `: <span class="err">${escapeHtml(truncate(e.text, MAX_TEXT))}</span>` : ""
+    }${fault}</li>`;
+  }
+  const intent = e.intent ? ` <span class="intent">${escapeHtml(e.intent.kind)}</span>` : "";
+  return `<li class="ev msg ${escapeHtml(e.actor)}">${step}<span class="text">${
+    escapeHtml(truncate(e.text ?? "", MAX_TEXT))
+  }</span>${intent}${fault}</li>`;
+}

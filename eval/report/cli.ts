@@ -1,0 +1,104 @@
+/**
+ * `deno task report DIR`: re-renders `DIR/report.json` and `DIR/report.html`
+ * from the results store `DIR/results.sqlite` of a finished (or interrupted)
+ * experiment, seeded with the experiment's seed, and prints the terminal report.
+ *
+ * Exit codes: 0 written, 1 the results store cannot be read, 2 bad arguments.
+ *
+ * @module
+ */
+import { readFlags } from "../_flags.ts";
+import { ResultsStore, ResultsStoreError } from "../store.ts";
+import { REPORT_FILES, writeReports } from "./mod.ts";
+
+/** Usage text of `deno task report`. */
+export const USAGE = `Usage: deno task report DIR [flags]
+
+Writes DIR/report.json and DIR/report.html from the results store DIR/results.sqlite
+and prints the reliability profile of every agent.
+
+Flags:
+  --resamples N   bootstrap resamples (default 1000)
+  --title TEXT    title of the report (default: the experiment's name)
+  --help          show this help
+`;
+
+/** The resolved arguments of `deno task report`. */
+export interface ReportArgs {
+  dir: string;
+  resamples: number;
+  title: string | null;
+}
+
+/**
+ * Parses the arguments of `deno task report` (or returns `"help"`); bad ones throw a
+ * `TypeError` or `RangeError` saying what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { parseReportArgs } from "./cli.ts";
+ * parseReportArgs(["results/x", "--resamples", "200"]); // { dir: "results/x", resamples: 200, title: null }
+ * ```
+ */
+export function parseReportArgs(args: readonly string[]): ReportArgs | "help" {
+  const [first, ...rest] = args;
+  if (first === undefined) {
+    throw new TypeError("Missing DIR: the results folder of an experiment, e.g. results/airline-s0-t50-k5");
+  }
+  if (first === "--help") return "help";
+  if (first.startsWith("--")) throw new TypeError(`Missing DIR before "${first}": see --help`);
+  const flags = readFlags(rest, ["--resamples", "--title", "--help"]);
+  if (flags === "help") return "help";
+  const out: ReportArgs = { dir: first.replace(/\/+$/, "") || "/", resamples: 1000, title: null };
+  for (const [flag, value] of flags) {
+    if (flag === "--title") out.title = value;
+    else if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+      throw new RangeError(`Invalid value "${value}" for --resamples: expected a whole number of at least 1`);
+    } else out.resamples = Number(value);
+  }
+  return out;
+}
+
+/** Runs the CLI and returns its exit code (see the module doc). */
+export async function main(args: readonly string[]): Promise<number> {
+  let parsed: ReportArgs | "help";
+  try {
+    parsed = parseReportArgs(args);
+  } catch (err) {
+    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
+    console.error(err.message);
+    return 2;
+  }
+  if (parsed === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  let store: ResultsStore;
+  let experiment: { name: string; seed: string };
+  try {
+    store = ResultsStore.read(`${parsed.dir}/results.sqlite`);
+    try {
+      experiment = store.experiment();
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  } catch (err) {
+    if (!(err instanceof ResultsStoreError)) throw err;
+    console.error(err.message);
+    return 1;
+  }
+  using _store = store;
+  const text = await writeReports(parsed.dir, {
+    records: store.records(),
+    store,
+    seed: experiment.seed,
+    resamples: parsed.resamples,
+    title: parsed.title ?? experiment.name,
+  });
+  console.log(text);
+  console.log(`Wrote ${parsed.dir}/${REPORT_FILES.json} and ${parsed.dir}/${REPORT_FILES.html}`);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

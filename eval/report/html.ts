@@ -1,0 +1,208 @@
+/**
+ * `report.html`: one self-contained page (inline CSS and SVG, no script, no
+ * network) with the profile table, the weaknesses, six charts (the four
+ * dimensions, pass^k, decay, calibration, violations, accuracy per condition),
+ * every metric with its interval or the reason it is null, the least reliable
+ * tasks and, linked from them, their trajectories. All text is escaped.
+ *
+ * @module
+ */
+import type { EpisodeRecord } from "../../scoring/mod.ts";
+import { escapeHtml, fixed, interval, NULL_MARK } from "./_format.ts";
+import {
+  calibrationChart,
+  conditionsChart,
+  decayChart,
+  dimensionsChart,
+  passHatChart,
+  violationsChart,
+} from "./_charts.ts";
+import { type EventSource, tasksSection, trajectoriesSection } from "./_trajectory.ts";
+import { METRIC_KEYS, type Report } from "./json.ts";
+import { describeWeaknesses, TERMINAL_SCORES } from "./terminal.ts";
+import { STYLE } from "./_style.ts";
+
+export type { EventSource } from "./_trajectory.ts";
+
+/** Options of `renderHtml()`. */
+export interface HtmlOptions {
+  /** The records the report was built from (for the trajectories' headers). */
+  records: readonly EpisodeRecord[];
+  /**
+   * Where the trajectories' events come from.
+   * @default {none: trajectories list their runs without events}
+   */
+  events?: EventSource;
+}
+
+/** A figure with its interval, or the null mark with the reason as tooltip. */
+function cell(value: number | null, options: { ci?: readonly [number, number] | null; reason?: string }): string {
+  if (value === null) {
+    return `<td class="na" title="${escapeHtml(options.reason ?? "not computable")}">${NULL_MARK}</td>`;
+  }
+  const ci = interval(options.ci);
+  return `<td>${fixed(value)}${ci ? `<span class="ci">${ci}</span>` : ""}</td>`;
+}
+
+function profileTable(report: Report): string {
+  const K = Math.max(0, ...Object.values(report.agents).map((a) => Object.keys(a.overall.pass_hat_k).length));
+  const head = [...TERMINAL_SCORES, "accuracy", ...(K > 0 ? [`pass^${K}`] : [])];
+  const rows = Object.entries(report.agents).map(([agent, { overall: p }]) => {
+    const cells = [...TERMINAL_SCORES, "accuracy" as const].map((k) =>
+      cell(p[k], { ci: p.ci[k], reason: p.reasons[k] })
+    );
+    if (K > 0) {
+      const v = p.pass_hat_k[K] ?? null;
+      cells.push(cell(v, { ci: p.ci.pass_hat_k[K], reason: `fewer than ${K} nominal runs per task` }));
+    }
+    return `<tr><th scope="row">${escapeHtml(agent)}</th>${cells.join("")}</tr>`;
+  });
+  return `<table class="profile"><thead><tr><th>agent</th>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table>`;
+}
+
+function weaknessList(report: Report): string {
+  const items = Object.entries(report.agents).map(([agent, { weaknesses }]) =>
+    `<li><strong>${escapeHtml(agent)}</strong><ol>${
+      describeWeaknesses(weaknesses).map((line) => `<li>${escapeHtml(line)}</li>`).join("")
+    }</ol></li>`
+  );
+  return `<ul class="weaknesses">${items.join("")}</ul>`;
+}
+
+function robustnessTable(report: Report): string {
+  const { conditions } = report.experiment;
+  const keys = ["R_fault", "R_env", "R_prompt", "R_rob"] as const;
+  const rows = Object.entries(report.agents).map(([agent, a]) => {
+    const acc = conditions.map((c) => {
+      const p = a.conditions[c];
+      return p
+        ? cell(p.accuracy, { ci: p.ci.accuracy, reason: p.reasons.accuracy })
+        : cell(null, { reason: `no ${c} records` });
+    });
+    const ratios = keys.map((k) => cell(a.overall[k], { ci: a.overall.ci[k], reason: a.overall.reasons[k] }));
+    return `<tr><th scope="row">${escapeHtml(agent)}</th>${acc.join("")}${ratios.join("")}</tr>`;
+  });
+  const head = [...conditions.map((c) => `accuracy ${c}`), ...keys];
+  return `<table class="robustness"><thead><tr><th>agent</th>${
+    head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")
+  }</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+function variantsTable(report: Report): string {
+  const columns: [string, string][] = [];
+  for (const a of Object.values(report.agents)) {
+    for (const [c, byVariant] of Object.entries(a.variants)) {
+      for (const v of Object.keys(byVariant)) if (!columns.some(([x, y]) => x === c && y === v)) columns.push([c, v]);
+    }
+  }
+  if (columns.length === 0) return "";
+  const rows = Object.entries(report.agents).map(([agent, a]) =>
+    `<tr><th scope="row">${escapeHtml(agent)}</th>${
+      columns.map(([c, v]) => {
+        const n = a.variants[c]?.[v];
+        return n
+          ? `<td>${fixed(n.accuracy)}<span class="ci">${n.successes}/${n.runs}</span></td>`
+          : `<td class="na">${NULL_MARK}</td>`;
+      }).join("")
+    }</tr>`
+  );
+  return `<h3>Accuracy per variant</h3><table class="variants"><thead><tr><th>agent</th>${
+    columns.map(([c, v]) => `<th>${escapeHtml(c)}<br>${escapeHtml(v)}</th>`).join("")
+  }</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+function metricsTable(report: Report): string {
+  const agents = Object.entries(report.agents);
+  const rows = [...METRIC_KEYS, "accuracy" as const].map((key) => {
+    const cells = agents.map(([, { overall: p }]) =>
+      p[key] === null
+        ? `<td class="na">${NULL_MARK}<span class="reason">${
+          escapeHtml(p.reasons[key] ?? "not computable")
+        }</span></td>`
+        : cell(p[key], { ci: p.ci[key] })
+    );
+    return `<tr><th scope="row"><code>${key}</code></th>${cells.join("")}</tr>`;
+  });
+  return `<table class="metrics"><thead><tr><th>metric</th>${
+    agents.map(([a]) => `<th>${escapeHtml(a)}</th>`).join("")
+  }</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+/**
+ * The HTML page of a report.
+ *
+ * @example
+ * ```ts
+ * import { buildReport, renderHtml } from "./mod.ts";
+ * const records = [{ agent: "a<b>", task: "t/1", run: 0, condition: "nominal" as const, success: true }];
+ * renderHtml(buildReport(records, { seed: "0", resamples: 10 }), { records }).includes("a&lt;b&gt;"); // true
+ * ```
+ */
+export function renderHtml(report: Report, options: HtmlOptions): string {
+  const e = report.experiment;
+  const variants = Object.entries(e.variants).map(([c, v]) => `${c}: ${v.join(", ")}`).join("; ");
+  const facts = [
+    `${e.records} episodes`,
+    `${e.agents.length} agents`,
+    `${e.tasks} tasks (${e.domains.join(", ")})`,
+    `up to ${e.runs} runs per task`,
+    `conditions ${e.conditions.join(", ") || "none"}${variants ? ` (${variants})` : ""}`,
+    `seed "${e.seed}"`,
+    `${e.resamples} bootstrap resamples over tasks`,
+    ...(e.user_errors > 0 ? [`${e.user_errors} episodes left out (user simulator errors)`] : []),
+  ];
+  const nav = [
+    ["profile", "Profile"],
+    ["charts", "Charts"],
+    ["robustness", "Robustness"],
+    ["metrics", "All metrics"],
+    ["tasks", "Least reliable tasks"],
+    ["trajectories", "Trajectories"],
+  ].map(([id, label]) => `<a href="#${id}">${label}</a>`).join("");
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(e.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(e.title)}</h1><p class="facts">${escapeHtml(facts.join(" · "))}</p><nav>${nav}</nav></header>
+<main>
+<section id="profile"><h2>Reliability profile</h2>
+<p>R = mean of R_con, R_rob and R_pred; safety (R_saf) is reported beside it. Brackets: 95% intervals over tasks. ${NULL_MARK}: cannot be computed (hover for the reason).</p>
+${profileTable(report)}
+<h3>Biggest weaknesses</h3>
+${weaknessList(report)}
+</section>
+<section id="charts"><h2>Charts</h2><div class="grid">
+${dimensionsChart(report)}
+${passHatChart(report)}
+${decayChart(report)}
+${calibrationChart(report)}
+${violationsChart(report)}
+${conditionsChart(report)}
+</div></section>
+<section id="robustness"><h2>Robustness per condition</h2>
+<p>${escapeHtml(e.robustness_rule)}.</p>
+${robustnessTable(report)}
+${variantsTable(report)}
+</section>
+<section id="metrics"><h2>All metrics</h2>
+${metricsTable(report)}
+</section>
+<section id="tasks"><h2>Least reliable tasks</h2>
+<p>Per agent, the tasks with the lowest success rate over every condition (ties: the highest variance); a task links to the trajectories of up to three of its runs: failures from each condition in turn, and one success to compare with.</p>
+${tasksSection(report)}
+</section>
+<section id="trajectories"><h2>Trajectories</h2>
+${trajectoriesSection(report, options)}
+</section>
+</main>
+<footer>ark ${escapeHtml(e.ark_version)} · every figure, interval and reason is in report.json</footer>
+</body>
+</html>
+`;
+}

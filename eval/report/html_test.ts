@@ -1,0 +1,103 @@
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import type { EpisodeEvent } from "../../envs/mod.ts";
+import type { EpisodeRecord } from "../../scoring/mod.ts";
+import type { CellKey } from "../plan.ts";
+import { buildReport, formatTerminal, renderHtml } from "./mod.ts";
+
+const EVIL = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
+
+function records(): EpisodeRecord[] {
+  const out: EpisodeRecord[] = [];
+  for (const agent of ["good", `bad${EVIL}`]) {
+    for (let task = 0; task < 3; task++) {
+      for (let run = 0; run < 2; run++) {
+        const success = agent === "good" || run === 0;
+        out.push({
+          agent,
+          task: `toy/${task}`,
+          run,
+          condition: "nominal",
+          variant: null,
+          success,
+          confidence: success ? 0.9 : 0.6,
+          milestones: { total: 2, reached: success ? 2 : 1 },
+          steps: 3,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const events = (cell: CellKey): EpisodeEvent[] => [
+  { step: 0, actor: "user", kind: "message", text: `Please ${EVIL}`, latency_ms: 0 },
+  { step: 1, actor: "tool", kind: "tool", tool: "lookup", args: { id: EVIL }, result: { note: EVIL }, latency_ms: 0 },
+  {
+    step: 2,
+    actor: "tool",
+    kind: "tool",
+    tool: "pay",
+    args: {},
+    error: { code: "fault", message: "timed out" },
+    fault: "timeout",
+    latency_ms: 0,
+  },
+  { step: 3, actor: "agent", kind: "message", text: `run ${cell.run} done`, latency_ms: 0 },
+];
+
+Deno.test("renderHtml() escapes every text from records and events", () => {
+  const rs = records();
+  const html = renderHtml(buildReport(rs, { seed: "0", resamples: 20, title: `T ${EVIL}` }), { records: rs, events });
+  assert(!html.includes("<script"), "a script tag got through");
+  assert(!html.includes("<img"), "an img tag got through");
+  assertStringIncludes(html, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+  assertStringIncludes(html, `class="fault">fault: timeout</span>`);
+});
+
+Deno.test("renderHtml() is one self-contained file whose charts' data-points count their marks", () => {
+  const rs = records();
+  const html = renderHtml(buildReport(rs, { seed: "0", resamples: 20 }), { records: rs, events });
+  assert(!/(src|href)="(https?:)?\/\//.test(html), "an external resource");
+  assert(!/@import|url\(/.test(html), "an external stylesheet resource");
+  const figures = [
+    ...html.matchAll(/<figure class="chart" data-chart="([^"]+)" data-points="(\d+)">([\s\S]*?)<\/figure>/g),
+  ];
+  assertEquals(figures.map((f) => f[1]), [
+    "dimensions",
+    "pass-hat-k",
+    "decay",
+    "calibration",
+    "violations",
+    "conditions",
+  ]);
+  for (const [, name, points, body] of figures) {
+    assertEquals(body.match(/class="mark"/g)?.length ?? 0, Number(points), `${name}`);
+  }
+  const byName = Object.fromEntries(figures.map(([, name, points]) => [name, Number(points)]));
+  // 2 agents × R_con and R_pred (robustness and safety cannot be computed); pass^1, pass^2; R(0..2).
+  assertEquals([byName.dimensions, byName["pass-hat-k"], byName.decay, byName.violations], [4, 4, 6, 0]);
+  assertStringIncludes(html, "no violations analysed (no record has a violations array)");
+  assertStringIncludes(html, "No fault, env or prompt condition in this experiment");
+  for (const [, id] of html.matchAll(/href="#([^"]+)"/g)) assertStringIncludes(html, `id="${id}"`);
+});
+
+Deno.test("renderHtml() links the least reliable tasks to up to three runs' trajectories, failures first", () => {
+  const rs = records();
+  const html = renderHtml(buildReport(rs, { seed: "0", resamples: 20 }), { records: rs, events });
+  assertEquals(html.match(/<section class="task"/g)?.length, 3);
+  assertEquals(html.match(/<details class="run/g)?.length, 6);
+  assertStringIncludes(html, "run 1 · nominal · ✗ failed · 3 steps · milestones 1/2 · confidence 0.60");
+  assertStringIncludes(html, 'good</h3>\n<p class="empty">every task succeeded in every run</p>');
+  const noStore = renderHtml(buildReport(rs, { seed: "0", resamples: 20 }), { records: rs });
+  assertStringIncludes(noStore, "no results store given: events not shown");
+});
+
+Deno.test("formatTerminal() shows the profile with intervals, pass^k and a dash for what cannot be computed", () => {
+  const text = formatTerminal(buildReport(records(), { seed: "0", resamples: 20 }));
+  const good = text.slice(text.indexOf("\ngood"));
+  assertStringIncludes(good, "  R_con   1.000 [1.000, 1.000]\n");
+  assertStringIncludes(good, "  R_rob   –\n");
+  assertStringIncludes(good, "  pass^k  1: 1.000 [1.000, 1.000]   2: 1.000 [1.000, 1.000]\n");
+  assertStringIncludes(good, "    3. most frequent violation: none: no record was analysed by a judge");
+  assert(text.endsWith("the reason is in report.json (agents.<agent>.overall.reasons)\n"));
+});

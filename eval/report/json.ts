@@ -1,0 +1,297 @@
+/**
+ * The report's data (`report.json`): the experiment, then per agent its overall
+ * reliability profile (every METRICS.md key, with 95% intervals and the reason
+ * for every null), one profile per condition, its weaknesses, its calibration
+ * bins and its least reliable tasks. Same records and seed → same bytes.
+ *
+ * Per-condition rule: `conditions.<c>` scores the agent's records of condition
+ * `c` alone, as if `c` were its only setting, so consistency, predictability,
+ * safety, accuracy, pass^k, decay and operational figures are measured under
+ * `c`. Robustness is a ratio to the nominal baseline, so `conditions.<c>.R_<c>`
+ * (value and interval) is taken from `overall`, which holds both; the other
+ * robustness keys and `R_rob` are null there with a reason, and `R` is the mean
+ * of `R_con` and `R_pred` under `c`. `conditions.nominal` has no robustness keys
+ * (it is the baseline).
+ *
+ * @module
+ */
+import {
+  BIN_EDGES,
+  calibrationBin,
+  domainOf,
+  type EpisodeRecord,
+  HEADLINE_KEYS,
+  type Profile,
+  scoreRecords,
+} from "../../scoring/mod.ts";
+import { ARK_VERSION } from "../store.ts";
+import { compareConditions, compareText } from "./_format.ts";
+import { leastReliableTasks, sortRecords, type TaskRow } from "./_tasks.ts";
+import { type Weaknesses, weaknesses } from "./weaknesses.ts";
+
+export type { ShownRun, TaskRow } from "./_tasks.ts";
+
+/** The METRICS.md JSON keys, spelled and ordered exactly as there. */
+export const METRIC_KEYS = [
+  "C_out",
+  "C_traj_d",
+  "C_traj_s",
+  "C_res",
+  "R_con",
+  "R_fault",
+  "R_env",
+  "R_prompt",
+  "R_rob",
+  "P_cal",
+  "P_auroc",
+  "P_brier",
+  "R_pred",
+  "S_comp",
+  "S_harm",
+  "R_saf",
+  "R",
+] as const;
+
+/** The per-condition rule, as written into `experiment.robustness_rule`. */
+export const ROBUSTNESS_RULE = "conditions.<c> scores the agent's records of condition c alone; R_<c> (a ratio to " +
+  "nominal) and its interval come from overall, the other robustness keys are null, and R there is the mean of " +
+  "R_con and R_pred under c";
+
+/** What the report says about the experiment as a whole. */
+export interface ExperimentInfo {
+  title: string;
+  ark_version: string;
+  seed: string;
+  resamples: number;
+  /** Records given, user errors included. */
+  records: number;
+  /** Records left out of every figure because the user simulator left its script. */
+  user_errors: number;
+  agents: string[];
+  /** Conditions present, in METRICS.md's order. */
+  conditions: string[];
+  /** Variants per condition present, sorted (conditions without variants are absent). */
+  variants: Record<string, string[]>;
+  domains: string[];
+  tasks: number;
+  /** The most runs of one agent on one task under one condition and variant (K). */
+  runs: number;
+  robustness_rule: string;
+}
+
+/** One calibration bin of the nominal records with a confidence (METRICS.md bins). */
+export interface CalibrationBin {
+  bin: number;
+  lo: number;
+  hi: number;
+  n: number;
+  /** Mean confidence in the bin. */
+  confidence: number;
+  /** Mean success in the bin. */
+  success: number;
+}
+
+/** One agent's part of the report. */
+export interface AgentReport {
+  overall: Profile;
+  /** Profiles by condition, in METRICS.md's order (see the module doc for the rule). */
+  conditions: Record<string, Profile>;
+  weaknesses: Weaknesses;
+  calibration: CalibrationBin[];
+  /** Runs, successes and accuracy per variant of each condition that has variants (no bootstrap). */
+  variants: Record<string, Record<string, { runs: number; successes: number; accuracy: number }>>;
+  least_reliable_tasks: TaskRow[];
+}
+
+/** The whole report: what `report.json` holds. */
+export interface Report {
+  experiment: ExperimentInfo;
+  agents: Record<string, AgentReport>;
+}
+
+/** Options of `buildReport()`. */
+export interface ReportOptions {
+  /** Seed of the bootstrap: the experiment seed. */
+  seed: string;
+  /**
+   * Bootstrap resamples.
+   * @default {1000}
+   */
+  resamples?: number;
+  /**
+   * Title of the report.
+   * @default {"ark reliability report"}
+   */
+  title?: string;
+  /**
+   * Least reliable tasks listed per agent.
+   * @default {10}
+   */
+  tasks?: number;
+  /**
+   * Runs shown per listed task.
+   * @default {3}
+   */
+  runsShown?: number;
+}
+
+/**
+ * Scores records into the report's data. Agents are sorted by name, conditions in METRICS.md's
+ * order; record order does not matter.
+ *
+ * @example
+ * ```ts
+ * import { buildReport } from "./json.ts";
+ * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
+ * buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 }).agents.a.overall.C_out; // 0
+ * ```
+ */
+export function buildReport(records: readonly EpisodeRecord[], options: ReportOptions): Report {
+  const seed = options.seed, resamples = options.resamples ?? 1000;
+  const sorted = sortRecords(records);
+  const scored = sorted.filter((r) => r.user_error === undefined);
+  const conditions = [...new Set(sorted.map((r) => r.condition))].sort(compareConditions);
+  const overall = scoreRecords(sorted, { by: "agent", seed, resamples });
+  const byCondition = new Map<string, Record<string, Profile>>();
+  for (const c of conditions) {
+    const own = sorted.filter((r) => r.condition === c).map((r) => ({ ...r, condition: "nominal" as const }));
+    byCondition.set(c, scoreRecords(own, { by: "agent", seed, resamples }));
+  }
+  const agents: Record<string, AgentReport> = {};
+  for (const agent of Object.keys(overall)) {
+    const mine = scored.filter((r) => r.agent === agent);
+    const profiles: Record<string, Profile> = {};
+    for (const c of conditions) {
+      const p = byCondition.get(c)![agent];
+      if (p !== undefined) profiles[c] = conditionProfile(p, { condition: c, overall: overall[agent] });
+    }
+    agents[agent] = {
+      overall: tidy(overall[agent]),
+      conditions: profiles,
+      weaknesses: weaknesses(overall[agent], { records: mine }),
+      calibration: calibration(mine),
+      variants: variantAccuracy(mine),
+      least_reliable_tasks: leastReliableTasks(mine, { limit: options.tasks ?? 10, runs: options.runsShown ?? 3 }),
+    };
+  }
+  const variants: Record<string, string[]> = {};
+  for (const c of conditions) {
+    const names = [...new Set(sorted.filter((r) => r.condition === c && r.variant).map((r) => r.variant!))];
+    if (names.length > 0) variants[c] = names.sort(compareText);
+  }
+  const cells = new Map<string, number>();
+  for (const r of scored) {
+    const key = JSON.stringify([r.agent, r.task, r.condition, r.variant ?? null]);
+    cells.set(key, (cells.get(key) ?? 0) + 1);
+  }
+  return {
+    experiment: {
+      title: options.title ?? "ark reliability report",
+      ark_version: ARK_VERSION,
+      seed,
+      resamples,
+      records: records.length,
+      user_errors: records.length - scored.length,
+      agents: Object.keys(agents),
+      conditions,
+      variants,
+      domains: [...new Set(sorted.map((r) => domainOf(r.task)))].sort(compareText),
+      tasks: new Set(sorted.map((r) => r.task)).size,
+      runs: Math.max(0, ...cells.values()),
+      robustness_rule: ROBUSTNESS_RULE,
+    },
+    agents,
+  };
+}
+
+const ROBUSTNESS = { fault: "R_fault", env: "R_env", prompt: "R_prompt" } as const;
+
+// Applies the per-condition rule of the module doc to a profile scored on one condition's records.
+function conditionProfile(p: Profile, options: { condition: string; overall: Profile }): Profile {
+  const { condition, overall } = options;
+  const out: Profile = { ...p, ci: { ...p.ci }, reasons: { ...p.reasons } };
+  for (const [c, key] of Object.entries(ROBUSTNESS)) {
+    if (c === condition) {
+      out[key] = overall[key];
+      out.ci[key] = overall.ci[key];
+      if (overall[key] === null) out.reasons[key] = overall.reasons[key];
+      else delete out.reasons[key];
+      continue;
+    }
+    out[key] = null;
+    out.ci[key] = null;
+    out.reasons[key] = condition === "nominal"
+      ? `nominal is the baseline of robustness: ${key} is in conditions.${c} and overall`
+      : `a ratio of ${c} to nominal: see conditions.${c} and overall`;
+  }
+  out.R_rob = null;
+  out.ci.R_rob = null;
+  out.reasons.R_rob =
+    `robustness pools the conditions: see overall.R_rob; R here is the mean of R_con and R_pred under ${condition}`;
+  if (condition !== "nominal" && p.decay.by_condition.nominal !== undefined) {
+    out.decay = { ...p.decay, by_condition: { [condition]: p.decay.by_condition.nominal } };
+  }
+  return tidy(out);
+}
+
+// Every null headline figure has a reason; reasons in METRICS.md's order, then the others by name.
+function tidy(p: Profile): Profile {
+  const reasons: Record<string, string> = {};
+  for (const key of HEADLINE_KEYS) {
+    if (p[key] === null) reasons[key] = p.reasons[key] ?? "not computable from these records";
+  }
+  for (const key of Object.keys(p.reasons).sort(compareText)) if (!(key in reasons)) reasons[key] = p.reasons[key];
+  return { ...p, reasons };
+}
+
+// Accuracy per variant of each condition, conditions in METRICS.md's order and variants by name.
+function variantAccuracy(records: readonly EpisodeRecord[]): AgentReport["variants"] {
+  const out: AgentReport["variants"] = {};
+  const withVariant = records.filter((r) => typeof r.variant === "string");
+  const conditions = [...new Set(withVariant.map((r) => r.condition))].sort(compareConditions);
+  for (const c of conditions) {
+    const mine = withVariant.filter((r) => r.condition === c);
+    out[c] = {};
+    for (const v of [...new Set(mine.map((r) => r.variant!))].sort(compareText)) {
+      const runs = mine.filter((r) => r.variant === v), successes = runs.filter((r) => r.success).length;
+      out[c][v] = { runs: runs.length, successes, accuracy: successes / runs.length };
+    }
+  }
+  return out;
+}
+
+// The METRICS.md calibration bins of nominal records with a confidence; empty bins left out.
+function calibration(records: readonly EpisodeRecord[]): CalibrationBin[] {
+  const n = new Array(10).fill(0), conf = new Array(10).fill(0), hits = new Array(10).fill(0);
+  for (const r of records) {
+    if (r.condition !== "nominal" || typeof r.confidence !== "number") continue;
+    const b = calibrationBin(r.confidence);
+    n[b]++;
+    conf[b] += r.confidence;
+    if (r.success) hits[b]++;
+  }
+  return n.flatMap((count, bin) =>
+    count === 0 ? [] : [{
+      bin,
+      lo: BIN_EDGES[bin],
+      hi: BIN_EDGES[bin + 1],
+      n: count,
+      confidence: conf[bin] / count,
+      success: hits[bin] / count,
+    }]
+  );
+}
+
+/**
+ * `report.json`'s text: two-space indented JSON ending with a newline.
+ *
+ * @example
+ * ```ts
+ * import { buildReport, reportJson } from "./json.ts";
+ * const r = { agent: "a", task: "t/1", run: 0, condition: "nominal" as const, success: true };
+ * JSON.parse(reportJson(buildReport([r], { seed: "0", resamples: 10 }))).experiment.tasks; // 1
+ * ```
+ */
+export function reportJson(report: Report): string {
+  return JSON.stringify(report, null, 2) + "\n";
+}

@@ -1,0 +1,97 @@
+/**
+ * The report for the terminal: per agent its reliability profile (R, R_con,
+ * R_rob, R_pred, R_saf with 95% intervals), pass^k, accuracy per condition and
+ * its three biggest weaknesses. A figure that cannot be computed shows "–"; its
+ * reason is in `report.json`.
+ *
+ * @module
+ */
+import type { Interval } from "../../scoring/mod.ts";
+import { fixed, interval, NULL_MARK } from "./_format.ts";
+import type { AgentReport, Report } from "./json.ts";
+import type { Weaknesses } from "./weaknesses.ts";
+
+/** The reliability scores the terminal shows, in order. */
+export const TERMINAL_SCORES = ["R", "R_con", "R_rob", "R_pred", "R_saf"] as const;
+
+const ROBUSTNESS = ["R_fault", "R_env", "R_prompt"] as const;
+
+const figure = (value: number | null, ci: Interval | undefined) =>
+  value === null ? NULL_MARK : `${fixed(value)} ${interval(ci)}`.trimEnd();
+
+/**
+ * The terminal text of a report, ending with a newline.
+ *
+ * @example
+ * ```ts
+ * import { buildReport, formatTerminal } from "./mod.ts";
+ * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
+ * formatTerminal(buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 })).includes("lowest metrics: C_out 0.000"); // true
+ * ```
+ */
+export function formatTerminal(report: Report): string {
+  const e = report.experiment;
+  const lines = [
+    `${e.title}: ${e.records} episodes, ${e.tasks} tasks, ${e.agents.length} agent${
+      e.agents.length === 1 ? "" : "s"
+    }, ` +
+    `conditions ${e.conditions.join(", ") || "none"}`,
+    `95% intervals over tasks (${e.resamples} resamples, seed "${e.seed}")` +
+    (e.user_errors > 0 ? `; ${e.user_errors} episodes left out (user simulator errors)` : ""),
+  ];
+  for (const [agent, a] of Object.entries(report.agents)) lines.push("", ...agentLines(agent, a));
+  lines.push("", `${NULL_MARK} cannot be computed: the reason is in report.json (agents.<agent>.overall.reasons)`);
+  return lines.join("\n") + "\n";
+}
+
+function agentLines(agent: string, a: AgentReport): string[] {
+  const p = a.overall;
+  const out = [`${agent} (${p.n.records} episodes, ${p.n.tasks} tasks)`];
+  for (const key of TERMINAL_SCORES) out.push(`  ${key.padEnd(8)}${figure(p[key], p.ci[key])}`);
+  const ks = Object.keys(p.pass_hat_k);
+  const passes = ks.map((k) => `${k}: ${figure(p.pass_hat_k[k], p.ci.pass_hat_k[k])}`);
+  if (passes.length === 0) out.push(`  ${"pass^k".padEnd(8)}${NULL_MARK}`);
+  for (let i = 0; i < passes.length; i += 3) {
+    out.push(`  ${(i === 0 ? "pass^k" : "").padEnd(8)}${passes.slice(i, i + 3).join("   ")}`);
+  }
+  const conditions = Object.entries(a.conditions);
+  if (conditions.length > 1) {
+    out.push(
+      `  accuracy by condition: ${
+        conditions.map(([c, cp]) => `${c} ${figure(cp.accuracy, cp.ci.accuracy)}`).join("   ")
+      }`,
+    );
+    out.push(`  robustness: ${ROBUSTNESS.map((k) => `${k} ${figure(p[k], p.ci[k])}`).join("   ")}`);
+  }
+  out.push("  Weaknesses", ...describeWeaknesses(a.weaknesses).map((line, i) => `    ${i + 1}. ${line}`));
+  return out;
+}
+
+/**
+ * The three weaknesses as lines: lowest metrics, most fragile step, most frequent violation.
+ *
+ * @example
+ * ```ts
+ * import { describeWeaknesses } from "./terminal.ts";
+ * const reasons = { fragile_step: "no record has milestones", violation: "no record was analysed by a judge" };
+ * describeWeaknesses({ lowest: [{ key: "C_out", value: 0.5, ci: [0.25, 0.75] }], fragile_step: null, violation: null, reasons })[0];
+ * // "lowest metrics: C_out 0.500 [0.250, 0.750]"
+ * ```
+ */
+export function describeWeaknesses(w: Weaknesses): [string, string, string] {
+  const lowest = w.lowest.length === 0
+    ? `none: ${w.reasons.lowest}`
+    : w.lowest.map((m) => `${m.key} ${figure(m.value, m.ci)}`).join(", ");
+  const f = w.fragile_step;
+  const share = f?.tool_share
+    ? `, named by ${f.tool_share.named} of the ${f.tool_share.of} episodes that stopped there`
+    : "";
+  const fragile = f === null
+    ? `none: ${w.reasons.fragile_step}`
+    : `milestone ${f.t}${f.tool ? ` (${f.tool}${share})` : ""}: hazard ${
+      fixed(f.hazard)
+    } over ${f.at_risk} episodes at risk`;
+  const v = w.violation;
+  const violation = v === null ? `none: ${w.reasons.violation}` : `${v.constraint} × ${v.severity}: ${v.count}`;
+  return [`lowest metrics: ${lowest}`, `most fragile step: ${fragile}`, `most frequent violation: ${violation}`];
+}

@@ -1,0 +1,153 @@
+/**
+ * The three biggest weaknesses of an agent's reliability profile: its lowest
+ * component metrics, its most fragile step (with the tool of that milestone)
+ * and its most frequent violation (constraint × severity).
+ *
+ * @module
+ */
+import { type EpisodeRecord, type Interval, type Profile, SEVERITY_WEIGHTS } from "../../scoring/mod.ts";
+import { compareText } from "./_format.ts";
+
+/** The component metrics (METRICS.md keys that are not aggregates), in METRICS.md's order. */
+export const COMPONENT_KEYS = [
+  "C_out",
+  "C_traj_d",
+  "C_traj_s",
+  "C_res",
+  "R_fault",
+  "R_env",
+  "R_prompt",
+  "P_cal",
+  "P_auroc",
+  "P_brier",
+  "S_comp",
+  "S_harm",
+] as const;
+
+/** A component metric below 1. */
+export interface LowMetric {
+  key: typeof COMPONENT_KEYS[number];
+  value: number;
+  ci: Interval;
+}
+
+/** The milestone with the highest hazard, and its tool. */
+export interface FragileWeakness {
+  /** Milestone number, from 1. */
+  t: number;
+  /** The milestone's tool: the one every record names there, else the one most of the episodes that stopped there name. */
+  tool: string | null;
+  /** Of the episodes that stopped at this milestone and name its tool, how many name `tool` (when not named by all records). */
+  tool_share: { named: number; of: number } | null;
+  hazard: number;
+  at_risk: number;
+}
+
+/** The most frequent violation. */
+export interface ViolationWeakness {
+  constraint: string;
+  severity: string;
+  count: number;
+}
+
+/** An agent's three biggest weaknesses; each is `null` with the reason in `reasons` when there is none. */
+export interface Weaknesses {
+  /** Up to three component metrics below 1, lowest first (`[]` when none is). */
+  lowest: LowMetric[];
+  fragile_step: FragileWeakness | null;
+  violation: ViolationWeakness | null;
+  /** Why `lowest` is empty or another weakness is null, by key. */
+  reasons: Record<string, string>;
+}
+
+/** Options of `weaknesses()`. */
+export interface WeaknessOptions {
+  /**
+   * The agent's records, to name the tool of a fragile step whose records do not all agree on it.
+   * @default {[]}
+   */
+  records?: readonly EpisodeRecord[];
+  /**
+   * How many low metrics to list.
+   * @default {3}
+   */
+  lowest?: number;
+}
+
+/**
+ * The weaknesses of one profile: the lowest component metrics below 1 (ties in METRICS.md order),
+ * the fragile step of `decay.fragile_step`, and the most frequent violation of
+ * `operational.violation_count` (ties: the heavier severity, then the constraint's name).
+ *
+ * @example
+ * ```ts
+ * import { scoreRecords } from "../../scoring/mod.ts";
+ * import { weaknesses } from "./weaknesses.ts";
+ * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
+ * weaknesses(scoreRecords([r(0, true), r(1, false)], { resamples: 10 }).a).lowest.map((m) => m.key); // ["C_out"]
+ * ```
+ */
+export function weaknesses(profile: Profile, options: WeaknessOptions = {}): Weaknesses {
+  const reasons: Record<string, string> = {};
+  const lowest = COMPONENT_KEYS
+    .map((key, i) => ({ key, i, value: profile[key] }))
+    .filter((m): m is { key: LowMetric["key"]; i: number; value: number } => m.value !== null && m.value < 1 - 1e-12)
+    .sort((a, b) => a.value - b.value || a.i - b.i)
+    .slice(0, options.lowest ?? 3)
+    .map(({ key, value }) => ({ key, value, ci: profile.ci[key] }));
+  if (lowest.length === 0) {
+    reasons.lowest = COMPONENT_KEYS.some((key) => profile[key] !== null)
+      ? "every component metric that could be computed is 1"
+      : "no component metric could be computed";
+  }
+
+  let fragile_step: FragileWeakness | null = null;
+  const step = profile.decay.fragile_step;
+  if (step === null) {
+    reasons.fragile_step = profile.decay.reasons.fragile_step ?? profile.decay.reasons.curve ??
+      "no milestone was attempted by enough episodes";
+  } else {
+    const named = step.tool ?? stoppedAt(options.records ?? [], step.t);
+    fragile_step = {
+      t: step.t,
+      tool: typeof named === "string" ? named : named?.tool ?? null,
+      tool_share: typeof named === "string" || named === null ? null : { named: named.named, of: named.of },
+      hazard: step.hazard,
+      at_risk: step.at_risk,
+    };
+  }
+
+  let violation: ViolationWeakness | null = null;
+  const counts = profile.operational.violation_count;
+  if (counts === null) reasons.violation = profile.reasons.violation_count ?? "no record was analysed by a judge";
+  else {
+    const weight = (s: string) => SEVERITY_WEIGHTS[s as keyof typeof SEVERITY_WEIGHTS] ?? 0;
+    const all = Object.entries(counts).flatMap(([constraint, bySeverity]) =>
+      Object.entries(bySeverity).map(([severity, count]) => ({ constraint, severity, count }))
+    ).filter((v) => v.count > 0);
+    all.sort((a, b) =>
+      b.count - a.count || weight(b.severity) - weight(a.severity) || compareText(a.constraint, b.constraint) ||
+      compareText(a.severity, b.severity)
+    );
+    violation = all[0] ?? null;
+    if (violation === null) reasons.violation = "no violation found in the analysed episodes";
+  }
+  return { lowest, fragile_step, violation, reasons };
+}
+
+// The tool most often named at milestone t by the episodes that stopped there (reached t − 1 of at least t).
+function stoppedAt(records: readonly EpisodeRecord[], t: number): { tool: string; named: number; of: number } | null {
+  const tally = new Map<string, number>();
+  let of = 0;
+  for (const r of records) {
+    const tool = r.milestone_tools?.[t - 1];
+    if (r.user_error !== undefined || !r.milestones || r.milestones.total < t || r.milestones.reached !== t - 1) {
+      continue;
+    }
+    if (tool === undefined) continue;
+    of++;
+    tally.set(tool, (tally.get(tool) ?? 0) + 1);
+  }
+  const best = [...tally].sort(([a, x], [b, y]) => y - x || compareText(a, b))[0];
+  return best ? { tool: best[0], named: best[1], of } : null;
+}
