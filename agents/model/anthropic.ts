@@ -3,14 +3,13 @@
  *
  * @module
  */
-import type { Rng } from "../../envs/mod.ts";
 import { envKey, malformed, postJson, resolveResilience } from "./_http.ts";
-import { type ConcurrencyLimiter, limiterFor } from "./limiter.ts";
-import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from "./prices.ts";
-import type { ChatOptions, ChatRequest, ChatResponse, ModelClient, ModelToolCall } from "./types.ts";
+import { limiterFor } from "./limiter.ts";
+import { costOf, DEFAULT_PRICES, priceFor } from "./prices.ts";
+import type { ChatOptions, ChatRequest, ChatResponse, ClientOptions, ModelClient, ModelToolCall } from "./types.ts";
 
 /** Options of `anthropicClient()`. */
-export interface AnthropicClientOptions {
+export interface AnthropicClientOptions extends ClientOptions {
   /** The model id, e.g. "claude-3-5-haiku-20241022". */
   model: string;
   /**
@@ -29,37 +28,6 @@ export interface AnthropicClientOptions {
    * @default {1024}
    */
   maxTokens?: number;
-  /**
-   * Milliseconds one attempt may take before it is abandoned and retried.
-   * @default {60000}
-   */
-  timeoutMs?: number;
-  /**
-   * Retries after a timeout, a 429, a 5xx (529 "overloaded" included) or a lost
-   * connection (a malformed answer is retried once).
-   * @default {4}
-   */
-  retries?: number;
-  /**
-   * Bounds the requests in flight.
-   * @default {limiterFor(baseUrl)}
-   */
-  limiter?: ConcurrencyLimiter;
-  /**
-   * Prices consulted before the defaults.
-   * @default {DEFAULT_PRICES}
-   */
-  prices?: PriceTable;
-  /**
-   * Seeds the jitter of retry waits (each request derives its own child).
-   * @default {new Rng(0)}
-   */
-  rng?: Rng;
-  /**
-   * Waits between retries; tests inject one that records and returns at once.
-   * @default {setTimeout}
-   */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 const ANTHROPIC_URL = "https://api.anthropic.com";

@@ -24,6 +24,7 @@ export type {
   ChatOptions,
   ChatRequest,
   ChatResponse,
+  ClientOptions,
   ModelClient,
   ModelErrorCode,
   ModelTool,

@@ -4,21 +4,21 @@
  *
  * @module
  */
-import type { Rng } from "../../envs/mod.ts";
 import { envKey, malformed, postJson, resolveResilience } from "./_http.ts";
-import { type ConcurrencyLimiter, limiterFor } from "./limiter.ts";
-import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from "./prices.ts";
+import { limiterFor } from "./limiter.ts";
+import { costOf, DEFAULT_PRICES, priceFor } from "./prices.ts";
 import {
   type ChatOptions,
   type ChatRequest,
   type ChatResponse,
+  type ClientOptions,
   type ModelClient,
   ModelError,
   type ModelToolCall,
 } from "./types.ts";
 
 /** Options of `openaiClient()`. */
-export interface OpenAIClientOptions {
+export interface OpenAIClientOptions extends ClientOptions {
   /** The model id the endpoint knows, e.g. "gpt-4o-mini" or "llama3.1:8b". */
   model: string;
   /**
@@ -32,36 +32,6 @@ export interface OpenAIClientOptions {
    * @default {undefined}
    */
   apiKey?: string;
-  /**
-   * Milliseconds one attempt may take before it is abandoned and retried.
-   * @default {60000}
-   */
-  timeoutMs?: number;
-  /**
-   * Retries after a timeout, a 429, a 5xx or a lost connection (a malformed answer is retried once).
-   * @default {4}
-   */
-  retries?: number;
-  /**
-   * Bounds the requests in flight.
-   * @default {limiterFor(baseUrl)}
-   */
-  limiter?: ConcurrencyLimiter;
-  /**
-   * Prices consulted before the defaults.
-   * @default {DEFAULT_PRICES}
-   */
-  prices?: PriceTable;
-  /**
-   * Seeds the jitter of retry waits (each request derives its own child).
-   * @default {new Rng(0)}
-   */
-  rng?: Rng;
-  /**
-   * Waits between retries; tests inject one that records and returns at once.
-   * @default {setTimeout}
-   */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 const OPENAI_URL = "https://api.openai.com/v1";

@@ -4,6 +4,9 @@
  *
  * @module
  */
+import type { Rng } from "../../envs/mod.ts";
+import type { ConcurrencyLimiter } from "./limiter.ts";
+import type { PriceTable } from "./prices.ts";
 
 /** A tool offered to a model: JSON Schema parameters (see `toolParameters()` in envs). */
 export interface ModelTool {
@@ -110,4 +113,39 @@ export class ModelError extends Error {
     this.name = "ModelError";
     this.code = code;
   }
+}
+
+/** Resilience and accounting options every HTTP client takes. */
+export interface ClientOptions {
+  /**
+   * Milliseconds one attempt may take before it is abandoned and retried.
+   * @default {60000}
+   */
+  timeoutMs?: number;
+  /**
+   * Retries after a timeout, a 429, a 5xx (Anthropic's 529 "overloaded" included) or a lost
+   * connection (a malformed answer is retried once).
+   * @default {4}
+   */
+  retries?: number;
+  /**
+   * Bounds the requests in flight.
+   * @default {limiterFor(baseUrl)}
+   */
+  limiter?: ConcurrencyLimiter;
+  /**
+   * Prices consulted before the defaults.
+   * @default {DEFAULT_PRICES}
+   */
+  prices?: PriceTable;
+  /**
+   * Seeds the jitter of retry waits (each request derives its own child).
+   * @default {new Rng(0)}
+   */
+  rng?: Rng;
+  /**
+   * Waits between retries; tests inject one that records and returns at once.
+   * @default {setTimeout}
+   */
+  sleep?: (ms: number) => Promise<void>;
 }
