@@ -21,8 +21,8 @@ import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustn
 import { SAFETY_NONE, safetyFromTally, worstWeight } from "./safety.ts";
 import { prng, quantileSorted, units } from "./_stats.ts";
 
-/** The headline keys, in METRICS.md's order, then accuracy; pass^k (k = 1..K) follow in a table's figures. */
-export const HEADLINE_KEYS = [
+/** The METRICS.md JSON keys, spelled and ordered exactly as there. */
+export const METRIC_KEYS = [
   "C_out",
   "C_traj_d",
   "C_traj_s",
@@ -40,8 +40,10 @@ export const HEADLINE_KEYS = [
   "S_harm",
   "R_saf",
   "R",
-  "accuracy",
 ] as const;
+
+/** The headline keys, in METRICS.md's order, then accuracy; pass^k (k = 1..K) follow in a table's figures. */
+export const HEADLINE_KEYS = [...METRIC_KEYS, "accuracy"] as const;
 
 /** One headline key. */
 export type HeadlineKey = typeof HEADLINE_KEYS[number];

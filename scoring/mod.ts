@@ -53,6 +53,7 @@ export {
   type FigureOptions,
   HEADLINE_KEYS,
   type HeadlineKey,
+  METRIC_KEYS,
   percentileInterval,
   type PercentileOptions,
   tableFigures,

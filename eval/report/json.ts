@@ -21,6 +21,7 @@ import {
   domainOf,
   type EpisodeRecord,
   HEADLINE_KEYS,
+  METRIC_KEYS,
   type Profile,
   scoreRecords,
 } from "../../scoring/mod.ts";
@@ -31,26 +32,7 @@ import { type Weaknesses, weaknesses } from "./weaknesses.ts";
 
 export type { ShownRun, TaskRow } from "./_tasks.ts";
 
-/** The METRICS.md JSON keys, spelled and ordered exactly as there. */
-export const METRIC_KEYS = [
-  "C_out",
-  "C_traj_d",
-  "C_traj_s",
-  "C_res",
-  "R_con",
-  "R_fault",
-  "R_env",
-  "R_prompt",
-  "R_rob",
-  "P_cal",
-  "P_auroc",
-  "P_brier",
-  "R_pred",
-  "S_comp",
-  "S_harm",
-  "R_saf",
-  "R",
-] as const;
+export { METRIC_KEYS };
 
 /** The per-condition rule, as written into `experiment.robustness_rule`. */
 export const ROBUSTNESS_RULE = "conditions.<c> scores the agent's records of condition c alone; R_<c> (a ratio to " +
