@@ -143,13 +143,7 @@ export function barChart(options: BarChartOptions): Chart {
       }
     });
   });
-  parts.push(xLabel(top, options.xLabel));
-  return {
-    name: options.name,
-    title: options.title,
-    points,
-    svg: frame({ ...options, height: base + MB }, parts.join("")),
-  };
+  return finish(options, { parts, points, top, height: base + MB });
 }
 
 /** A point of a line: `lo`/`hi` draw the band or whisker, `r` the marker's radius. */
@@ -245,13 +239,7 @@ export function lineChart(options: LineChartOptions): Chart {
       );
     }
   }
-  parts.push(xLabel(top, options.xLabel));
-  return {
-    name: options.name,
-    title: options.title,
-    points,
-    svg: frame({ ...options, height: base + MB }, parts.join("")),
-  };
+  return finish(options, { parts, points, top, height: base + MB });
 }
 
 /** Options of `heatTable()`: `counts[row][column]`. */
@@ -328,4 +316,18 @@ export function figure(chart: Chart, options: { empty: string; note?: string }):
   const note = options.note ? `<p class="note">${escapeHtml(options.note)}</p>` : "";
   return `<figure class="chart" data-chart="${escapeHtml(chart.name)}" data-points="${chart.points}">` +
     `<figcaption>${escapeHtml(chart.title)}</figcaption>${body}${note}</figure>`;
+}
+
+// The x-axis label, then the frame around the drawn parts.
+function finish(
+  options: { name: string; title: string; xLabel: string; width?: number },
+  drawn: { parts: string[]; points: number; top: number; height: number },
+): Chart {
+  drawn.parts.push(xLabel(drawn.top, options.xLabel));
+  return {
+    name: options.name,
+    title: options.title,
+    points: drawn.points,
+    svg: frame({ ...options, height: drawn.height }, drawn.parts.join("")),
+  };
 }
