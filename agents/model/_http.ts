@@ -1,8 +1,9 @@
 // Shared by the HTTP clients: one POST of JSON with a per-attempt timeout, retries with
 // seeded exponential backoff honouring Retry-After, and failures sorted into ModelError codes.
 import { canonicalJson, Rng } from "../../envs/mod.ts";
-import type { ConcurrencyLimiter } from "./limiter.ts";
-import { ModelError, type ModelErrorCode } from "./types.ts";
+import { type ConcurrencyLimiter, limiterFor } from "./limiter.ts";
+import { DEFAULT_PRICES, priceFor, type PriceLookup } from "./prices.ts";
+import { type ClientOptions, ModelError, type ModelErrorCode } from "./types.ts";
 
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 30_000;
@@ -40,6 +41,47 @@ export function resolveResilience(options: {
     sleep: options.sleep ?? delay,
     rng: options.rng ?? new Rng(0),
     limiter: options.limiter,
+  };
+}
+
+/** What both HTTP clients derive from their options before the first call. */
+export interface ClientSetup {
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+  resilience: Resilience;
+  price: PriceLookup;
+  /** Names the endpoint in error messages. */
+  label: string;
+  /** Said with an authentication failure when no key was given. */
+  keyHint: string | undefined;
+}
+
+/**
+ * Checks a client's model and base URL, takes the key (from the environment only for the
+ * provider's own endpoint, so a key never goes to another host unasked), and resolves the
+ * resilience settings and the price.
+ */
+export function clientSetup(
+  options: ClientOptions & { model?: unknown; baseUrl?: string; apiKey?: string },
+  provider: { name: "openai" | "anthropic"; title: string; defaultUrl: string; keyVar: string },
+): ClientSetup {
+  if (typeof options?.model !== "string" || options.model === "") {
+    throw new TypeError(`Invalid ${provider.title} client options: "model" must be a non-empty string`);
+  }
+  const model = options.model;
+  const baseUrl = (options.baseUrl ?? provider.defaultUrl).replace(/\/+$/, "");
+  if (!URL.canParse(baseUrl)) throw new TypeError(`Invalid baseUrl "${baseUrl}": expected an http(s) URL`);
+  const apiKey = options.apiKey ?? (baseUrl === provider.defaultUrl ? envKey(provider.keyVar) : undefined);
+  const host = new URL(provider.defaultUrl).host;
+  return {
+    model,
+    baseUrl,
+    apiKey,
+    resilience: resolveResilience({ ...options, limiter: options.limiter ?? limiterFor(baseUrl) }),
+    price: priceFor(provider.name, model, { prices: { ...DEFAULT_PRICES, ...options.prices } }),
+    label: `${provider.title} endpoint "${baseUrl}"`,
+    keyHint: apiKey ? undefined : `no API key was given (pass apiKey, or set ${provider.keyVar} for ${host})`,
   };
 }
 

@@ -3,9 +3,8 @@
  *
  * @module
  */
-import { envKey, malformed, postJson, resolveResilience } from "./_http.ts";
-import { limiterFor } from "./limiter.ts";
-import { costOf, DEFAULT_PRICES, priceFor } from "./prices.ts";
+import { clientSetup, malformed, postJson } from "./_http.ts";
+import { costOf } from "./prices.ts";
 import type { ChatOptions, ChatRequest, ChatResponse, ClientOptions, ModelClient, ModelToolCall } from "./types.ts";
 
 /** Options of `anthropicClient()`. */
@@ -45,23 +44,16 @@ const VERSION = "2023-06-01";
  * ```
  */
 export function anthropicClient(options: AnthropicClientOptions): ModelClient {
-  if (typeof options?.model !== "string" || options.model === "") {
-    throw new TypeError('Invalid Anthropic client options: "model" must be a non-empty string');
-  }
-  const model = options.model;
-  const baseUrl = (options.baseUrl ?? ANTHROPIC_URL).replace(/\/+$/, "");
-  if (!URL.canParse(baseUrl)) throw new TypeError(`Invalid baseUrl "${baseUrl}": expected an http(s) URL`);
+  const { model, baseUrl, apiKey, resilience, price, label, keyHint } = clientSetup(options, {
+    name: "anthropic",
+    title: "Anthropic",
+    defaultUrl: ANTHROPIC_URL,
+    keyVar: "ANTHROPIC_API_KEY",
+  });
   const maxTokens = options.maxTokens ?? 1024;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new RangeError(`Invalid maxTokens ${maxTokens}: expected a positive integer`);
   }
-  const apiKey = options.apiKey ?? (baseUrl === ANTHROPIC_URL ? envKey("ANTHROPIC_API_KEY") : undefined);
-  const resilience = resolveResilience({ ...options, limiter: options.limiter ?? limiterFor(baseUrl) });
-  const price = priceFor("anthropic", model, { prices: { ...DEFAULT_PRICES, ...options.prices } });
-  const label = `Anthropic endpoint "${baseUrl}"`;
-  const keyHint = apiKey
-    ? undefined
-    : "no API key was given (pass apiKey, or set ANTHROPIC_API_KEY for api.anthropic.com)";
   const headers: Record<string, string> = { "anthropic-version": VERSION };
   if (apiKey) headers["x-api-key"] = apiKey;
 

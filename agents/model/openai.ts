@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { envKey, malformed, postJson, resolveResilience } from "./_http.ts";
-import { limiterFor } from "./limiter.ts";
-import { costOf, DEFAULT_PRICES, priceFor } from "./prices.ts";
+import { clientSetup, malformed, postJson } from "./_http.ts";
+import { costOf } from "./prices.ts";
 import {
   type ChatOptions,
   type ChatRequest,
@@ -48,17 +47,12 @@ const OPENAI_URL = "https://api.openai.com/v1";
  * ```
  */
 export function openaiClient(options: OpenAIClientOptions): ModelClient {
-  if (typeof options?.model !== "string" || options.model === "") {
-    throw new TypeError('Invalid OpenAI-compatible client options: "model" must be a non-empty string');
-  }
-  const model = options.model;
-  const baseUrl = (options.baseUrl ?? OPENAI_URL).replace(/\/+$/, "");
-  if (!URL.canParse(baseUrl)) throw new TypeError(`Invalid baseUrl "${baseUrl}": expected an http(s) URL`);
-  const apiKey = options.apiKey ?? (baseUrl === OPENAI_URL ? envKey("OPENAI_API_KEY") : undefined);
-  const resilience = resolveResilience({ ...options, limiter: options.limiter ?? limiterFor(baseUrl) });
-  const price = priceFor("openai", model, { prices: { ...DEFAULT_PRICES, ...options.prices } });
-  const label = `OpenAI-compatible endpoint "${baseUrl}"`;
-  const keyHint = apiKey ? undefined : "no API key was given (pass apiKey, or set OPENAI_API_KEY for api.openai.com)";
+  const { model, baseUrl, apiKey, resilience, price, label, keyHint } = clientSetup(options, {
+    name: "openai",
+    title: "OpenAI-compatible",
+    defaultUrl: OPENAI_URL,
+    keyVar: "OPENAI_API_KEY",
+  });
 
   return {
     provider: "openai",
