@@ -3,7 +3,6 @@ import { FakeModelClient } from "../../agents/model/mod.ts";
 import { getDomain } from "../../envs/mod.ts";
 import { resolveConfig } from "../config.ts";
 import { cellSetup } from "./cell.ts";
-import type { EnvCondition } from "./perturb.ts";
 
 const airline = getDomain("airline");
 const { conditions } = resolveConfig();
@@ -30,10 +29,15 @@ Deno.test("cellSetup() gives each condition its wrapper, and the nominal conditi
 
   const env = cellSetup(cell("env", "high"), options);
   assertEquals(env.condition?.hints?.perturbation !== undefined, true);
-  assertEquals((env.condition as EnvCondition).worldArgs({ flightNumber: "HAT001", date: "05/16/2024" }), {
-    flight_number: "HAT001",
-    date: "2024-05-16",
-  });
+  let received: unknown;
+  env.condition!.dispatch!(
+    { step: 1, name: "search_direct_flight", args: { flightNumber: "HAT001", date: "05/16/2024" } },
+    (name, args) => {
+      received = args;
+      return { name, args, ok: true, result: null };
+    },
+  );
+  assertEquals(received, { flight_number: "HAT001", date: "2024-05-16" });
 
   assertEquals(cellSetup(cell("prompt", "j3"), options).opening, 1);
   assertEquals(cellSetup(cell("prompt", "j2"), options).condition, undefined);

@@ -97,11 +97,6 @@ export interface EnvOptions {
 export interface EnvCondition extends EpisodeCondition {
   tools: readonly Tool[];
   hints: { perturbation: PerturbationHints & Record<string, Json> };
-  /**
-   * A call's arguments as the world received them (canonical names and formats); arguments the
-   * dispatcher refused are returned as they are. Episode events keep what the agent sent.
-   */
-  worldArgs(args: unknown): unknown;
 }
 
 /**
@@ -137,10 +132,6 @@ export function envCondition(options: EnvOptions): EnvCondition {
   return {
     tools,
     hints: { perturbation: hints as PerturbationHints & Record<string, Json> },
-    worldArgs(args) {
-      const decoded = codec.args(args);
-      return "error" in decoded ? args : decoded.args;
-    },
     dispatch(call, next) {
       const decoded = codec.args(call.args);
       if ("error" in decoded) {
