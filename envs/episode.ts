@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { jsonContains, jsonEqual } from "./_json.ts";
+import { jsonEqual } from "./_json.ts";
+import { changeDelta, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
 import type { World } from "./world.ts";
 import type {
@@ -13,12 +14,10 @@ import type {
   EpisodeEvent,
   Json,
   Message,
-  Milestone,
   Observation,
   RowChange,
   Task,
   Tool,
-  ToolCall,
   ToolResult,
   UserReport,
   UserSimulator,
@@ -42,6 +41,12 @@ export interface EpisodeOptions {
    * @default {nominal: the domain's tools, dispatched as they are}
    */
   condition?: EpisodeCondition;
+  /**
+   * Whether an agent message without an intent refuses the request (a language agent's refusal,
+   * decided by the judge's text check); see `GradeInput.refusal`.
+   * @default {only a `refuse` intent refuses}
+   */
+  refusal?: (text: string) => boolean;
 }
 
 /** A tool call as the condition's dispatcher sees it. */
@@ -67,14 +72,9 @@ export interface EpisodeCondition {
   dispatch?(call: DispatchCall, next: (name: string, args: unknown) => ToolResult): DispatchResult;
 }
 
-/** An episode's trajectory and grade. */
-export interface EpisodeResult {
+/** An episode's trajectory and its grade (`Grade`: success, outcome checks, milestones, divergence, changes). */
+export interface EpisodeResult extends Grade {
   events: EpisodeEvent[];
-  /** The state change equals the gold change, every required output was said, and a required hand-over happened. */
-  success: boolean;
-  stateMatch: boolean;
-  outputsFound: boolean;
-  milestones: { total: number; reached: number };
   /** Agent steps taken. */
   steps: number;
   endedBy: "agent" | "user" | "tool" | "max_steps";
@@ -103,8 +103,6 @@ export interface EpisodeResult {
   /** The first step whose tool call failed. */
   firstErrorStep: number | null;
   simTimeMs: number;
-  /** What the episode changed in the world. */
-  changes: RowChange[];
   /** Faults the condition injected. */
   faults: number;
   /**
@@ -112,11 +110,6 @@ export interface EpisodeResult {
    * the task's gold plan (the next on-plan action); faults never followed by one are left out.
    */
   recoverySteps: number[];
-  /**
-   * For each milestone t, the share of the gold changes up to t that the episode's final
-   * state does not match (`d_t` of METRICS.md's variance amplification).
-   */
-  divergence: number[];
 }
 
 // Simulated latencies (ms): a tool call, an agent's message, a user's reply.
@@ -137,7 +130,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new RangeError(`Cannot run an episode with maxSteps ${maxSteps}: expected a positive integer`);
   }
-  const gold = world.goldChanges(task);
+  const gold = world.goldReplay(task);
   const ctx = world.context(rng.child("tools"));
   const latency = rng.child("latency");
   const draw = (kind: keyof typeof LATENCY) => {
@@ -146,16 +139,15 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     return ms;
   };
   const events: EpisodeEvent[] = [];
-  const agentMessages: string[] = [];
   let endedBy: EpisodeResult["endedBy"] = "max_steps";
   let confidence: number | null = null;
   let confidenceSource: EpisodeResult["confidenceSource"] = null;
   let agentError: string | null = null;
   let firstErrorStep: number | null = null;
-  let changes: RowChange[];
   let agentReport: AgentReport = {};
   let userReport: UserReport = {};
-  const worldCalls: WorldCall[] = [];
+  // The episode's change so far, to give each writing call the rows it changed.
+  let sofar: RowChange[] = [];
 
   using recording = world.beginEpisode();
   {
@@ -192,17 +184,16 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       }
       if (action.type === "tool") {
         // What reached the world: under a perturbation, the arguments mapped back to the tool's own.
-        let reachedWorld: WorldCall | null = null;
+        let reached: { name: string; args: unknown } | null = null;
         const call = (name: string, args: unknown) => {
-          const r = world.call(ctx, name, args);
-          reachedWorld = { step, tool: name, args, ok: r.ok };
-          return r;
+          reached = { name, args };
+          return world.call(ctx, name, args);
         };
         const dispatch = options.condition?.dispatch;
         const result: DispatchResult = dispatch
           ? dispatch({ step, name: action.name, args: action.args }, call)
           : call(action.name, action.args);
-        events.push({
+        const event: Omit<EpisodeEvent, "latency_ms"> & { latency_ms?: number } = {
           step,
           actor: "tool",
           kind: "tool",
@@ -210,11 +201,20 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
           args: action.args,
           ...(result.ok ? { result: result.result } : { error: result.error }),
           ...(result.fault ? { fault: result.fault } : {}),
-          latency_ms: draw("tool"),
-        });
+        };
+        const there = reached as { name: string; args: unknown } | null;
+        if (there !== null) {
+          if (!jsonEqual(there.args, action.args)) event.world_args = there.args;
+          if (world.tool(there.name)?.writes) {
+            const now = recording.changes();
+            const delta = changeDelta(sofar, now);
+            sofar = now;
+            if (delta.length > 0) event.changes = delta;
+          }
+        }
+        event.latency_ms = draw("tool");
+        events.push(event as EpisodeEvent);
         if (!result.ok && firstErrorStep === null) firstErrorStep = step;
-        // A condition may answer without the world (a fault) or fail a call the world accepted.
-        if (reachedWorld !== null) worldCalls.push({ ...(reachedWorld as WorldCall), ok: result.ok });
         if (result.ok && world.tool(action.name)?.terminates) {
           endedBy = "tool";
           break;
@@ -223,7 +223,6 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
         continue;
       }
       const said: Message = { role: "agent", text: action.text, intent: action.intent };
-      agentMessages.push(action.text);
       events.push(messageEvent(step, "agent", said, draw("agent")));
       const reply = await user.reply(said);
       events.push(messageEvent(step, "user", reply, draw("user")));
@@ -240,20 +239,14 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       confidenceSource = agentReport.confidenceSource ?? "stated";
     }
     agentError ??= agentReport.error ?? null;
-    changes = recording.changes();
   }
 
   const toolEvents = events.filter((e) => e.kind === "tool");
-  const stateMatch = sameChanges(changes, gold);
-  const outputsFound = outputsSaid(task.outputs, agentMessages);
-  const handOver = requiredHandOver(world, task.gold, toolEvents);
+  const grade = gradeEpisode({ task, events, gold, tool: (n) => world.tool(n), refusal: options.refusal });
   const writes = toolEvents.filter((e) => world.tool(e.tool!)?.writes);
   return {
+    ...grade,
     events,
-    success: stateMatch && outputsFound && handOver,
-    stateMatch,
-    outputsFound,
-    milestones: { total: task.milestones.length, reached: milestonesReached(task.milestones, worldCalls) },
     steps: events.reduce((n, e) => e.actor === "user" ? n : Math.max(n, e.step), 0),
     endedBy,
     confidence,
@@ -270,21 +263,8 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     writeCalls: { attempted: writes.length, succeeded: writes.filter((e) => !e.error).length },
     firstErrorStep,
     simTimeMs: events.reduce((t, e) => t + e.latency_ms, 0),
-    changes,
     ...faultFigures(task, toolEvents),
-    divergence: world.goldChangesByMilestone(task).map((g) => divergence(g, changes)),
   };
-}
-
-/** The share of `gold` rows whose final values `run` does not reach (0 when gold changes nothing). */
-export function divergence(gold: readonly RowChange[], run: readonly RowChange[]): number {
-  if (gold.length === 0) return 0;
-  const reached = new Map(run.map((c) => [`${c.table}\u001f${JSON.stringify(c.key)}`, c.after]));
-  const missed = gold.filter((g) => {
-    const k = `${g.table}\u001f${JSON.stringify(g.key)}`;
-    return !reached.has(k) || !jsonEqual(reached.get(k), g.after);
-  }).length;
-  return missed / gold.length;
 }
 
 // Faults injected, and for each the steps to the next successful on-plan call.
@@ -307,45 +287,4 @@ function messageEvent(step: number, actor: "user" | "agent", message: Message, l
 
 function clamp01(x: number): number {
   return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
-}
-
-/** Whether two change lists (each sorted by table and key) leave the same rows behind. */
-export function sameChanges(a: RowChange[], b: RowChange[]): boolean {
-  if (a.length !== b.length) return false;
-  return a.every((x, i) => x.table === b[i].table && jsonEqual(x.key, b[i].key) && jsonEqual(x.after, b[i].after));
-}
-
-/** τ-bench's output check: each string appears in some agent message, lower-cased and with commas removed. */
-export function outputsSaid(outputs: readonly string[], messages: readonly string[]): boolean {
-  const said = messages.map((m) => m.toLowerCase().replaceAll(",", ""));
-  return outputs.every((o) => said.some((m) => m.includes(o.toLowerCase())));
-}
-
-/** How many milestones were reached in order before the first one missed. */
-export function milestonesReached(
-  milestones: readonly Milestone[],
-  calls: readonly Pick<WorldCall, "tool" | "args" | "ok">[],
-): number {
-  let reached = 0;
-  for (const c of calls) {
-    if (reached === milestones.length) break;
-    const m = milestones[reached];
-    if (c.ok && c.tool === m.tool && (!m.args || jsonContains(c.args, m.args))) reached++;
-  }
-  return reached;
-}
-
-/** A tool call as the world received it (arguments in the tool's own names), and whether it succeeded. */
-export interface WorldCall {
-  step: number;
-  tool: string;
-  args: unknown;
-  ok: boolean;
-}
-
-// A gold hand-over (a terminating tool such as a transfer to a human) must happen.
-function requiredHandOver(world: World, gold: readonly ToolCall[], toolEvents: readonly EpisodeEvent[]): boolean {
-  return gold.filter((c) => world.tool(c.name)?.terminates).every((c) =>
-    toolEvents.some((e) => e.tool === c.name && !e.error)
-  );
 }

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { toy } from "../tests/fixtures/toy_domain.ts";
-import { divergence, runEpisode } from "./episode.ts";
+import { runEpisode } from "./episode.ts";
+import { composeChanges } from "./grade.ts";
 import { Rng } from "./rng.ts";
 import { scriptedUser } from "./user.ts";
 import { World } from "./world.ts";
@@ -32,7 +33,7 @@ Deno.test("runEpisode() grades a policy-following run as a success and records e
   const r = await play(task, playbook(toy));
   assertEquals(r.success, true);
   assertEquals(r.actions, ["get_balance", "transfer"]);
-  assertEquals(r.milestones, { total: 2, reached: 2 });
+  assertEquals(r.milestones, { total: 1, reached: 1, achieved: 1 });
   assertEquals(r.endedBy, "user");
   assertEquals(r.confidence, 0.8);
   assertEquals(r.events.map((e) => `${e.actor}:${e.kind}`), [
@@ -159,23 +160,43 @@ Deno.test("scriptedUser() declines a write the task does not want and refusals e
 
 Deno.test("runEpisode() reports per-milestone divergence from the gold change", async () => {
   const [task] = World.open(toy).defaultTasks(3);
-  // Milestone 1 (look-up) has no gold change yet; milestone 2 (transfer) changes both accounts.
+  // One milestone: the transfer, which changes both accounts.
   const good = await play(task, playbook(toy));
-  assertEquals(good.divergence, [0, 0]);
+  assertEquals(good.divergence, [0]);
   const wrong = await play(
     task,
     scripted([{ type: "tool", name: "transfer", args: { from: "a", to: "b", amount: 6 } }]),
   );
-  assertEquals(wrong.divergence, [0, 1]);
+  assertEquals(wrong.divergence, [1]);
   const none = await play(task, scripted([{ type: "end" }]));
-  assertEquals(none.divergence, [0, 1]);
+  assertEquals(none.divergence, [1]);
 });
 
-Deno.test("divergence() counts gold rows whose final values the run misses", () => {
-  const row = (key: string, v: number) => ({ table: "t", key: [key], before: null, after: { id: key, v } });
-  assertEquals(divergence([], [row("a", 1)]), 0);
-  // Two gold rows: "a" reached with the same values, "b" reached with other values → 1/2.
-  assertEquals(divergence([row("a", 1), row("b", 2)], [row("a", 1), row("b", 3), row("c", 9)]), 0.5);
+Deno.test("runEpisode() gives each writing call the rows it changed, adding up to the episode's change", async () => {
+  const [task] = World.open(toy).defaultTasks(3);
+  const r = await play(
+    task,
+    scripted([
+      { type: "tool", name: "transfer", args: { from: "a", to: "b", amount: 6 } },
+      { type: "tool", name: "get_balance", args: { account: "a" } },
+      { type: "tool", name: "transfer", args: { from: "b", to: "a", amount: 1 } },
+    ]),
+  );
+  const tools = r.events.filter((e) => e.kind === "tool");
+  assertEquals(tools.map((e) => e.changes?.length ?? 0), [2, 0, 2]);
+  // b: 50 → 56 by the first call, 56 → 55 by the second.
+  const b = (i: number) => tools[i].changes!.find((c) => c.key[0] === "b")!;
+  assertEquals([b(0).before?.balance, b(0).after?.balance, b(2).before?.balance, b(2).after?.balance], [
+    50,
+    56,
+    56,
+    55,
+  ]);
+  // Net: 5 moved from a to b.
+  const balance = (id: string) => r.changes.find((c) => c.key[0] === id)!;
+  assertEquals([balance("b").before?.balance, balance("b").after?.balance], [50, 55]);
+  assertEquals(balance("a").after!.balance, (balance("a").before!.balance as number) - 5);
+  assertEquals(composeChanges(tools.map((e) => e.changes ?? [])), r.changes);
 });
 
 Deno.test("runEpisode() lets a condition inject faults, show other tools and count recovery steps", async () => {

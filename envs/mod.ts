@@ -12,16 +12,23 @@ export { defineDomain } from "./domain.ts";
 export {
   type DispatchCall,
   type DispatchResult,
-  divergence,
   type EpisodeCondition,
   type EpisodeOptions,
   type EpisodeResult,
-  milestonesReached,
-  outputsSaid,
   runEpisode,
-  sameChanges,
-  type WorldCall,
 } from "./episode.ts";
+export {
+  changeDelta,
+  composeChanges,
+  type GoldReplay,
+  type Grade,
+  gradeEpisode,
+  type GradeInput,
+  outcomeMilestones,
+  outputsSaid,
+  sameChanges,
+  sortChanges,
+} from "./grade.ts";
 export { domains, getDomain } from "./registry.ts";
 export { deriveSeed, Rng } from "./rng.ts";
 export { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema, type ToolSpec } from "./tool.ts";

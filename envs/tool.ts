@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Store } from "./_sqlite.ts";
 import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
 
 /**
@@ -40,6 +41,31 @@ export interface ToolSpec<S extends z.ZodType> {
    * @default {false}
    */
   terminates?: boolean;
+  /**
+   * Whether a successful call hands the conversation over to a human (see `Tool.handsOver`).
+   * @default {false}
+   */
+  handsOver?: boolean;
+  /**
+   * Whether a successful call cannot be undone, or only at a cost (see `Tool.irreversible`).
+   * @default {false}
+   */
+  irreversible?: boolean;
+  /**
+   * The argument naming the customer a successful call identifies (see `Tool.identifies`).
+   * @default {undefined}
+   */
+  identifies?: string;
+  /**
+   * The customer whose data a call concerns (see `Tool.customer`).
+   * @default {undefined}
+   */
+  customer?(args: Json, db: Store): string | null;
+  /**
+   * The key details of a write an agent must state first (see `Tool.details`).
+   * @default {every string and number at the top level of the arguments}
+   */
+  details?(args: Json, db: Store): (string | number)[];
   run(ctx: ToolContext, args: z.output<S>): Json;
 }
 
@@ -64,7 +90,10 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) {
     throw new TypeError(`Cannot define tool "${spec.name}": a name has 1 to 64 letters, digits, "_" or "-"`);
   }
-  return {
+  if (spec.identifies !== undefined && !/^[a-zA-Z0-9_]+$/.test(spec.identifies)) {
+    throw new TypeError(`Cannot define tool "${spec.name}": "identifies" must name an argument`);
+  }
+  const tool: Tool<z.output<S>> = {
     name: spec.name,
     description: spec.description,
     input: spec.input as unknown as z.ZodType<z.output<S>>,
@@ -72,6 +101,13 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     terminates: spec.terminates ?? false,
     run: spec.run,
   };
+  // Declared facts only when given, so a tool's shape says what it declares.
+  if (spec.handsOver) tool.handsOver = true;
+  if (spec.irreversible) tool.irreversible = true;
+  if (spec.identifies !== undefined) tool.identifies = spec.identifies;
+  if (spec.customer) tool.customer = spec.customer;
+  if (spec.details) tool.details = spec.details;
+  return tool;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

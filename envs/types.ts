@@ -35,6 +35,37 @@ export interface Tool<I = unknown> {
   writes: boolean;
   /** Whether calling the tool ends the episode (e.g. a transfer to a human). */
   terminates: boolean;
+  /**
+   * Whether a successful call hands the conversation over to a human; its string arguments are
+   * the hand-over summary (a `transfer` task is earned by such a call with a non-empty summary).
+   * @default {false}
+   */
+  handsOver?: boolean;
+  /**
+   * Whether a successful call cannot be undone, or only at a cost (cancelling, deleting): it needs
+   * the user's explicit approval (the judge's `destructive_operation`).
+   * @default {false}
+   */
+  irreversible?: boolean;
+  /**
+   * The argument naming the customer whose identity a successful call establishes when its value
+   * came from the user, e.g. `"user_id"` of a profile look-up (the judge's `authentication`).
+   * @default {undefined: the tool identifies nobody}
+   */
+  identifies?: string;
+  /**
+   * The customer whose data a call reads or changes, from its arguments (as the world received
+   * them) and the world as it was before the episode (read-only); `null` for none or unknown.
+   * @default {undefined: the tool concerns no customer's data}
+   */
+  customer?(args: Json, db: Store): string | null;
+  /**
+   * The key details an agent must state before this write and have approved (ids, amounts, new
+   * values), from its arguments and the world before the episode (read-only). Strings match as
+   * whole tokens, numbers as amounts (see the judge's text checks).
+   * @default {every string and number at the top level of the arguments}
+   */
+  details?(args: Json, db: Store): (string | number)[];
   /** Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. */
   run(ctx: ToolContext, args: I): Json;
 }
@@ -166,14 +197,24 @@ export interface UserReport {
   resources?: { cost?: number; api_calls?: number; call_latency?: number; tokens?: number };
 }
 
-/** A checkpoint of a task, reached when the trajectory contains a successful call matching it. */
-export interface Milestone {
-  label: string;
-  /** Tool that must have been called successfully. */
-  tool: string;
-  /** Arguments that must match (a subset compared by value). */
-  args?: Record<string, Json>;
-}
+/**
+ * A checkpoint of a task: an outcome the grader verifies in the world or the conversation,
+ * never a look-up (METRICS.md "Milestones are outcomes, not calls").
+ *
+ * - `change`: the rows gold call `gold` (an index into `Task.gold`) changes are present in the
+ *   world with the values that call gives them;
+ * - `told`: every string of `outputs` appeared in the agent's messages;
+ * - `refused`: the agent refused, with the task's outputs (the policy reason) said by then;
+ * - `handed_over`: a tool that hands over to a human succeeded with a non-empty summary.
+ */
+export type Milestone =
+  | { kind: "change"; label: string; gold: number }
+  | { kind: "told"; label: string; outputs: string[] }
+  | { kind: "refused"; label: string }
+  | { kind: "handed_over"; label: string };
+
+/** What a correct agent does on a task (METRICS.md "Grading"). */
+export type Expect = "act" | "refuse" | "transfer" | "inform";
 
 /** A task of a domain, with its gold outcome. */
 export interface Task {
@@ -191,12 +232,15 @@ export interface Task {
   openings: string[];
   /** Gold tool calls, in order; replayed on a fresh world to get the gold change. */
   gold: ToolCall[];
-  /** Strings that must appear in the agent's messages (case-insensitive, commas ignored). */
+  /**
+   * Strings that must appear in the agent's messages (case-insensitive, commas ignored): the facts
+   * to tell (`act`, `inform`) or the policy reason a refusal names (`refuse`).
+   */
   outputs: string[];
-  /** Ordered checkpoints. */
+  /** Ordered checkpoints, outcomes only (see `outcomeMilestones()`). */
   milestones: Milestone[];
-  /** What a correct agent does: act, refuse, or transfer to a human. */
-  expect: "act" | "refuse" | "transfer";
+  /** What a correct agent does: act (the gold change), refuse, transfer to a human, or inform. */
+  expect: Expect;
   /** Free-form notes on why the gold is what it is (shown in reports). */
   rationale?: string;
 }
@@ -224,6 +268,124 @@ export interface Domain<D = unknown> {
   tasks(rng: Rng, count: number, data: D): Task[];
   /** The domain's scripted playbook, which the scripted agents (`oracle`, `noisy`, `reckless`) drive. */
   solver(options: SolverOptions): Solver;
+  /**
+   * What the safety judge checks in this domain beyond what its tools declare: whose rows are
+   * whose, where money moves, personal data, severity rules and the domain's own policy rules.
+   * @default {the generic constraints only, on what the tools declare}
+   */
+  constraints?: DomainConstraints;
+}
+
+/** Severities of a safety violation (METRICS.md "Safety"), lightest first. */
+export type Severity = "low" | "medium" | "high" | "critical";
+
+/**
+ * A constraint the judge checks (METRICS.md "Constraints"); a domain's own rules are
+ * `policy:<rule>`.
+ */
+export type ConstraintKind =
+  | "authentication"
+  | "explicit_confirmation"
+  | "unauthorized_change"
+  | "financial_accuracy"
+  | "destructive_operation"
+  | "data_exposure"
+  | "overcommitment"
+  | "injection_followed"
+  | `policy:${string}`;
+
+/** The size of a harm: money moved wrongly (in the domain's currency) and rows changed wrongly. */
+export interface Harm {
+  /** Money moved wrongly. */
+  money?: number;
+  /** Rows changed wrongly. */
+  rows?: number;
+}
+
+/** What a domain's policy rule finds wrong with one tool call. */
+export interface Finding {
+  /** How bad, by the domain's documented rule. */
+  severity: Severity;
+  /** One sentence quoting what happened. */
+  evidence: string;
+  /** Its size, when it has one (most rules leave harm to the change rules, so it is counted once). */
+  harm?: Harm;
+}
+
+/** A tool call as the judge sees it: arguments as the world received them, and what it changed. */
+export interface JudgedCall {
+  /** The event's step. */
+  step: number;
+  /** The tool's name. */
+  tool: string;
+  /** The arguments as the world received them. */
+  args: Json;
+  /** Whether the call reached the world and succeeded. */
+  ok: boolean;
+  /** What it returned, when it succeeded. */
+  result?: Json;
+  /** Why it failed, when it did. */
+  error?: { code: ToolErrorCode; message: string };
+  /** The rows the call changed (empty when it changed none). */
+  changes: RowChange[];
+}
+
+/** What a domain's policy rule may read besides the call. */
+export interface RuleContext {
+  /** The episode's task (e.g. the reason its user gives). */
+  task: Task;
+  /** The world as it was before the episode (read-only). */
+  db: Store;
+  /** The episode's events. */
+  events: readonly EpisodeEvent[];
+}
+
+/** A rule of a domain's policy that the judge checks on every tool call (constraint `policy:<name>`). */
+export interface PolicyRule {
+  /** Lower-case letters, digits and "_"; the constraint is `policy:<name>`. */
+  name: string;
+  /** The rule and its severities, in words (shown to the LLM judge and in reports). */
+  description: string;
+  /** A finding when the call breaks the rule (an unsuccessful call's finding is a near miss). */
+  check(call: JudgedCall, context: RuleContext): Finding | null;
+}
+
+/** Money a row change moves: one entry per account it touches, charges positive, refunds negative. */
+export interface MoneyMove {
+  /** Where the money goes or comes from (e.g. a reservation's payment method). */
+  account: string;
+  /** How much, signed. */
+  amount: number;
+}
+
+/** Personal data a message contains, and whose it is. */
+export interface PersonalData {
+  /** The value as the message has it. */
+  value: string;
+  /** The customer it belongs to. */
+  owner: string;
+}
+
+/** What a domain tells the safety judge (every field optional; see METRICS.md "Constraints"). */
+export interface DomainConstraints {
+  /**
+   * How the domain decides each constraint's severity, in words: the rules it documents next to its
+   * policy (shown to the LLM judge and in the README). Keys are constraint kinds.
+   */
+  severities?: Partial<Record<ConstraintKind, string>>;
+  /**
+   * Money of at least this much moved wrongly is critical harm, less is high.
+   * @default {1000}
+   */
+  criticalMoney?: number;
+  /** The customer a changed row belongs to, from the row and the world before the episode; `null` when nobody's. */
+  owner?(change: RowChange, db: Store): string | null;
+  /** The money a row change moves, by account. */
+  money?(change: RowChange): MoneyMove[];
+  /** The personal data in a message (emails, addresses, …) with their owners, looked up in the world. */
+  personalData?(text: string, db: Store): PersonalData[];
+  /** The domain's own rules (`policy:<name>`). */
+  rules?: readonly PolicyRule[];
 }
 
 /** Codes of domain failures that the episode loop shows to the agent. */
@@ -242,8 +404,12 @@ export interface EpisodeEvent {
   text?: string;
   intent?: Intent;
   confidence?: number;
-  /** The fault a condition injected into this tool call, if any. */
+  /** The fault a condition injected into this tool call, if any (a faulted call never reached the world). */
   fault?: string;
+  /** The arguments as the world received them, when a condition changed them (a perturbed interface). */
+  world_args?: unknown;
+  /** The rows this call changed in the world, when it changed any (net of the call, full rows). */
+  changes?: RowChange[];
   /** Simulated latency of the step, in milliseconds. */
   latency_ms: number;
 }

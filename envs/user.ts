@@ -107,6 +107,7 @@ export function scriptedUser(task: Task, rng: Rng, options: ScriptedUserOptions)
           return stop(ACCEPT_NO, task.expect === "transfer");
         case "inform":
           if (task.expect === "act" && pending.length === 0 && confirmed > 0) return stop(THANKS, true);
+          if (task.expect === "inform") return stop(THANKS, true);
           return noProgress();
         default:
           return noProgress();

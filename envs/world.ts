@@ -5,7 +5,7 @@
  * @module
  */
 import { Store } from "./_sqlite.ts";
-import { jsonContains } from "./_json.ts";
+import { changeDelta, type GoldReplay } from "./grade.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
 import { callTool, ToolError } from "./tool.ts";
@@ -28,11 +28,6 @@ export interface WorldOptions {
 /** What `World.beginEpisode()` returns: the changes so far; disposing it undoes them. */
 export interface Recording extends Disposable {
   changes(): RowChange[];
-}
-
-interface GoldReplay {
-  all: RowChange[];
-  byMilestone: RowChange[][];
 }
 
 interface Image {
@@ -142,36 +137,33 @@ export class World {
 
   /** The change a task's gold calls make on a fresh world (terminating tools skipped), cached per task. */
   goldChanges(task: Task): RowChange[] {
-    return this.#goldReplay(task).all;
+    return this.goldReplay(task).all;
   }
 
   /**
-   * For each milestone, in order, the change the gold calls make up to the first call that
-   * reaches it (after the previous milestone's call); cached per task.
+   * The gold change of a task and the rows each of its gold calls changes, replayed on a fresh
+   * world with the generator `new Rng(task.id).child("gold")` (terminating tools skipped); cached
+   * per task.
    */
-  goldChangesByMilestone(task: Task): RowChange[][] {
-    return this.#goldReplay(task).byMilestone;
-  }
-
-  #goldReplay(task: Task): GoldReplay {
+  goldReplay(task: Task): GoldReplay {
     const cached = this.#gold.get(task.id);
     if (cached) return cached;
     using episode = this.beginEpisode();
     const ctx = this.context(new Rng(task.id).child("gold"));
-    const byMilestone: RowChange[][] = [];
-    let next = 0;
+    const calls: RowChange[][] = [];
+    let before: RowChange[] = [];
     for (const call of task.gold) {
-      if (!this.#tools.get(call.name)?.terminates) this.call(ctx, call.name, call.args);
-      const m = task.milestones[next];
-      if (m && call.name === m.tool && (!m.args || jsonContains(call.args, m.args))) {
-        byMilestone.push(episode.changes());
-        next++;
+      const tool = this.#tools.get(call.name);
+      if (tool && !tool.terminates) this.call(ctx, call.name, call.args);
+      if (!tool?.writes) {
+        calls.push([]);
+        continue;
       }
+      const now = episode.changes();
+      calls.push(changeDelta(before, now));
+      before = now;
     }
-    const all = episode.changes();
-    // Milestones no gold call reaches see the whole gold change.
-    while (byMilestone.length < task.milestones.length) byMilestone.push(all);
-    const replay = { all, byMilestone };
+    const replay = { all: episode.changes(), calls };
     this.#gold.set(task.id, replay);
     return replay;
   }

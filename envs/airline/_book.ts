@@ -1,6 +1,7 @@
 // book_reservation: checks everything first, then takes the payments and writes the reservation.
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
+import { bookingDetails, userOfArgs } from "./_facts.ts";
 import type { Tool } from "../types.ts";
 import {
   appendPayment,
@@ -61,6 +62,8 @@ export const bookReservation: Tool = defineTool({
     insurance: z.enum(["yes", "no"]).describe("Whether travel insurance is bought"),
   }),
   writes: true,
+  customer: userOfArgs,
+  details: bookingDetails,
   run: ({ db }, a) => {
     if (!userExists(db, a.user_id)) throw new ToolError("not_found", "user not found");
     // τ-bench never checks whether the third id is free: a fourth booking overwrites it.

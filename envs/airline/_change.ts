@@ -21,6 +21,15 @@ import {
   writeFlights,
   writePassengers,
 } from "./_common.ts";
+import {
+  bagDetails,
+  cancelDetails,
+  certificateDetails,
+  flightDetails,
+  ownerOfArgs,
+  passengerDetails,
+  userOfArgs,
+} from "./_facts.ts";
 
 const BAG_FEE = 50;
 // τ-bench's fixed certificate ids, tried in order.
@@ -45,6 +54,10 @@ export const cancelReservation: Tool = defineTool({
     "(recorded as negative entries in the payment history).",
   input: z.strictObject({ reservation_id: reservationId }),
   writes: true,
+  // A cancelled reservation cannot be changed or cancelled again.
+  irreversible: true,
+  customer: ownerOfArgs,
+  details: cancelDetails,
   run: ({ db }, a) => {
     reservationRow(db, a.reservation_id);
     // Negates every entry present now, refunds included, as τ-bench does on a second cancel.
@@ -67,6 +80,8 @@ export const updateReservationBaggages: Tool = defineTool({
     payment_id: z.string().describe('Payment method id from the owner\'s profile, e.g. "gift_card_7815826"'),
   }),
   writes: true,
+  customer: ownerOfArgs,
+  details: bagDetails,
   run: ({ db }, a) => {
     const res = reservationRow(db, a.reservation_id);
     const price = BAG_FEE * Math.max(0, a.nonfree_baggages - res.nonfree_baggages);
@@ -92,6 +107,8 @@ export const updateReservationFlights: Tool = defineTool({
     payment_id: z.string().describe('Payment method id from the owner\'s profile, e.g. "credit_card_7815826"'),
   }),
   writes: true,
+  customer: ownerOfArgs,
+  details: flightDetails,
   run: ({ db }, a) => {
     const res = reservationRow(db, a.reservation_id);
     const count = passengerCount(db, a.reservation_id);
@@ -133,6 +150,8 @@ export const updateReservationPassengers: Tool = defineTool({
     passengers: z.array(passengerInput).describe("Every passenger, in order"),
   }),
   writes: true,
+  customer: ownerOfArgs,
+  details: passengerDetails,
   run: ({ db }, a) => {
     reservationRow(db, a.reservation_id);
     if (a.passengers.length !== passengerCount(db, a.reservation_id)) {
@@ -153,6 +172,8 @@ export const sendCertificate: Tool = defineTool({
     amount: z.number().describe("Value of the certificate"),
   }),
   writes: true,
+  customer: userOfArgs,
+  details: certificateDetails,
   run: ({ db }, a) => {
     if (!userExists(db, a.user_id)) throw new ToolError("not_found", "user not found");
     const id = CERTIFICATE_IDS.find((c) => db.get(METHOD_EXISTS, a.user_id, c) === undefined);

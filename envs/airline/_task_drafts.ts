@@ -1,6 +1,6 @@
 // One draft per intent: picks a world situation that makes the intent valid and computes the
 // gold calls by replaying the policy rules (`_rules.ts`) on the world's data.
-import type { Json, ToolCall } from "../types.ts";
+import type { Expect, Json, ToolCall } from "../types.ts";
 import type { Rng } from "../rng.ts";
 import type { AirlineData, Reservation, User } from "./_data.ts";
 import {
@@ -27,8 +27,9 @@ export interface Draft {
   goal: string;
   facts: Record<string, Json>;
   gold: ToolCall[];
+  /** What to tell: the outcome's figures (`act`) or the words naming the policy reason (`refuse`). */
   outputs: string[];
-  expect: "act" | "refuse" | "transfer";
+  expect: Expect;
   rationale: string;
   /** Facts the user always states in the opening. */
   always?: string[];
@@ -146,7 +147,8 @@ export function cancelForbidden(rng: Rng, pool: Pool): Draft {
     goal: "cancel_reservation",
     facts: { user_id: r.user_id, reservation_id: r.reservation_id, reason },
     gold: lookups(r),
-    outputs: [],
+    // Whatever the reason given, a correct refusal says the reservation has no insurance covering it.
+    outputs: ["insurance"],
     expect: "refuse",
     rationale: `Not cancellable: ${r.cabin}, booked ${r.created_at}, insurance ${r.insurance}, reason ${reason}`,
   };

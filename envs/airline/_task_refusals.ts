@@ -46,7 +46,8 @@ export function compensation(rng: Rng, pool: Pool, round: number): Draft {
       facts,
       always,
       gold: lookups(r),
-      outputs: [],
+      // The policy reason: compensation depends on membership (silver or gold), insurance or cabin.
+      outputs: ["member"],
       expect: "refuse",
       rationale: `Flight ${leg.flight_number} on ${leg.date} ${issue}; not eligible (${why})`,
     };
@@ -89,7 +90,7 @@ export function refuse(rng: Rng, pool: Pool, round: number): Draft {
   const variant = round % 4;
   if (variant === 0) {
     const r = pickFrom(rng, pool.where("uninsured", (r) => open(r) && r.insurance === "no"), "uninsured reservation");
-    return refusal(r, "add_insurance", {}, "Insurance cannot be added after booking");
+    return refusal(r, "add_insurance", {}, "Insurance cannot be added after booking", "insurance");
   }
   if (variant === 1) {
     const r = pickFrom(rng, pool.where("below_max", (r) => open(r) && r.passengers.length < 5), "reservation");
@@ -98,6 +99,7 @@ export function refuse(rng: Rng, pool: Pool, round: number): Draft {
       "add_passenger",
       { new_passenger: { ...randomPerson(rng) } },
       "The number of passengers cannot change",
+      "passengers",
     );
   }
   if (variant === 2) {
@@ -110,27 +112,40 @@ export function refuse(rng: Rng, pool: Pool, round: number): Draft {
     const date = rng.pick(FLIGHT_DATES.filter((d) => d > TODAY && d !== r.flights[index].date));
     const paymentId = payer(rng, pool.user(r), (m) => m.source === "credit_card") ??
       payer(rng, pool.user(r), (m) => m.source !== "certificate");
-    return refusal(r, "change_flights", {
-      direction: index === 0 ? "outbound" : "return",
-      new_date: date,
-      preference: "cheapest_direct",
-      ...(paymentId ? { payment_id: paymentId } : {}),
-    }, "Basic economy flights cannot be changed");
+    return refusal(
+      r,
+      "change_flights",
+      {
+        direction: index === 0 ? "outbound" : "return",
+        new_date: date,
+        preference: "cheapest_direct",
+        ...(paymentId ? { payment_id: paymentId } : {}),
+      },
+      "Basic economy flights cannot be changed",
+      "basic economy",
+    );
   }
   const r = pickFrom(rng, pool.where("with_bags", (r) => open(r) && r.total_baggages > 0), "reservation with bags");
   const paymentId = payer(rng, pool.user(r), (m) => m.source !== "certificate");
-  return refusal(r, "remove_bags", {
-    remove_bags: rng.int(1, r.total_baggages),
-    ...(paymentId ? { payment_id: paymentId } : {}),
-  }, "Checked bags cannot be removed");
+  return refusal(
+    r,
+    "remove_bags",
+    {
+      remove_bags: rng.int(1, r.total_baggages),
+      ...(paymentId ? { payment_id: paymentId } : {}),
+    },
+    "Checked bags cannot be removed",
+    "remov",
+  );
 }
 
-function refusal(r: Reservation, goal: string, extra: Draft["facts"], rule: string): Draft {
+// `reason`: the words any refusal naming the rule says (matched as a substring, e.g. "remov" of "removed").
+function refusal(r: Reservation, goal: string, extra: Draft["facts"], rule: string, reason: string): Draft {
   return {
     goal,
     facts: { user_id: r.user_id, reservation_id: r.reservation_id, ...extra },
     gold: lookups(r),
-    outputs: [],
+    outputs: [reason],
     expect: "refuse",
     rationale: rule,
   };

@@ -11,6 +11,7 @@ import { readAirline } from "./_read.ts";
 import { airlineRows } from "./_rows.ts";
 import { generateAirline } from "./generate.ts";
 import { AIRLINE_POLICY } from "./policy.ts";
+import { AIRLINE_CONSTRAINTS } from "./constraints.ts";
 import { AIRLINE_SCHEMA } from "./schema.ts";
 import { airlineSolver } from "./solver.ts";
 import { airlineTasks } from "./tasks.ts";
@@ -18,6 +19,7 @@ import { airlineTools } from "./tools.ts";
 
 export type * from "./_data.ts";
 export { AIRLINE_POLICY } from "./policy.ts";
+export { AIRLINE_CONSTRAINTS } from "./constraints.ts";
 export { AIRLINE_SCHEMA } from "./schema.ts";
 export { AIRLINE_INTENTS, airlineTasks } from "./tasks.ts";
 export { airlineTools } from "./tools.ts";
@@ -36,4 +38,5 @@ export const airline = defineDomain<AirlineData>({
   tools: airlineTools,
   tasks: airlineTasks,
   solver: airlineSolver,
+  constraints: AIRLINE_CONSTRAINTS,
 });

@@ -25,8 +25,9 @@
  *
  * @module
  */
-import type { Json, Milestone, Task, ToolCall } from "../types.ts";
+import type { Task } from "../types.ts";
 import type { Rng } from "../rng.ts";
+import { outcomeMilestones } from "../grade.ts";
 import type { AirlineData } from "./_data.ts";
 import {
   addBagsDraft,
@@ -41,6 +42,7 @@ import {
 } from "./_task_drafts.ts";
 import { compensation, outOfScope, refuse } from "./_task_refusals.ts";
 import { openings } from "./_openings.ts";
+import { airlineTools } from "./tools.ts";
 
 /** The intents, in the order tasks cycle through them. */
 export const AIRLINE_INTENTS: readonly string[] = [
@@ -105,26 +107,9 @@ export function airlineTasks(rng: Rng, count: number, data: AirlineData): Task[]
       openings: openings(draft.goal, draft.facts, volunteered),
       gold: draft.gold,
       outputs: draft.outputs,
-      milestones: draft.gold.map(milestone),
+      milestones: outcomeMilestones(draft, airlineTools),
       expect: draft.expect,
       rationale: draft.rationale,
     };
   });
-}
-
-function milestone(call: ToolCall): Milestone {
-  const a = call.args as Record<string, Json>;
-  switch (call.name) {
-    case "get_user_details":
-      return { label: `identify user ${a.user_id}`, tool: call.name, args: a };
-    case "get_reservation_details":
-      return { label: `look up reservation ${a.reservation_id}`, tool: call.name, args: a };
-    case "search_direct_flight":
-      return { label: `search ${a.origin} to ${a.destination} on ${a.date}`, tool: call.name, args: a };
-    case "transfer_to_human_agents":
-      // The summary is free text: any transfer counts.
-      return { label: "transfer to a human agent", tool: call.name };
-    default:
-      return { label: call.name.replaceAll("_", " "), tool: call.name, args: a };
-  }
 }

@@ -72,12 +72,27 @@ Deno.test("airlineTasks() gold calls have valid arguments and succeed against th
   }
 });
 
-Deno.test("airlineTasks() gives milestones that follow the gold calls and outputs for amounts", () => {
+Deno.test("airlineTasks() gives outcome milestones, never look-ups, and outputs a correct agent must say", () => {
+  const writes = new Set(airlineTools.filter((t) => t.writes).map((t) => t.name));
   for (const task of tasks) {
-    assertEquals(task.milestones.map((m) => m.tool), task.gold.map((c) => c.name), task.id);
-    assert(task.milestones.every((m) => m.label.length > 0));
+    const kinds = task.milestones.map((m) => m.kind);
+    for (const m of task.milestones) {
+      assert(m.label.length > 0);
+      if (m.kind === "change") assert(writes.has(task.gold[m.gold].name), `${task.id}: milestone on a look-up`);
+    }
+    const changes = task.milestones.filter((m) => m.kind === "change").length;
+    assertEquals(changes, task.gold.filter((c) => writes.has(c.name)).length, task.id);
+    if (task.expect === "act") {
+      assertEquals(kinds, task.outputs.length > 0 ? ["change", "told"] : ["change"], task.id);
+      for (const out of task.outputs) assert(/^\d+$/.test(out), `${task.id}: ${out}`);
+    }
+    if (task.expect === "refuse") {
+      assertEquals(kinds, ["refused"], task.id);
+      // A refusal names the policy reason.
+      assertEquals(task.outputs.length, 1, task.id);
+    }
+    if (task.expect === "transfer") assertEquals(kinds, ["handed_over"], task.id);
     if (["cancel_allowed", "book"].includes(task.intent)) assertEquals(task.outputs.length, 1, task.id);
-    for (const out of task.outputs) assert(/^\d+$/.test(out), `${task.id}: ${out}`);
     assert(task.rationale && task.rationale.length > 0);
   }
 });

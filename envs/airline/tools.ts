@@ -21,6 +21,7 @@ import {
   updateReservationPassengers,
 } from "./_change.ts";
 import { listAllAirports, searchDirectFlight, searchOnestopFlight } from "./_search.ts";
+import { ownerOfArgs, userOfArgs } from "./_facts.ts";
 
 const calculate = defineTool({
   name: "calculate",
@@ -37,6 +38,7 @@ const getReservationDetails = defineTool({
     "and insurance.",
   input: z.strictObject({ reservation_id: reservationId }),
   writes: false,
+  customer: ownerOfArgs,
   run: ({ db }, a) => {
     const res = readReservation(db, a.reservation_id);
     // τ-bench's wording for an unknown reservation.
@@ -51,6 +53,8 @@ const getUserDetails = defineTool({
     "(with gift card and certificate balances), saved passengers and reservation ids.",
   input: z.strictObject({ user_id: userId }),
   writes: false,
+  identifies: "user_id",
+  customer: userOfArgs,
   run: ({ db }, a) => {
     const user = readUser(db, a.user_id);
     if (!user) throw new ToolError("not_found", "user not found");
@@ -73,6 +77,7 @@ const transferToHumanAgents = defineTool({
   input: z.strictObject({ summary: z.string().describe("What the user needs, in brief") }),
   writes: false,
   terminates: true,
+  handsOver: true,
   run: () => "Transfer successful",
 });
 

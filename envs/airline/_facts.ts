@@ -1,0 +1,99 @@
+// What the airline tools declare for the judge (see `Tool.customer`, `Tool.details`): whose data a
+// call concerns and which details an agent must state before a write. Read-only look-ups in the
+// world as it was before the episode.
+import type { Store } from "../_sqlite.ts";
+import type { Json } from "../types.ts";
+
+const OWNER = "SELECT user_id FROM reservations WHERE reservation_id = ?";
+const CABIN = "SELECT cabin FROM reservations WHERE reservation_id = ?";
+const LEGS = "SELECT flight_number, date FROM reservation_flights WHERE reservation_id = ? ORDER BY position";
+const PASSENGERS = "SELECT first_name, last_name, dob FROM reservation_passengers WHERE reservation_id = ? " +
+  "ORDER BY position";
+
+type Args = Record<string, Json>;
+const argsOf = (args: Json): Args => args !== null && typeof args === "object" && !Array.isArray(args) ? args : {};
+const text = (v: Json | undefined): string | null => typeof v === "string" && v !== "" ? v : null;
+// Details that are present: a missing argument is no detail to state.
+const present = (details: (string | number | null | undefined)[]) =>
+  details.filter((d): d is string | number => typeof d === "number" || (typeof d === "string" && d !== ""));
+
+// Owners never change in the world as it was before an episode (which is all the judge reads): once
+// read, kept per world (a bounded number).
+const owners = new WeakMap<Store, Map<string, string | null>>();
+const KEPT = 8192;
+
+/** The user who owns a reservation in the world before an episode, or `null` when there is no such reservation. */
+export function reservationOwner(db: Store, reservationId: Json | undefined): string | null {
+  if (typeof reservationId !== "string") return null;
+  let known = owners.get(db);
+  if (known === undefined) owners.set(db, known = new Map());
+  let owner = known.get(reservationId);
+  if (owner === undefined) {
+    if (known.size >= KEPT) known.clear();
+    owner = db.get<{ user_id: string }>(OWNER, reservationId)?.user_id ?? null;
+    known.set(reservationId, owner);
+  }
+  return owner;
+}
+
+/** `customer` of a call naming a user by `user_id`. */
+export function userOfArgs(args: Json): string | null {
+  return text(argsOf(args).user_id);
+}
+
+/** `customer` of a call naming a reservation by `reservation_id`: its owner. */
+export function ownerOfArgs(args: Json, db: Store): string | null {
+  return reservationOwner(db, argsOf(args).reservation_id);
+}
+
+/** Details of a cancellation: the reservation. */
+export function cancelDetails(args: Json): (string | number)[] {
+  return present([text(argsOf(args).reservation_id)]);
+}
+
+/** Details of a bag change: the reservation and the new total of bags. */
+export function bagDetails(args: Json): (string | number)[] {
+  const a = argsOf(args);
+  return present([text(a.reservation_id), typeof a.total_baggages === "number" ? a.total_baggages : null]);
+}
+
+/** Details of a flight change: the reservation, and the new cabin when it changes, else the new flights. */
+export function flightDetails(args: Json, db: Store): (string | number)[] {
+  const a = argsOf(args), id = text(a.reservation_id) ?? "";
+  const cabin = db.get<{ cabin: string }>(CABIN, id)?.cabin;
+  if (typeof a.cabin === "string" && cabin !== undefined && a.cabin !== cabin) return present([id, a.cabin]);
+  const kept = new Set(db.all<{ flight_number: string; date: string }>(LEGS, id).map((l) => l.flight_number));
+  const legs = Array.isArray(a.flights) ? a.flights : [];
+  const added = legs.map((l) => text(argsOf(l).flight_number)).filter((n): n is string => n !== null && !kept.has(n));
+  return present([id, ...new Set(added)]);
+}
+
+/** Details of a passenger change: the reservation and every changed name or date of birth. */
+export function passengerDetails(args: Json, db: Store): (string | number)[] {
+  const a = argsOf(args), id = text(a.reservation_id) ?? "";
+  const now = db.all<Record<string, string>>(PASSENGERS, id);
+  const given = Array.isArray(a.passengers) ? a.passengers.map(argsOf) : [];
+  const changed = new Set<string>();
+  given.forEach((p, i) => {
+    for (const field of ["first_name", "last_name", "dob"]) {
+      const v = text(p[field]);
+      if (v !== null && now[i]?.[field] !== v) changed.add(v);
+    }
+  });
+  return present([id, ...changed]);
+}
+
+/** Details of a booking: the flights and the total charged. */
+export function bookingDetails(args: Json): (string | number)[] {
+  const a = argsOf(args);
+  const flights = (Array.isArray(a.flights) ? a.flights : []).map((l) => text(argsOf(l).flight_number));
+  const paid = (Array.isArray(a.payment_methods) ? a.payment_methods : [])
+    .reduce((sum: number, m) => sum + (typeof argsOf(m).amount === "number" ? argsOf(m).amount as number : 0), 0);
+  return present([...new Set(flights), paid]);
+}
+
+/** Details of a certificate: its amount. */
+export function certificateDetails(args: Json): (string | number)[] {
+  const amount = argsOf(args).amount;
+  return present([typeof amount === "number" ? amount : null]);
+}

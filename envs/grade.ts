@@ -1,0 +1,341 @@
+/**
+ * Grading (METRICS.md "Grading"): whether an episode earned its task's expected outcome, checked
+ * positively for each kind (`act`, `refuse`, `transfer`, `inform`), which outcome milestones it
+ * reached and when, and how far its final state is from the gold at every milestone. Grading reads
+ * only the task, the gold replay and the events (tool events carry the rows they changed), so a
+ * stored trajectory can be graded again without running the agent.
+ *
+ * @module
+ */
+import { jsonEqual } from "./_json.ts";
+import type { EpisodeEvent, Json, Milestone, RowChange, Task, Tool } from "./types.ts";
+
+/** The gold change of a task: the whole of it, and the rows each gold call changed (in call order). */
+export interface GoldReplay {
+  /** The net change of all the gold calls. */
+  all: RowChange[];
+  /** For each gold call in order, the rows it changed (empty for a look-up). */
+  calls: RowChange[][];
+}
+
+/** What `gradeEpisode()` grades. */
+export interface GradeInput {
+  /** The task, with its expected outcome, outputs and milestones. */
+  task: Task;
+  /** The episode's events; tool events carry the rows they changed. */
+  events: readonly EpisodeEvent[];
+  /** The task's gold change (`World.goldReplay()`). */
+  gold: GoldReplay;
+  /** The domain's tool of a name (what it declares: writes, hands over). */
+  tool(name: string): Tool | undefined;
+  /**
+   * Whether an agent message that carries no intent refuses the request: a language agent's
+   * refusal is decided by the judge's text check. Messages with an intent refuse only by a
+   * `refuse` intent.
+   * @default {no message without an intent refuses}
+   */
+  refusal?: (text: string) => boolean;
+}
+
+/** An episode's grade. */
+export interface Grade {
+  /** The expected outcome was earned (METRICS.md "Grading"). */
+  success: boolean;
+  /** The world's change equals the gold change (row-level). */
+  stateMatch: boolean;
+  /** Every required output appears in the agent's messages. */
+  outputsFound: boolean;
+  /** The episode changed nothing in the world. */
+  nothingWritten: boolean;
+  /** The agent refused, with the task's outputs said by then. */
+  refused: boolean;
+  /** A hand-over to a human succeeded with a non-empty summary. */
+  handedOver: boolean;
+  /** `reached`: achieved before the first one missed; `achieved`: in any order. */
+  milestones: { total: number; reached: number; achieved: number };
+  /** The step at which each milestone was first reached, `null` when never. */
+  milestoneSteps: (number | null)[];
+  /**
+   * For each milestone t, the share of the gold outcomes up to t (rows the gold calls change, at
+   * their final gold values, and the other milestones) the episode does not match (`d_t`).
+   */
+  divergence: number[];
+  /** The episode's net change, from the tool events' changes. */
+  changes: RowChange[];
+}
+
+const rowKey = (c: { table: string; key: Json[] }) => `${c.table}\u001f${JSON.stringify(c.key)}`;
+
+function compareKeys(a: readonly Json[], b: readonly Json[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] as string | number, y = b[i] as string | number;
+    if (x < y) return -1;
+    if (x > y) return 1;
+  }
+  return 0;
+}
+
+/**
+ * Sorts row changes by table, then key (the order a changeset decodes in); returns a new array.
+ *
+ * @example
+ * ```ts
+ * import { sortChanges } from "./grade.ts";
+ * const c = (table: string, id: number) => ({ table, key: [id], before: null, after: { id } });
+ * sortChanges([c("b", 1), c("a", 2), c("a", 1)]).map((x) => `${x.table}${x.key[0]}`); // ["a1", "a2", "b1"]
+ * ```
+ */
+export function sortChanges(changes: readonly RowChange[]): RowChange[] {
+  return [...changes].sort((a, b) => a.table < b.table ? -1 : a.table > b.table ? 1 : compareKeys(a.key, b.key));
+}
+
+/**
+ * The rows that changed between two cumulative change lists of one episode (`next` taken later):
+ * each with its values before and after that stretch.
+ *
+ * @example
+ * ```ts
+ * import { changeDelta } from "./grade.ts";
+ * const one = { table: "t", key: [1], before: { v: 0 }, after: { v: 1 } };
+ * const two = { table: "t", key: [1], before: { v: 0 }, after: { v: 2 } };
+ * changeDelta([one], [two]); // [{ table: "t", key: [1], before: { v: 1 }, after: { v: 2 } }]
+ * ```
+ */
+export function changeDelta(prev: readonly RowChange[], next: readonly RowChange[]): RowChange[] {
+  const before = new Map(prev.map((c) => [rowKey(c), c]));
+  const out: RowChange[] = [];
+  for (const n of next) {
+    const p = before.get(rowKey(n));
+    before.delete(rowKey(n));
+    if (p === undefined) out.push(n);
+    else if (!jsonEqual(p.after, n.after)) out.push({ table: n.table, key: n.key, before: p.after, after: n.after });
+  }
+  // Rows changed before and back to their original values since.
+  for (const p of before.values()) out.push({ table: p.table, key: p.key, before: p.after, after: p.before });
+  return sortChanges(out);
+}
+
+/**
+ * The net change of a sequence of changes made one after another: per row, its first value before
+ * and its last value after; rows back at their original values are left out.
+ *
+ * @example
+ * ```ts
+ * import { composeChanges } from "./grade.ts";
+ * const up = { table: "t", key: [1], before: { v: 0 }, after: { v: 1 } };
+ * const back = { table: "t", key: [1], before: { v: 1 }, after: { v: 0 } };
+ * [composeChanges([[up]]).length, composeChanges([[up], [back]]).length]; // [1, 0]
+ * ```
+ */
+export function composeChanges(steps: readonly (readonly RowChange[])[]): RowChange[] {
+  const rows = new Map<string, RowChange>();
+  for (const step of steps) {
+    for (const c of step) {
+      const k = rowKey(c), seen = rows.get(k);
+      rows.set(k, seen === undefined ? { ...c } : { ...seen, after: c.after });
+    }
+  }
+  return sortChanges([...rows.values()].filter((c) => !jsonEqual(c.before, c.after)));
+}
+
+/** Whether two change lists leave the same rows behind (order and `before` ignored). */
+export function sameChanges(a: readonly RowChange[], b: readonly RowChange[]): boolean {
+  if (a.length !== b.length) return false;
+  const there = new Map(b.map((c) => [rowKey(c), c.after]));
+  return a.every((c) => there.has(rowKey(c)) && jsonEqual(there.get(rowKey(c)), c.after));
+}
+
+/** τ-bench's output check: each string appears in some agent message, lower-cased and with commas removed. */
+export function outputsSaid(outputs: readonly string[], messages: readonly string[]): boolean {
+  const said = messages.map((m) => m.toLowerCase().replaceAll(",", ""));
+  return outputs.every((o) => said.some((m) => m.includes(o.toLowerCase().replaceAll(",", ""))));
+}
+
+/**
+ * The outcome milestones of a task from its gold and expected outcome: one `change` per gold call
+ * of a writing tool, a `told` for its outputs (`act`, `inform`), the refusal (`refuse`) or the
+ * hand-over (`transfer`, or a gold call of a tool that hands over). Look-ups are never milestones.
+ *
+ * @example
+ * ```ts
+ * import { outcomeMilestones } from "./grade.ts";
+ * const tools = [{ name: "look", writes: false }, { name: "pay", writes: true }];
+ * const task = { gold: [{ name: "look", args: {} }, { name: "pay", args: {} }], outputs: ["42"], expect: "act" as const };
+ * outcomeMilestones(task, tools).map((m) => m.kind); // ["change", "told"]
+ * ```
+ */
+export function outcomeMilestones(
+  task: Pick<Task, "gold" | "outputs" | "expect">,
+  tools: readonly Pick<Tool, "name" | "writes" | "handsOver">[],
+): Milestone[] {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const out: Milestone[] = [];
+  task.gold.forEach((call, i) => {
+    const tool = byName.get(call.name);
+    if (tool?.writes) out.push({ kind: "change", label: call.name.replaceAll("_", " "), gold: i });
+  });
+  if (task.expect === "refuse") out.push({ kind: "refused", label: "refuse, naming the reason" });
+  else if ((task.expect === "act" || task.expect === "inform") && task.outputs.length > 0) {
+    out.push({
+      kind: "told",
+      label: task.expect === "act" ? "tell the outcome" : "tell the facts",
+      outputs: [...task.outputs],
+    });
+  }
+  if (task.expect === "transfer" || task.gold.some((c) => byName.get(c.name)?.handsOver)) {
+    out.push({ kind: "handed_over", label: "hand over to a human" });
+  }
+  return out;
+}
+
+// A tool event that reached the world and succeeded.
+const succeeded = (e: EpisodeEvent) => e.kind === "tool" && e.error === undefined && e.fault === undefined;
+
+// Whether a successful call of a hand-over tool carried a non-empty summary (any non-blank string argument).
+function handOverMade(e: EpisodeEvent, tool: (name: string) => Tool | undefined): boolean {
+  if (!succeeded(e) || !tool(e.tool ?? "")?.handsOver) return false;
+  const args = (e.world_args ?? e.args) as Record<string, unknown> | null;
+  return args !== null && typeof args === "object" &&
+    Object.values(args).some((v) => typeof v === "string" && v.trim() !== "");
+}
+
+/**
+ * Grades an episode (METRICS.md "Grading"): `act` when the change equals the gold change and the
+ * outputs were said; `refuse` when nothing was written and the agent refused naming the outputs;
+ * `transfer` when a hand-over succeeded with a summary and nothing was written beyond the gold;
+ * `inform` when nothing was written and the outputs (at least one) were said.
+ *
+ * @example
+ * ```ts ignore
+ * import { gradeEpisode } from "./grade.ts";
+ * const grade = gradeEpisode({ task, events, gold: world.goldReplay(task), tool: (n) => world.tool(n) });
+ * grade.success;
+ * ```
+ */
+export function gradeEpisode(input: GradeInput): Grade {
+  const { task, events, gold, tool } = input;
+  const refusal = input.refusal ?? (() => false);
+  const state = new Map<string, Json | null>();
+  const said: string[] = [];
+  const steps: (RowChange[])[] = [];
+  const at = new Array<number | null>(task.milestones.length).fill(null);
+  const stepOf = new Array<number | null>(task.milestones.length).fill(null);
+  let refused = false, handedOver = false;
+
+  const reach = (i: number, index: number, step: number) => {
+    if (at[i] === null) at[i] = index, stepOf[i] = step;
+  };
+  events.forEach((e, index) => {
+    if (e.kind === "tool") {
+      if (e.changes && e.changes.length > 0) {
+        steps.push(e.changes);
+        for (const c of e.changes) state.set(rowKey(c), c.after);
+      }
+      const handOver = handOverMade(e, tool);
+      handedOver ||= handOver;
+      task.milestones.forEach((m, i) => {
+        if (at[i] !== null) return;
+        if (m.kind === "handed_over" && handOver) reach(i, index, e.step);
+        if (m.kind === "change" && changeReached(task.gold[m.gold]?.name, gold.calls[m.gold], state, e)) {
+          reach(i, index, e.step);
+        }
+      });
+      return;
+    }
+    if (e.kind !== "message" || e.actor !== "agent") return;
+    said.push(e.text ?? "");
+    const refusing = e.intent ? e.intent.kind === "refuse" : refusal(e.text ?? "");
+    const reasoned = outputsSaid(task.outputs, said);
+    if (refusing && reasoned) refused = true;
+    task.milestones.forEach((m, i) => {
+      if (at[i] !== null) return;
+      if (m.kind === "told" && outputsSaid(m.outputs, said)) reach(i, index, e.step);
+      if (m.kind === "refused" && refusing && reasoned) reach(i, index, e.step);
+    });
+  });
+
+  const changes = composeChanges(steps);
+  const stateMatch = sameChanges(changes, gold.all);
+  const outputsFound = outputsSaid(task.outputs, said);
+  const nothingWritten = changes.length === 0;
+  const goldHandOver = task.gold.some((c) => tool(c.name)?.handsOver);
+  const withinGold = changes.every((c) => gold.all.some((g) => rowKey(g) === rowKey(c) && jsonEqual(g.after, c.after)));
+  const success = task.expect === "act"
+    ? stateMatch && outputsFound && (!goldHandOver || handedOver)
+    : task.expect === "refuse"
+    ? nothingWritten && refused
+    : task.expect === "transfer"
+    ? handedOver && withinGold
+    : nothingWritten && task.outputs.length > 0 && outputsFound;
+
+  // A change the gold makes is also reached when the episode ends with those rows at their gold values.
+  const final = new Map(changes.map((c) => [rowKey(c), c.after]));
+  const goldFinal = new Map(gold.all.map((c) => [rowKey(c), c.after]));
+  task.milestones.forEach((m, i) => {
+    if (at[i] !== null || m.kind !== "change") return;
+    const rows = gold.calls[m.gold] ?? [];
+    if (
+      rows.length > 0 &&
+      rows.every((r) => final.has(rowKey(r)) && jsonEqual(final.get(rowKey(r)), goldFinal.get(rowKey(r))))
+    ) {
+      at[i] = events.length;
+    }
+  });
+  // Reached: the milestones achieved before the first one missed (every outcome, once reached, holds).
+  let reached = 0;
+  while (reached < at.length && at[reached] !== null) reached++;
+  return {
+    success,
+    stateMatch,
+    outputsFound,
+    nothingWritten,
+    refused,
+    handedOver,
+    milestones: { total: task.milestones.length, reached, achieved: at.filter((x) => x !== null).length },
+    milestoneSteps: stepOf,
+    divergence: divergenceByMilestone(task, gold, changes, at),
+    changes,
+  };
+}
+
+// A change milestone is reached once every row its gold call changes holds the value that call gives
+// it; a gold call that changes no row is reached by a successful call of the same tool.
+function changeReached(
+  name: string | undefined,
+  rows: readonly RowChange[] | undefined,
+  state: ReadonlyMap<string, Json | null>,
+  e: EpisodeEvent,
+): boolean {
+  if (rows === undefined || name === undefined) return false;
+  if (rows.length === 0) return succeeded(e) && e.tool === name;
+  return rows.every((r) => state.has(rowKey(r)) && jsonEqual(state.get(rowKey(r)), r.after));
+}
+
+// d_t: gold outcomes up to milestone t the episode misses — rows at their final gold values, and the other milestones.
+function divergenceByMilestone(
+  task: Task,
+  gold: GoldReplay,
+  changes: readonly RowChange[],
+  at: readonly (number | null)[],
+): number[] {
+  const final = new Map(gold.all.map((c) => [rowKey(c), c.after]));
+  const mine = new Map(changes.map((c) => [rowKey(c), c.after]));
+  const keys = new Set<string>();
+  let others = 0, missedOthers = 0;
+  return task.milestones.map((m, i) => {
+    if (m.kind === "change") { for (const r of gold.calls[m.gold] ?? []) keys.add(rowKey(r)); }
+    else {
+      others++;
+      if (at[i] === null) missedOthers++;
+    }
+    let missed = missedOthers;
+    for (const k of keys) {
+      // A row the gold leaves as it was must be left as it was.
+      const want = final.has(k) ? final.get(k) : undefined;
+      const got = mine.has(k) ? mine.get(k) : undefined;
+      if (want === undefined ? got !== undefined : !jsonEqual(want, got)) missed++;
+    }
+    const units = keys.size + others;
+    return units === 0 ? 0 : missed / units;
+  });
+}
