@@ -1,6 +1,7 @@
 /**
  * Agents under test. The scripted ones (`oracle`, `noisy`, `reckless`, `literal`) have
- * known failure behaviour, so every metric can be checked against ground truth;
+ * known failure behaviour, so every metric can be checked against ground truth; the sanity
+ * baselines (`idle`, `apologist`, `broken`) must fail every task;
  * `adaptSolver` is how they retry after faults and follow a perturbed interface's hints;
  * `llmAgent` drives a language model, `llmUser` plays the customer with one, and
  * `generateParaphrases` writes more openings.
@@ -10,9 +11,11 @@
 import type { AgentFactory } from "../envs/mod.ts";
 import { DEFAULT_RATES, type ErrorRates, literal, noisy, oracle, reckless } from "./scripted.ts";
 import { llmAgent } from "./llm.ts";
+import { apologist, broken, idle } from "./baselines.ts";
 import type { ModelClient } from "./model/types.ts";
 
 export { DEFAULT_RATES, type ErrorRates, literal, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
+export { apologist, APOLOGY, broken, idle, POLITE_CLOSING } from "./baselines.ts";
 export {
   type AdaptedSolver,
   type AdaptOptions,
@@ -30,6 +33,10 @@ export { factTokens, generateParaphrases, type ParaphraseOptions } from "./parap
 export const scriptedAgents: Readonly<
   Record<"oracle" | "noisy" | "reckless" | "literal", (options?: object) => AgentFactory>
 > = Object.freeze({ oracle, noisy, reckless, literal });
+
+/** The sanity baselines by name: agents that must score 0 on every task (METRICS.md "Grading"). */
+export const baselineAgents: Readonly<Record<"idle" | "apologist" | "broken", () => AgentFactory>> = Object
+  .freeze({ idle, apologist, broken });
 
 /** The language-model providers an agent spec `"provider:model"` may name. */
 export const MODEL_PROVIDERS: readonly ("openai" | "anthropic")[] = ["openai", "anthropic"];
@@ -81,7 +88,7 @@ export interface AgentFactoryOptions {
 
 /**
  * An agent factory from its spec as given on the command line: a scripted agent's name
- * (`oracle`, `noisy`, `reckless`), `"noisy@Fx"` for `noisy` with every default error rate
+ * (`oracle`, `noisy`, `reckless`, `literal`), a sanity baseline's (`idle`, `apologist`, `broken`), `"noisy@Fx"` for `noisy` with every default error rate
  * times F (e.g. `"noisy@2x"` doubles them; see `noisyRateFactor()`), or `"provider:model"`
  * for a language-model agent (`llmAgent`) on `options.client`. Each episode's model calls
  * carry a sampling seed drawn from the episode's generator (honoured by OpenAI-compatible
@@ -98,6 +105,7 @@ export interface AgentFactoryOptions {
  */
 export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();
+  if (Object.hasOwn(baselineAgents, spec)) return baselineAgents[spec as keyof typeof baselineAgents]();
   const factor = noisyRateFactor(spec);
   if (factor !== null) return noisy({ rates: scaledRates(factor) });
   if (modelSpec(spec) !== null) {
@@ -108,7 +116,7 @@ export function agentFactory(spec: string, options: AgentFactoryOptions = {}): A
       return llmAgent(client, { temperature, maxTokens, seed })(episode);
     };
   }
-  const known = Object.keys(scriptedAgents).map((n) => `"${n}"`).join(", ");
+  const known = [...Object.keys(scriptedAgents), ...Object.keys(baselineAgents)].map((n) => `"${n}"`).join(", ");
   throw new RangeError(
     `Unknown agent "${spec}": expected one of ${known}, "noisy@Fx" (e.g. "noisy@2x"), or "PROVIDER:MODEL" for a language model`,
   );
