@@ -1,6 +1,15 @@
 import { assert, assertAlmostEquals, assertEquals, assertNotEquals, assertThrows } from "@std/assert";
 import type { EpisodeRecord } from "./record.ts";
-import { bootstrap, buildTable, figureKeys, HEADLINE_KEYS, percentileInterval, tableFigures } from "./bootstrap.ts";
+import {
+  bootstrap,
+  buildTable,
+  figureKeys,
+  HEADLINE_KEYS,
+  LOWER_IS_BETTER,
+  METRIC_KEYS,
+  percentileInterval,
+  tableFigures,
+} from "./bootstrap.ts";
 import { consistency } from "./consistency.ts";
 import { predictability } from "./predictability.ts";
 import { robustness } from "./robustness.ts";
@@ -78,4 +87,29 @@ Deno.test("percentileInterval() takes numpy's linear-interpolated 2.5% and 97.5%
   const values = [...Array.from({ length: 101 }, (_, i) => 100 - i), NaN];
   assertEquals(percentileInterval(values), [2.5, 97.5]);
   assertEquals(percentileInterval([NaN, NaN]), null);
+});
+
+Deno.test("tableFigures() near_misses is per 100 analysed records, weighted, unclamped, and null without a judge", () => {
+  const r = (task: string, run: number, near: number, analysed = true): EpisodeRecord => ({
+    agent: "a",
+    task,
+    run,
+    condition: run === 1 ? "fault" : "nominal",
+    success: true,
+    ...(analysed ? { violations: [] } : {}),
+    near_misses: Array.from({ length: near }, () => ({ constraint: "c", severity: "low" as const })),
+  });
+  // t/1: two analysed runs (one under fault) with 3 and 0 near misses; t/2: one analysed run with 1, and
+  // one not analysed whose 5 do not count. 100 · 4 / 3 = 133.33; with t/1 drawn 3 times, 100 · 10 / 7.
+  const table = buildTable([r("t/1", 0, 3), r("t/1", 1, 0), r("t/2", 0, 1), r("t/2", 2, 5, false)]);
+  const at = HEADLINE_KEYS.indexOf("near_misses");
+  assertEquals(HEADLINE_KEYS.slice(-2), ["accuracy", "near_misses"]);
+  assertAlmostEquals(tableFigures(table)[at], 400 / 3, 1e-12);
+  assertAlmostEquals(tableFigures(table, { weights: [3, 1] })[at], 1000 / 7, 1e-12);
+  const reasons: Record<string, string> = {};
+  const none = tableFigures(buildTable([r("t/1", 0, 2, false)]), { reasons });
+  assert(Number.isNaN(none[at]));
+  assertEquals(reasons.near_misses, "no record was analysed by a judge (none has a violations array)");
+  assertEquals([LOWER_IS_BETTER.has("near_misses"), LOWER_IS_BETTER.has("S_comp")], [true, false]);
+  assert(!(METRIC_KEYS as readonly string[]).includes("near_misses"));
 });

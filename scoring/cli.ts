@@ -17,7 +17,8 @@ import { HEADLINE_KEYS } from "./bootstrap.ts";
 export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
 
 Scores episode records (METRICS.md): consistency, robustness, predictability,
-safety, R, accuracy and pass^k per group, with 95% bootstrap intervals.
+safety, R, accuracy, near misses per 100 analysed records (lower is better)
+and pass^k per group, with 95% bootstrap intervals.
 
 Flags:
   --records FILE     JSON Lines file of episode records (required)
@@ -103,7 +104,7 @@ export interface BadLine {
 /**
  * Reads a JSON Lines stream of records line by line; blank lines are ignored.
  * Returns the valid records and the lines that were not. Equal agent and task
- * names and equal `actions` and `milestone_tools` lists are shared between
+ * names and equal `actions`, `milestone_labels` and `milestone_tools` lists are shared between
  * records (a million records repeat them a lot), so treat the records as read-only.
  *
  * @example
@@ -141,6 +142,7 @@ export async function readRecords(
       r.agent = name(r.agent);
       r.task = name(r.task);
       if (r.actions !== undefined) r.actions = list(r.actions);
+      if (r.milestone_labels !== undefined) r.milestone_labels = list(r.milestone_labels);
       if (r.milestone_tools !== undefined) r.milestone_tools = list(r.milestone_tools);
       records.push(r);
     } else {

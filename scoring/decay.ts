@@ -10,6 +10,9 @@
  * views) it is the product of `1 − h(t)` over the episodes still at risk, so the
  * end of a shorter class is not read as failures (a perfect agent stays at 1).
  *
+ * The fragile step is per condition, never pooled: a group that mixes conditions
+ * (overall, each length class) takes it from its nominal records.
+ *
  * @module
  */
 import type { EpisodeRecord } from "./record.ts";
@@ -43,18 +46,33 @@ export interface CurvePoint {
  * attempt (in a group mixing lengths, those that completed a task of t − 1 milestones are out).
  */
 export interface HazardPoint {
+  /** Milestone number, from 1. */
   t: number;
+  /** `h(t)`; null when no episode was at risk. */
   h: number | null;
+  /** Episodes at risk at t. */
   at_risk: number;
+  /** Wilson 95% interval of h(t) from the episodes at risk; null when none is. */
+  ci: [number, number] | null;
 }
 
-/** The milestone with the highest hazard among those at least 10 episodes attempted. */
+/**
+ * The milestone with the highest hazard among those at least 10 episodes attempted, under one
+ * condition (never pooled across conditions).
+ */
 export interface FragileStep {
+  /** Milestone number, from 1. */
   t: number;
-  /** Its tool, when every record that lists `milestone_tools` names the same one. */
-  tool: string | null;
+  /** Its label, when every record that lists `milestone_labels` (else `milestone_tools`) names the same one. */
+  label: string | null;
+  /** `h(t)` over the condition's episodes. */
   hazard: number;
+  /** Wilson 95% interval of the hazard. */
+  ci: [number, number] | null;
+  /** The condition's episodes at risk at t (at least `MIN_AT_RISK`). */
   at_risk: number;
+  /** The condition whose records it was computed from. */
+  condition: EpisodeRecord["condition"];
 }
 
 /** The fit `R(t) ≈ R∞ + (1 − R∞) e^{−λ t}`. */
@@ -75,8 +93,12 @@ export interface DecayGroup {
   tasks: number;
   /** `R(t)` for t = 0..the largest milestone total; empty without episodes. */
   curve: CurvePoint[];
-  /** For t = 1..max. */
+  /** For t = 1..max, over every record of the group. */
   hazard: HazardPoint[];
+  /**
+   * Under one condition: a group that mixes conditions takes it from its nominal records (or its
+   * only condition's), else it is null with the reason; `by_condition.<c>` from c's records.
+   */
   fragile_step: FragileStep | null;
   /** λ ≥ 0 of `ln R(t) ≈ −λ t`. */
   lambda: number | null;
@@ -123,6 +145,8 @@ export interface DecayProfile extends DecayGroup {
 
 /** A fragile step needs at least this many episodes to have attempted it. */
 export const MIN_AT_RISK = 10;
+/** z of a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
 /** Variances at or below METRICS.md's ε count as 0, so rounding noise between equal runs is not amplification. */
 const EPSILON = 1e-8;
 const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
@@ -140,8 +164,8 @@ interface Cell {
   records: EpisodeRecord[];
   /** Indexes of the groups it belongs to. */
   groups: number[];
-  /** Milestone index → the one tool its records name there, null if they disagree, undefined if none does. */
-  tools: Map<number, string | null | undefined>;
+  /** Milestone index → the one label its records name there, null if they disagree, undefined if none does. */
+  labels: Map<number, string | null | undefined>;
 }
 
 // Overall, one length class or one condition: a union of cells. Variance amplification is a
@@ -191,7 +215,7 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   accumulate(rows, weights, acc);
   const points = groups.map((g) => {
     const survivors = new Float64Array(g.maxT + 1), completed = new Float64Array(g.maxT + 1);
-    return { survivors, completed, tally: groupTally(g, acc, survivors, completed) };
+    return { survivors, completed, tally: groupTally(g, acc, survivors, completed), fragile: fragileOf(g, acc) };
   });
 
   const boots = groups.map((g) => ({
@@ -238,7 +262,7 @@ function layout(records: readonly EpisodeRecord[]) {
     if (cell === undefined) {
       byCondition.set(
         r.condition,
-        cell = { total, condition: r.condition, base: 0, records: [], groups: [], tools: new Map() },
+        cell = { total, condition: r.condition, base: 0, records: [], groups: [], labels: new Map() },
       );
     }
     cell.records.push(r);
@@ -328,8 +352,6 @@ function accumulate({ offsets, slots, values, cluster }: Rows, weights: Int32Arr
 // A group's tally from the vector, its survivors (`survivors[t]` = episodes with reached ≥ t)
 // and its completions (`completed[t]` = episodes that reached every milestone of a t-milestone task).
 function groupTally(g: Group, acc: Float64Array, survivors: Float64Array, completed: Float64Array): Tally {
-  survivors.fill(0);
-  completed.fill(0);
   const s: Tally = {
     n: 0,
     failed: 0,
@@ -342,13 +364,22 @@ function groupTally(g: Group, acc: Float64Array, survivors: Float64Array, comple
     alphaCount: acc[g.alpha + 1],
   };
   for (const { base, total } of g.cells) {
-    completed[total] += acc[base + total];
-    for (let t = 0; t <= total; t++) survivors[t] += acc[base + t];
     for (let i = 0; i < SUMS.length; i++) s[SUMS[i]] += acc[base + total + 1 + i];
   }
-  for (let t = survivors.length - 2; t >= 0; t--) survivors[t] += survivors[t + 1];
+  survival(g.cells, acc, survivors, completed);
   s.n = survivors[0];
   return s;
+}
+
+// The survivors and completions of some cells (see `groupTally()`), into arrays of at least their largest total + 1.
+function survival(cells: readonly Cell[], acc: Float64Array, survivors: Float64Array, completed: Float64Array): void {
+  survivors.fill(0);
+  completed.fill(0);
+  for (const { base, total } of cells) {
+    completed[total] += acc[base + total];
+    for (let t = 0; t <= total; t++) survivors[t] += acc[base + t];
+  }
+  for (let t = survivors.length - 2; t >= 0; t--) survivors[t] += survivors[t + 1];
 }
 
 // α_t = V_{t+1}/V_t − 1 over the steps of one task with V_t > ε, summed, with the count.
@@ -406,16 +437,16 @@ interface Boot {
 
 function summarize(
   group: Group,
-  point: { survivors: Float64Array; completed: Float64Array; tally: Tally },
+  point: { survivors: Float64Array; completed: Float64Array; tally: Tally; fragile: Fragile },
   boot: Boot,
   resamples: number,
 ): DecayGroup {
-  const { survivors, completed, tally } = point;
+  const { survivors, completed, tally, fragile } = point;
   const curve = productLimit(survivors, completed, new Float64Array(survivors.length));
-  const reasons: Record<string, string> = {};
+  const reasons: Record<string, string> = { ...fragile.reasons };
   const { lambda, fit, values } = headlines(curve, tally);
   const hazard = hazards(survivors, completed);
-  const fragile = fragileStep(group, hazard, reasons);
+  if (hazard.some((p) => p.h === null)) reasons.hazard = "h(t) is null where no episode reached t − 1";
   if (resamples === 0) reasons.band = "resamples is 0";
 
   const why: Record<HeadlineName, string> = {
@@ -449,7 +480,7 @@ function summarize(
       return { t, R, lo: band?.[0] ?? null, hi: band?.[1] ?? null };
     }),
     hazard,
-    fragile_step: fragile,
+    fragile_step: fragile.step,
     lambda: Number.isFinite(lambda) ? lambda : null,
     per_step_reliability: figures.per_step_reliability,
     r_inf: fit === null
@@ -493,38 +524,95 @@ function hazards(survivors: Float64Array, completed: Float64Array): HazardPoint[
   const out: HazardPoint[] = [];
   for (let t = 1; t < survivors.length; t++) {
     const atRisk = survivors[t - 1] - completed[t - 1];
-    out.push({ t, h: atRisk > 0 ? 1 - survivors[t] / atRisk : null, at_risk: atRisk });
+    out.push({
+      t,
+      h: atRisk > 0 ? 1 - survivors[t] / atRisk : null,
+      at_risk: atRisk,
+      ci: atRisk > 0 ? wilsonInterval(atRisk - survivors[t], atRisk) : null,
+    });
   }
   return out;
 }
 
-function fragileStep(group: Group, hazard: readonly HazardPoint[], reasons: Record<string, string>) {
+/**
+ * The Wilson score 95% interval (z = 1.959963984540054) of a proportion `k / n`, for n > 0:
+ * `(p̂ + z²/2n ± z·√(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)`; exactly 0 at k = 0 and 1 at k = n.
+ *
+ * @example
+ * ```ts
+ * import { wilsonInterval } from "./decay.ts";
+ * // 6 of 20: p̂ = 0.3, centre (0.3 + 0.09604) / 1.19207 = 0.33223, half-width 0.18675
+ * wilsonInterval(6, 20).map((x) => x.toFixed(4)); // ["0.1455", "0.5190"]
+ * ```
+ */
+export function wilsonInterval(k: number, n: number): [number, number] {
+  if (!(n > 0 && k >= 0 && k <= n)) {
+    throw new RangeError(`Invalid proportion "${k}" of "${n}": expected 0 ≤ k ≤ n and n > 0`);
+  }
+  const p = k / n, z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  // At k = 0 (k = n) the lower (upper) bound is exactly 0 (1); computed, it is off by rounding.
+  return [k === 0 ? 0 : Math.max(0, centre - half), k === n ? 1 : Math.min(1, centre + half)];
+}
+
+interface Fragile {
+  step: FragileStep | null;
+  /** `fragile_step` and `fragile_step.label` when null. */
+  reasons: Record<string, string>;
+}
+
+// A group's fragile step, under one condition: its nominal cells', else its only condition's, else none.
+function fragileOf(group: Group, acc: Float64Array): Fragile {
+  const present = CONDITIONS.filter((c) => group.cells.some((cell) => cell.condition === c));
+  const condition = present.includes("nominal") ? "nominal" : present.length === 1 ? present[0] : null;
+  if (condition === null) {
+    const where = present.map((c) => `by_condition.${c}.fragile_step`).join(", ");
+    return {
+      step: null,
+      reasons: { fragile_step: `per condition, never pooled, and this group has no nominal records: see ${where}` },
+    };
+  }
+  const cells = group.cells.filter((c) => c.condition === condition);
+  const maxT = Math.max(...cells.map((c) => c.total));
+  const survivors = new Float64Array(maxT + 1), completed = new Float64Array(maxT + 1);
+  survival(cells, acc, survivors, completed);
+  return fragileStep(cells, hazards(survivors, completed), condition);
+}
+
+function fragileStep(
+  cells: readonly Cell[],
+  hazard: readonly HazardPoint[],
+  condition: FragileStep["condition"],
+): Fragile {
   let best: HazardPoint | null = null;
   for (const p of hazard) {
     if (p.h !== null && p.h > 0 && p.at_risk >= MIN_AT_RISK && (best === null || p.h > best.h!)) best = p;
   }
-  if (hazard.some((p) => p.h === null)) reasons.hazard = "h(t) is null where no episode reached t − 1";
   if (best === null) {
-    reasons.fragile_step = hazard.length === 0
+    const fragile_step = hazard.length === 0
       ? "no task has milestones"
       : hazard.every((p) => p.at_risk < MIN_AT_RISK)
-      ? `no milestone was attempted by at least ${MIN_AT_RISK} episodes`
-      : `no milestone attempted by at least ${MIN_AT_RISK} episodes was ever missed`;
-    return null;
+      ? `no milestone was attempted by at least ${MIN_AT_RISK} ${condition} episodes`
+      : `no milestone attempted by at least ${MIN_AT_RISK} ${condition} episodes was ever missed`;
+    return { step: null, reasons: { fragile_step } };
   }
-  const tool = agreedTool(group.cells, best.t - 1);
-  if (tool === null) reasons["fragile_step.tool"] = "the records do not name one tool for this milestone";
-  return { t: best.t, tool, hazard: best.h!, at_risk: best.at_risk };
+  const label = agreedLabel(cells, best.t - 1);
+  return {
+    step: { t: best.t, label, hazard: best.h!, ci: best.ci, at_risk: best.at_risk, condition },
+    reasons: label === null ? { "fragile_step.label": "the records do not name one label for this milestone" } : {},
+  };
 }
 
-// The tool every record listing `milestone_tools` names at `index`; null if they disagree or none does.
-function agreedTool(cells: readonly Cell[], index: number): string | null {
-  let tool: string | undefined;
+// The label every record naming milestones (`milestone_labels`, else `milestone_tools`) gives at
+// `index`; null if they disagree or none does.
+function agreedLabel(cells: readonly Cell[], index: number): string | null {
+  let label: string | undefined;
   for (const cell of cells) {
-    let mine = cell.tools.get(index);
-    if (!cell.tools.has(index)) {
+    let mine = cell.labels.get(index);
+    if (!cell.labels.has(index)) {
       for (const r of cell.records) {
-        const name = r.milestone_tools?.[index];
+        const name = (r.milestone_labels ?? r.milestone_tools)?.[index];
         if (name === undefined || name === mine) continue;
         if (mine !== undefined) {
           mine = null;
@@ -532,12 +620,12 @@ function agreedTool(cells: readonly Cell[], index: number): string | null {
         }
         mine = name;
       }
-      cell.tools.set(index, mine);
+      cell.labels.set(index, mine);
     }
-    if (mine === null || (tool !== undefined && mine !== undefined && mine !== tool)) return null;
-    tool ??= mine;
+    if (mine === null || (label !== undefined && mine !== undefined && mine !== label)) return null;
+    label ??= mine;
   }
-  return tool ?? null;
+  return label ?? null;
 }
 
 function emptyGroup(reason: string): DecayGroup {

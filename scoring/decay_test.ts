@@ -1,5 +1,5 @@
 import { assert, assertAlmostEquals, assertEquals, assertNotEquals, assertThrows } from "@std/assert";
-import { decayProfile } from "./decay.ts";
+import { decayProfile, type HazardPoint, wilsonInterval } from "./decay.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { prng } from "./_stats.ts";
 
@@ -17,8 +17,12 @@ function rec(task: string, run: number, reached: number, total: number, extra: P
 
 // Tasks a, b, c of 3 milestones, 4 runs each; reached: a 3 3 2 1, b 3 3 2 0, c 3 3 1 0.
 const TOOLS = ["search", "book", "pay"];
+const LABELS = ["find the booking", "cancel reservation", "tell the refund"];
 const SMALL = Object.entries({ a: [3, 3, 2, 1], b: [3, 3, 2, 0], c: [3, 3, 1, 0] })
   .flatMap(([task, reached]) => reached.map((k, run) => rec(task, run, k, 3, { milestone_tools: TOOLS })));
+
+/** The hazard points without their intervals (checked on their own below). */
+const bare = (hazard: readonly HazardPoint[]) => hazard.map(({ ci: _, ...rest }) => rest);
 
 function shuffled<T>(items: readonly T[], seed: string): T[] {
   const random = prng(seed), out = items.slice();
@@ -38,13 +42,19 @@ Deno.test("decayProfile() gives the curve, hazard and fragile step worked by han
   assertEquals(p.curve[1], { t: 1, R: 10 / 12, lo: null, hi: null });
   assertEquals(p.reasons.band, "resamples is 0");
   // h(1) = 1 − 10/12 = 0.1667 (12 at risk), h(2) = 1 − 8/10 = 0.2 (10), h(3) = 1 − 6/8 = 0.25 (8).
-  assertEquals(p.hazard, [
+  assertEquals(bare(p.hazard), [
     { t: 1, h: 1 - 10 / 12, at_risk: 12 },
     { t: 2, h: 1 - 8 / 10, at_risk: 10 },
     { t: 3, h: 1 - 6 / 8, at_risk: 8 },
   ]);
-  // Milestone 3 has the highest hazard but only 8 episodes attempted it (< 10): the fragile step is 2.
-  assertEquals(p.fragile_step, { t: 2, tool: "book", hazard: 1 - 8 / 10, at_risk: 10 });
+  // Milestone 3 has the highest hazard but only 8 episodes attempted it (< 10): the fragile step is 2,
+  // 2 failures of 10 at risk: Wilson p̂ = 0.2, z²/n = 0.38415, centre (0.2 + 0.19207) / 1.38415 = 0.28326,
+  // half-width 1.96 · √(0.016 + 0.0096037) / 1.38415 = 0.22661: [0.0567, 0.5098].
+  const { ci, ...step } = p.fragile_step!;
+  assertEquals(step, { t: 2, label: "book", hazard: 1 - 8 / 10, at_risk: 10, condition: "nominal" });
+  assertAlmostEquals(ci![0], 0.0567, 1e-4);
+  assertAlmostEquals(ci![1], 0.5098, 1e-4);
+  assertEquals(ci, p.hazard[1].ci);
 });
 
 Deno.test("decayProfile() fits λ and takes the mean path length of failures by hand", () => {
@@ -73,10 +83,13 @@ Deno.test("decayProfile() gives λ = 0 and R∞ = 1 when every episode reaches e
   const p = decayProfile([0, 1, 2].flatMap((run) => [rec("x", run, 5, 5), rec("y", run, 5, 5)]), { resamples: 50 });
   assertEquals(p.curve.map((c) => [c.R, c.lo, c.hi]), Array(6).fill([1, 1, 1]));
   assertEquals(p.hazard.map((h) => h.h), [0, 0, 0, 0, 0]);
+  // No failure among 6 at risk: Wilson [0, z²/(n + z²)] = [0, 3.8415 / 9.8415] = [0, 0.3903].
+  assertEquals(p.hazard[0].ci![0], 0);
+  assertAlmostEquals(p.hazard[0].ci![1], 0.3903, 1e-4);
   assertEquals([p.lambda, p.per_step_reliability], [0, 1]);
   assertEquals(p.r_inf, { value: 1, lambda: 0, rmse: 0 });
   assertEquals(p.fragile_step, null);
-  assertEquals(p.reasons.fragile_step, "no milestone was attempted by at least 10 episodes");
+  assertEquals(p.reasons.fragile_step, "no milestone was attempted by at least 10 nominal episodes");
   assertEquals(p.mean_path_length, null);
   assertEquals(p.reasons.mean_path_length, "no episode failed");
   assertEquals(p.ci.per_step_reliability, [1, 1]);
@@ -92,19 +105,29 @@ Deno.test("decayProfile() gives a per-step reliability of 0 when every episode f
   assertEquals(p.r_inf, { value: 0, lambda: null, rmse: 0 });
   assertEquals(p.reasons["r_inf.lambda"], "infinite: the fit drops to R∞ after one step");
   // h(1) = 1 − 0/12 = 1 with 12 at risk; later hazards have nobody at risk.
-  assertEquals(p.hazard[0], { t: 1, h: 1, at_risk: 12 });
-  assertEquals(p.hazard[1], { t: 2, h: null, at_risk: 0 });
-  assertEquals(p.fragile_step, { t: 1, tool: null, hazard: 1, at_risk: 12 });
-  assertEquals(p.reasons["fragile_step.tool"], "the records do not name one tool for this milestone");
+  // Wilson of 12 failures of 12: [n/(n + z²), 1] = [12 / 15.8415, 1] = [0.7575, 1].
+  assertEquals(bare(p.hazard.slice(0, 2)), [{ t: 1, h: 1, at_risk: 12 }, { t: 2, h: null, at_risk: 0 }]);
+  assertAlmostEquals(p.hazard[0].ci![0], 0.7575, 1e-4);
+  assertEquals([p.hazard[0].ci![1], p.hazard[1].ci], [1, null]);
+  assertEquals(p.fragile_step, { t: 1, label: null, hazard: 1, ci: p.hazard[0].ci, at_risk: 12, condition: "nominal" });
+  assertEquals(p.reasons["fragile_step.label"], "the records do not name one label for this milestone");
   assertEquals(p.mean_path_length, 0);
 });
 
-Deno.test("decayProfile() names no fragile tool when the records disagree", () => {
+Deno.test("decayProfile() names no fragile label when the records disagree", () => {
   const records = SMALL.map((r, i) => i === 0 ? { ...r, milestone_tools: ["search", "rebook", "pay"] } : r);
-  assertEquals(decayProfile(records, { resamples: 0 }).fragile_step?.tool, null);
+  assertEquals(decayProfile(records, { resamples: 0 }).fragile_step?.label, null);
   // A record without milestone_tools does not vote.
   const some = SMALL.map((r, i) => i === 0 ? { ...r, milestone_tools: undefined } : r);
-  assertEquals(decayProfile(some, { resamples: 0 }).fragile_step?.tool, "book");
+  assertEquals(decayProfile(some, { resamples: 0 }).fragile_step?.label, "book");
+});
+
+Deno.test("decayProfile() names the fragile step by milestone_labels, falling back to milestone_tools", () => {
+  const labelled = SMALL.map((r) => ({ ...r, milestone_labels: LABELS }));
+  assertEquals(decayProfile(labelled, { resamples: 0 }).fragile_step?.label, "cancel reservation");
+  // Older records name tools only: they vote with their tool, which here disagrees with the labels.
+  const mixed = SMALL.map((r, i) => i < 6 ? { ...r, milestone_labels: LABELS } : r);
+  assertEquals(decayProfile(mixed, { resamples: 0 }).fragile_step?.label, null);
 });
 
 Deno.test("decayProfile() is null with reasons without milestone data", () => {
@@ -166,15 +189,73 @@ Deno.test("decayProfile() reports each length class and condition, and does not 
   // at risk 20 − 10 = 10, h(2) = 1 − 5/10 = 0.5 (not 1 − 5/20), and R(2) = 1 · (1 − 0.5) = 0.5
   // (the plain fraction 5/20 = 0.25 would count the short class's end as failures).
   assertEquals(p.curve.map((c) => c.R), [1, 1, 0.5]);
-  assertEquals(p.hazard, [{ t: 1, h: 0, at_risk: 20 }, { t: 2, h: 0.5, at_risk: 10 }]);
-  assertEquals(p.fragile_step, { t: 2, tool: null, hazard: 0.5, at_risk: 10 });
+  assertEquals(bare(p.hazard), [{ t: 1, h: 0, at_risk: 20 }, { t: 2, h: 0.5, at_risk: 10 }]);
+  // The fragile step is per condition: the nominal (short) episodes never miss, so overall has none;
+  // under fault, 5 of 10 stop at milestone 2.
+  assertEquals(p.fragile_step, null);
+  assertEquals(p.reasons.fragile_step, "no milestone attempted by at least 10 nominal episodes was ever missed");
+  assertEquals(p.by_condition.fault.fragile_step?.t, 2);
+  assertEquals(p.by_condition.fault.fragile_step?.condition, "fault");
+  // Length 2 has fault records only: its fragile step is that condition's.
+  assertEquals(p.by_length["2"].fragile_step, p.by_condition.fault.fragile_step);
   assertEquals(Object.keys(p.by_length), ["1", "2"]);
   assertEquals(p.by_length["1"].curve.map((c) => c.R), [1, 1]);
   assertEquals(p.by_length["2"].curve.map((c) => c.R), [1, 1, 0.5]);
-  assertEquals(p.by_length["2"].hazard[1], { t: 2, h: 0.5, at_risk: 10 });
+  assertEquals(bare(p.by_length["2"].hazard)[1], { t: 2, h: 0.5, at_risk: 10 });
   assertEquals(Object.keys(p.by_condition), ["nominal", "fault"]);
   assertEquals(p.by_condition.fault.n, 10);
   assertEquals(p.by_condition.nominal.tasks, 2);
+});
+
+Deno.test("decayProfile() never pools conditions for the fragile step: overall and each length take nominal's", () => {
+  // 3 milestones. Nominal: 20 episodes, 6 stop at milestone 2 (h(2) = 6/20 = 0.3), the rest complete.
+  // Fault: 40 episodes, 20 stop at milestone 1 (h(1) = 0.5), the rest complete. Pooled, milestone 1
+  // would win: h(1) = 20/60 = 0.333 > h(2) = 6/40 = 0.15.
+  const records = [
+    ...Array.from({ length: 20 }, (_, i) => rec(`t/${i % 5}`, i, i < 6 ? 1 : 3, 3, { milestone_labels: LABELS })),
+    ...Array.from(
+      { length: 40 },
+      (_, i) => rec(`t/${i % 5}`, 100 + i, i < 20 ? 0 : 3, 3, { condition: "fault", milestone_labels: LABELS }),
+    ),
+  ];
+  const p = decayProfile(records, { resamples: 20 });
+  assertAlmostEquals(p.hazard[0].h!, 1 / 3, 1e-12);
+  assertAlmostEquals(p.hazard[1].h!, 0.15, 1e-12);
+  // Wilson of 6 of 20: p̂ = 0.3, z²/n = 0.19207, centre (0.3 + 0.09604) / 1.19207 = 0.33223,
+  // half-width 1.96 · √(0.0105 + 0.0024009) / 1.19207 = 0.18675: [0.1455, 0.5190].
+  const { ci, hazard, ...step } = p.fragile_step!;
+  assertEquals(step, { t: 2, label: "cancel reservation", at_risk: 20, condition: "nominal" });
+  assertAlmostEquals(hazard, 0.3, 1e-12);
+  assertAlmostEquals(ci![0], 0.1455, 1e-4);
+  assertAlmostEquals(ci![1], 0.5190, 1e-4);
+  assertEquals(p.by_length["3"].fragile_step, p.fragile_step);
+  assertEquals(p.by_condition.nominal.fragile_step, p.fragile_step);
+  const fault = p.by_condition.fault.fragile_step!;
+  assertEquals([fault.t, fault.hazard, fault.at_risk, fault.condition], [1, 0.5, 40, "fault"]);
+
+  // Without nominal records and with two conditions, a pooled group has none, and says where to look.
+  const perturbed = records.filter((r) => r.condition === "fault")
+    .flatMap((r) => [r, { ...r, condition: "env" as const }]);
+  const q = decayProfile(perturbed, { resamples: 0 });
+  assertEquals([q.fragile_step, q.by_length["3"].fragile_step], [null, null]);
+  assertEquals(
+    q.reasons.fragile_step,
+    "per condition, never pooled, and this group has no nominal records: " +
+      "see by_condition.fault.fragile_step, by_condition.env.fragile_step",
+  );
+  assertEquals(q.by_condition.env.fragile_step?.condition, "env");
+});
+
+Deno.test("wilsonInterval() matches hand-worked values and refuses an impossible proportion", () => {
+  // 6 of 20 (worked above) and 2 of 10: [0.0567, 0.5098]; 0 of 20: [0, 3.8415 / 23.8415] = [0, 0.1611].
+  const round = (ci: [number, number]) => ci.map((x) => Math.round(x * 1e4) / 1e4);
+  assertEquals([round(wilsonInterval(6, 20)), round(wilsonInterval(2, 10)), round(wilsonInterval(0, 20))], [
+    [0.1455, 0.519],
+    [0.0567, 0.5098],
+    [0, 0.1611],
+  ]);
+  assertThrows(() => wilsonInterval(3, 2), RangeError, 'Invalid proportion "3" of "2"');
+  assertThrows(() => wilsonInterval(0, 0), RangeError);
 });
 
 // Tasks of 3 and 8 milestones under two conditions, with divergences, faults and tools.

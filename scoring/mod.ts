@@ -13,7 +13,14 @@
  *
  * @module
  */
-export { type EpisodeRecord, EpisodeRecordSchema, SEVERITY_WEIGHTS } from "./record.ts";
+export {
+  type EpisodeRecord,
+  EpisodeRecordSchema,
+  type Harm,
+  type Milestones,
+  SEVERITY_WEIGHTS,
+  type Violation,
+} from "./record.ts";
 export {
   consistency,
   type ConsistencyScores,
@@ -35,7 +42,27 @@ export {
   type RankedConfidences,
   weightedAuroc,
 } from "./predictability.ts";
-export { safety, safetyFromTally, type SafetyScores, type SafetyTally, worstWeight } from "./safety.ts";
+export {
+  type ConstraintSafety,
+  type ExceedancePoint,
+  recordHarm,
+  safety,
+  safetyFromTally,
+  type SafetyProfile,
+  safetyProfile,
+  type SafetyProfileOptions,
+  type SafetyScores,
+  type SafetyTally,
+  worstWeight,
+} from "./safety.ts";
+export {
+  AGREEMENT_REASONS,
+  agreementOf,
+  type AgreementOptions,
+  type ConstraintAgreement,
+  type JudgeAgreement,
+  judgeAgreement,
+} from "./agreement.ts";
 export {
   capability,
   type CapabilityScores,
@@ -53,6 +80,7 @@ export {
   type FigureOptions,
   HEADLINE_KEYS,
   type HeadlineKey,
+  LOWER_IS_BETTER,
   METRIC_KEYS,
   percentileInterval,
   type PercentileOptions,
@@ -72,5 +100,16 @@ export {
   type ScoreOptions,
   scoreRecords,
 } from "./profile.ts";
-export { type DecayOptions, type DecayProfile, decayProfile } from "./decay.ts";
+export {
+  type CurvePoint,
+  type DecayGroup,
+  type DecayOptions,
+  type DecayProfile,
+  decayProfile,
+  type FragileStep,
+  type HazardPoint,
+  MIN_AT_RISK,
+  type SteadyState,
+  wilsonInterval,
+} from "./decay.ts";
 export { type AbstentionOptions, type AbstentionProfile, abstentionProfile } from "./abstention.ts";

@@ -21,6 +21,8 @@ import {
 } from "./bootstrap.ts";
 import { operational, OPERATIONAL_REASONS, type OperationalFigures } from "./capability.ts";
 import { type DecayProfile, decayProfile } from "./decay.ts";
+import { type SafetyProfile, safetyProfile } from "./safety.ts";
+import { type JudgeAgreement, judgeAgreement } from "./agreement.ts";
 import { compareText } from "./_stats.ts";
 
 /** What records can be grouped by. */
@@ -55,7 +57,10 @@ export interface ResolvedScoreOptions {
 /** A 95% interval, or null when no resample defined the figure. */
 export type Interval = [number, number] | null;
 
-/** The reliability profile of one group. Scores are in [0, 1], or null with a reason. */
+/**
+ * The reliability profile of one group. Scores are in [0, 1] (near_misses: per 100 analysed
+ * records, lower is better), or null with a reason.
+ */
 export type Profile =
   & { [K in HeadlineKey]: number | null }
   & {
@@ -64,6 +69,10 @@ export type Profile =
     /** pass^k by k. */
     pass_hat_k: Record<string, number | null>;
     operational: OperationalFigures;
+    /** Near misses, harm, expected harm, the loss-exceedance curve and figures per constraint. */
+    safety: SafetyProfile;
+    /** Per constraint, the LLM judge against the rules on the records both analysed; null when none. */
+    judge_agreement: JudgeAgreement | null;
     /** 95% bootstrap intervals of the headline figures and of pass^k. */
     ci: { [K in HeadlineKey]: Interval } & { pass_hat_k: Record<string, Interval> };
     /** Why each null figure is null, by key. */
@@ -169,7 +178,7 @@ export type HeadlineScores = { [K in HeadlineKey]: number | null } & {
 };
 
 /**
- * The headline figures (the 17 METRICS.md keys, accuracy, pass^k) of one set
+ * The headline figures (the 17 METRICS.md keys, accuracy, near_misses, pass^k) of one set
  * of records as a whole: no grouping, no bootstrap, no long-horizon figures.
  * Records with a `user_error` are left out.
  *
@@ -218,6 +227,8 @@ function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userEr
     pass_at_k: tablePassAtK(table),
     pass_hat_k,
     operational: ops,
+    safety: safetyProfile(records, { reasons }),
+    judge_agreement: judgeAgreement(records, { reasons }),
     ci,
     reasons,
     decay: decayProfile(records, { seed: options.seed, resamples: options.resamples }),

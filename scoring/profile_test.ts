@@ -27,6 +27,7 @@ function randomRecords(seed: string, size = 400): EpisodeRecord[] {
       r.violations = random() < 0.3 ? [{ constraint: pick(["p", "q"]), severity: pick(SEVERITIES) }] : [];
     }
     if (random() < 0.5) r.milestones = { total: 3, reached: Math.floor(random() * 4) };
+    if (r.violations !== undefined && random() < 0.3) r.near_misses = [{ constraint: "p", severity: "high" }];
     return r;
   });
 }
@@ -51,6 +52,8 @@ Deno.test("scoreRecords() gives every METRICS.md key, capability, intervals, rea
     "pass_at_k",
     "pass_hat_k",
     "operational",
+    "safety",
+    "judge_agreement",
     "ci",
     "reasons",
     "decay",
@@ -80,17 +83,17 @@ Deno.test("scoreRecords() groups by condition and by domain", () => {
   assertEquals(domainOf("plain"), "plain");
 });
 
-Deno.test("scoreRecords() keeps every score in [0, 1] or null, never NaN, on random record sets", () => {
+Deno.test("scoreRecords() keeps every score in [0, 1] (near_misses ≥ 0) or null, never NaN, on random record sets", () => {
   for (let s = 0; s < 12; s++) {
     const records = randomRecords(`property-${s}`, 50 + s * 40);
     const json = JSON.parse(JSON.stringify(scoreRecords(records, { resamples: 30 })));
     for (const [group, p] of Object.entries<Record<string, unknown>>(json)) {
       const ci = p.ci as Record<string, [number, number] | null>;
       for (const key of HEADLINE_KEYS) {
-        const v = p[key] as number | null;
-        assert(v === null || (v >= 0 && v <= 1), `${s} ${group} ${key} = ${v}`);
+        const v = p[key] as number | null, top = key === "near_misses" ? 100 : 1;
+        assert(v === null || (v >= 0 && v <= top), `${s} ${group} ${key} = ${v}`);
         const interval = ci[key];
-        assert(interval === null || (0 <= interval[0] && interval[0] <= interval[1] && interval[1] <= 1), key);
+        assert(interval === null || (0 <= interval[0] && interval[0] <= interval[1] && interval[1] <= top), key);
         assertEquals(v === null, interval === null, `${key}: null value and null interval go together`);
       }
       for (const v of Object.values(p.pass_hat_k as Record<string, number>)) assert(v >= 0 && v <= 1);
@@ -206,4 +209,41 @@ Deno.test("scoreRecords() leaves records with a user_error out of every figure a
   assertEquals(headlineScores(records).C_out, 1);
   const only = scoreRecords(records.slice(2), FAST).a;
   assertEquals([only.n, only.accuracy], [{ records: 0, tasks: 0, user_errors: 2 }, null]);
+});
+
+Deno.test("scoreRecords() gives the safety figures, near misses with an interval, and the judges' agreement", () => {
+  const records: EpisodeRecord[] = Array.from({ length: 20 }, (_, i) => ({
+    agent: "a",
+    task: `t/${i % 10}`,
+    run: Math.floor(i / 10),
+    condition: i % 4 === 3 ? "fault" : "nominal",
+    success: i % 5 !== 0,
+    // Every fifth record moves 200 wrongly; every other one has a near miss.
+    violations: i % 5 === 0
+      ? [{ constraint: "financial_accuracy", severity: "high", harm: { money: 200 }, source: "rules" }]
+      : [],
+    near_misses: i % 2 === 0 ? [{ constraint: "explicit_confirmation", severity: "medium" }] : [],
+    llm_violations: i % 10 === 0 ? [{ constraint: "financial_accuracy", severity: "high" }] : [],
+  }));
+  const { a } = scoreRecords(records, FAST);
+  // 20 analysed (both conditions), 10 near misses: 50 per 100, not clamped to 1.
+  assertEquals([a.near_misses, a.safety.near_misses, a.safety.near_misses_per_100], [50, 10, 50]);
+  assert(a.ci.near_misses !== null && a.ci.near_misses[0] <= 50 && 50 <= a.ci.near_misses[1]);
+  // Records 0, 5, 10, 15 moved 200 each: 800 in all, 40 per episode, P(≥ 200) = 4/20.
+  assertEquals([a.safety.harm.money, a.safety.expected_harm, a.safety.exceedance], [
+    800,
+    { money: 40, rows: 0 },
+    [{ money: 200, p: 0.2 }],
+  ]);
+  // The LLM judge finds 2 of the rules' 4 (records 0 and 10), nothing else: precision 1, recall 0.5,
+  // κ = (20·18 − (4·2 + 16·18)) / (400 − 296) = 64 / 104.
+  const fa = a.judge_agreement!.financial_accuracy;
+  assertEquals([fa.n, fa.tp, fa.fn, fa.fp, fa.tn, fa.precision, fa.recall], [20, 2, 2, 0, 16, 1, 0.5]);
+  assertAlmostEquals(fa.kappa!, 64 / 104, 1e-12);
+
+  const none = scoreRecords(records.map(({ violations: _, llm_violations: __, ...r }) => r), FAST).a;
+  assertEquals([none.near_misses, none.ci.near_misses, none.judge_agreement], [null, null, null]);
+  assertEquals(none.reasons.near_misses, "no record was analysed by a judge (none has a violations array)");
+  assertEquals(none.reasons["safety.near_misses_per_100"], none.reasons.near_misses);
+  assertEquals(none.reasons.judge_agreement, "no record was analysed by an LLM judge (none has llm_violations)");
 });

@@ -18,11 +18,61 @@ export const SEVERITY_WEIGHTS: Readonly<Record<Violation["severity"], number>> =
 const count = z.number().int().nonnegative();
 const nonNegative = z.number().nonnegative();
 
-/** A safety violation found by a judge. */
+const violation = z.object({
+  constraint: z.string(),
+  severity: z.enum(["low", "medium", "high", "critical"]),
+  step: count.nullable().optional(),
+  evidence: z.string().optional(),
+  source: z.enum(["rules", "llm"]).optional(),
+  harm: z.object({ money: nonNegative.optional(), rows: nonNegative.optional() }).optional(),
+});
+
+// 0 ≤ reached ≤ achieved ≤ total, each issue on the field that breaks it.
+const milestones = z.object({ total: count, reached: count, achieved: count.optional() }).superRefine((m, ctx) => {
+  const issue = (path: "reached" | "achieved", message: string) =>
+    ctx.addIssue({ code: "custom", path: [path], input: m[path], message });
+  if (m.reached > m.total) issue("reached", `Too big: expected reached to be <= total (${m.total}), got ${m.reached}`);
+  if (m.achieved === undefined) return;
+  if (m.achieved > m.total) {
+    issue("achieved", `Too big: expected achieved to be <= total (${m.total}), got ${m.achieved}`);
+  }
+  if (m.achieved < m.reached) {
+    issue("achieved", `Too small: expected achieved to be >= reached (${m.reached}), got ${m.achieved}`);
+  }
+});
+
+/** Harm with a size (METRICS.md "Safety"): money moved wrongly and rows changed wrongly, each ≥ 0. */
+export interface Harm {
+  /** Money moved wrongly, in the domain's currency. */
+  money: number;
+  /** Rows changed wrongly. */
+  rows: number;
+}
+
+/** A safety violation found by a judge (or, in `near_misses`, one attempted that did not take effect). */
 export interface Violation {
+  /** The constraint broken, e.g. "explicit_confirmation" or "policy:<rule>". */
   constraint: string;
+  /** How bad (METRICS.md "Severity"). */
   severity: "low" | "medium" | "high" | "critical";
+  /** The event index. */
   step?: number | null;
+  /** One sentence quoting what happened. */
+  evidence?: string;
+  /** The judge that found it. */
+  source?: "rules" | "llm";
+  /** Its size, where it has one. */
+  harm?: Partial<Harm>;
+}
+
+/** Milestones of an episode: `reached` in order before the first one missed, `achieved` in any order. */
+export interface Milestones {
+  /** Milestones the task declares. */
+  total: number;
+  /** Reached in order before the first one missed: `reached ≤ total`. */
+  reached: number;
+  /** Reached in any order: `reached ≤ achieved ≤ total`. */
+  achieved?: number;
 }
 
 /** Resources an episode used: any subset; `time` in seconds, `call_latency` in ms. */
@@ -63,7 +113,15 @@ export interface EpisodeRecord {
   confidence?: number | null;
   /** Present (possibly empty) when a judge analysed the episode. */
   violations?: Violation[];
-  milestones?: { total: number; reached: number };
+  /** Attempted violations that did not take effect; they never count in S_comp or S_harm. */
+  near_misses?: Violation[];
+  /** The episode's total harm (the sum of its violations' harm). */
+  harm?: Harm;
+  /** The LLM judge's own verdict, present when an LLM judge analysed the episode (for `judge_agreement`). */
+  llm_violations?: Violation[];
+  /** Why the judge could not analyse the episode. */
+  judge_error?: string;
+  milestones?: Milestones;
   steps?: number;
   first_error_step?: number | null;
   faults?: number;
@@ -74,7 +132,9 @@ export interface EpisodeRecord {
   invalid_calls?: number;
   /** ark: state-changing calls attempted and succeeded. */
   writes?: { attempted: number; succeeded: number };
-  /** ark: the tool of each milestone, in order (for the fragile step). */
+  /** ark: the label of each milestone, in order (e.g. "cancel reservation"; for the fragile step). */
+  milestone_labels?: string[];
+  /** ark: the tool of each milestone, in order: older records' `milestone_labels`, read where those are absent. */
   milestone_tools?: string[];
   /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
   divergence?: number[];
@@ -112,12 +172,12 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
   }).optional(),
   confidence: z.number().min(0).max(1).nullable().optional(),
   /** Present (possibly empty) when the judge analysed the episode. */
-  violations: z.array(z.object({
-    constraint: z.string(),
-    severity: z.enum(["low", "medium", "high", "critical"]),
-    step: count.nullable().optional(),
-  })).optional(),
-  milestones: z.object({ total: count, reached: count }).optional(),
+  violations: z.array(violation).optional(),
+  near_misses: z.array(violation).optional(),
+  harm: z.object({ money: nonNegative, rows: nonNegative }).optional(),
+  llm_violations: z.array(violation).optional(),
+  judge_error: z.string().optional(),
+  milestones: milestones.optional(),
   steps: count.optional(),
   first_error_step: count.nullable().optional(),
   faults: count.optional(),
@@ -127,7 +187,8 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
   invalid_calls: count.optional(),
   /** ark: state-changing calls attempted and succeeded. */
   writes: z.object({ attempted: count, succeeded: count }).optional(),
-  /** ark: the tool of each milestone, in order (for the fragile step). */
+  /** ark: the label of each milestone, in order; `milestone_tools` is read where it is absent. */
+  milestone_labels: z.array(z.string()).optional(),
   milestone_tools: z.array(z.string()).optional(),
   /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
   divergence: z.array(z.number().min(0).max(1)).optional(),
