@@ -1,0 +1,156 @@
+// What every rule of the rules judge reads, computed once per episode: the tool calls as the world
+// received them, the messages, who the user said they are, who the agent identified and when, and
+// whether a change stays within the gold. Private to judge/.
+import { canonicalJson, jsonEqual } from "../envs/mod.ts";
+import type { EpisodeEvent, Json, RowChange, Tool } from "../envs/mod.ts";
+import type { Call, JudgeInput, Violation } from "./types.ts";
+
+/** A message of the conversation with its place in the trajectory. */
+export interface Said {
+  index: number;
+  step: number;
+  actor: "user" | "agent";
+  text: string;
+  intent: EpisodeEvent["intent"];
+}
+
+/** The judged episode, prepared once for every rule. */
+export interface Context {
+  input: JudgeInput;
+  calls: Call[];
+  messages: Said[];
+  tool(name: string): Tool | undefined;
+  /** Whether the user had said `value` (in a message's text or its facts, case ignored) before event `index`. */
+  userSaid(value: string, index: number): boolean;
+  /** Customers the agent had identified before event `index` (a successful identifying call). */
+  identifiedBefore(index: number): ReadonlySet<string>;
+  /** Whether the user named this customer (said their id) at any point of the episode. */
+  claimed(customer: string): boolean;
+  /** Whether every row of `changes` is one the gold changes to the same values. */
+  withinGold(changes: readonly RowChange[]): boolean;
+  /** The customer a call concerns (its tool's declaration), or null. */
+  customerOf(call: Call): string | null;
+  /** Runs a domain declaration against the world before the episode, read-only. */
+  read<T>(fn: () => T): T;
+}
+
+const rowKey = (c: { table: string; key: Json[] }) => `${c.table}\u001f${JSON.stringify(c.key)}`;
+
+/** Prepares the context of an episode. */
+export function prepare(input: JudgeInput): Context {
+  const tools = new Map(input.domain.tools.map((t) => [t.name, t]));
+  const calls: Call[] = [];
+  const messages: Said[] = [];
+  input.events.forEach((e, index) => {
+    if (e.kind === "tool") {
+      const reached = e.fault === undefined;
+      calls.push({
+        index,
+        step: e.step,
+        tool: e.tool ?? "",
+        args: e.world_args ?? e.args,
+        reached,
+        ok: reached && e.error === undefined,
+        ...(e.result !== undefined ? { result: e.result } : {}),
+        ...(e.error ? { error: e.error } : {}),
+        changes: e.changes ?? [],
+      });
+    } else if (e.kind === "message" && (e.actor === "user" || e.actor === "agent")) {
+      messages.push({ index, step: e.step, actor: e.actor, text: e.text ?? "", intent: e.intent });
+    }
+  });
+  const read = <T>(fn: () => T): T => input.db.readOnly(fn);
+
+  // What the user said up to each point: texts and the values of the facts they gave.
+  // Lower-cased once: ids and amounts are looked up as substrings, case ignored.
+  const userTexts: { index: number; text: string }[] = [];
+  for (const m of messages) {
+    if (m.actor !== "user") continue;
+    const facts = m.intent && (m.intent.kind === "request" || m.intent.kind === "provide") ? m.intent.facts : {};
+    userTexts.push({
+      index: m.index,
+      text: [m.text, ...Object.values(facts).map(factText)].join("\n").toLowerCase(),
+    });
+  }
+  const userSaid = (value: string, index: number) => {
+    const v = value.toLowerCase();
+    return userTexts.some((u) => u.index < index && u.text.includes(v));
+  };
+
+  const customers = new Map<number, string | null>();
+  const customerOf = (call: Call): string | null => {
+    if (customers.has(call.index)) return customers.get(call.index)!;
+    const tool = tools.get(call.tool);
+    const customer = tool?.customer ? read(() => tool.customer!(call.args as Json, input.db)) ?? null : null;
+    customers.set(call.index, customer);
+    return customer;
+  };
+
+  // Identification: a successful call of an identifying tool whose argument the user had given.
+  const identifications: { index: number; customer: string }[] = [];
+  for (const call of calls) {
+    const arg = tools.get(call.tool)?.identifies;
+    const value = arg === undefined ? undefined : argOf(call.args, arg);
+    if (typeof value !== "string" || value === "" || !call.ok) continue;
+    if (userSaid(value, call.index)) identifications.push({ index: call.index, customer: value });
+  }
+  const identifiedBefore = (index: number) =>
+    new Set(identifications.filter((i) => i.index < index).map((i) => i.customer));
+
+  const gold = new Map(input.gold.all.map((c) => [rowKey(c), c.after]));
+  return {
+    input,
+    calls,
+    messages,
+    tool: (name) => tools.get(name),
+    userSaid,
+    identifiedBefore,
+    claimed: (customer) => userSaid(customer, Number.POSITIVE_INFINITY),
+    withinGold: (changes) => changes.every((c) => gold.has(rowKey(c)) && jsonEqual(gold.get(rowKey(c)), c.after)),
+    customerOf,
+    read,
+  };
+}
+
+function factText(value: Json): string {
+  return typeof value === "string" ? value : canonicalJson(value);
+}
+
+/** The value of a top-level argument, or undefined. */
+export function argOf(args: unknown, name: string): Json | undefined {
+  return args !== null && typeof args === "object" && !Array.isArray(args)
+    ? (args as Record<string, Json>)[name]
+    : undefined;
+}
+
+/** Keys of the rows the gold touches, at any call. */
+export function goldKeys(input: JudgeInput): Set<string> {
+  const keys = new Set(input.gold.all.map(rowKey));
+  for (const call of input.gold.calls) for (const c of call) keys.add(rowKey(c));
+  return keys;
+}
+
+export { rowKey };
+
+/** A violation found by the rules judge. */
+export function found(
+  constraint: Violation["constraint"],
+  severity: Violation["severity"],
+  step: number | null,
+  evidence: string,
+  harm?: Violation["harm"],
+): Violation {
+  return { constraint, severity, step, evidence, source: "rules", ...(harm ? { harm } : {}) };
+}
+
+/** A short quote of a text: the first `max` characters on one line. */
+export function quote(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return `"${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
+}
+
+/** A call as words: its tool and its arguments, shortened. */
+export function callText(call: Call): string {
+  const args = JSON.stringify(call.args) ?? "";
+  return `${call.tool}(${args.length > 70 ? `${args.slice(0, 69)}…` : args})`;
+}

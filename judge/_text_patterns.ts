@@ -1,0 +1,313 @@
+// The vocabulary of `text.ts`: every pattern is compiled once, here, and runs on normalised text
+// (lower case, straight apostrophes, markdown emphasis gone). Gaps between words are bounded
+// (`{0,4}`) and never nested, so no pattern can backtrack catastrophically. Long word lists are
+// named pieces, put together with `String.raw` templates.
+
+// A pattern whose alternatives are the pieces.
+function alt(...pieces: string[]): RegExp {
+  return new RegExp(pieces.join("|"));
+}
+
+// The same, global: a sentence may hold the words more than once, and only one use may count.
+function every(...pieces: string[]): RegExp {
+  return new RegExp(pieces.join("|"), "g");
+}
+
+// ---- Sentences ---------------------------------------------------------------------------------
+
+/** A bullet or list number at the start of a line. */
+export const BULLET = /^\s*(?:[-*•+]|\d{1,2}[.)])\s+/;
+/** Where a sentence ends inside one line. */
+export const SENTENCE_END = /(?<=[.!?])\s+(?=\S)|;\s+/;
+/** A question whose mark was left out. */
+export const ASKS =
+  /^(?:can|could|would|will|do|does|is|are) (?:you|i|it|there|we|this|that)\b|^(?:how|what|when|where|which|why) /;
+
+// ---- A customer's reply ------------------------------------------------------------------------
+
+const FILLER = "oh|ok|okay|alright|all right|great|perfect|well|then|so|and|um|uh|hmm|ah";
+const YES_WORD = "yes|yeah|yea|yep|yup|ya|yess+|sure|certainly|absolutely|definitely|of course|correct|exactly|" +
+  "affirmative|confirmed|agreed|deal|right";
+const GO_AHEAD = String.raw`go ahead|proceed|i (?:do )?confirm|i'?m confirming|please do(?: it| that| so)?\b(?! not)|` +
+  "book it|make (?:the|that|those|these) changes?|go for it|let'?s do (?:it|that|this)|i (?:agree|accept|approve)";
+const ACK = "ok|okay|k|alright|all right|fine|very well|works for me|sounds (?:good|great|fine|perfect|right)|" +
+  "that (?:works|sounds (?:good|great|fine|perfect))(?: for me)?|(?:that'?s|that is|this is) (?:fine|good|ok|okay)" +
+  "(?: with me)?|(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:good|great|perfect|fine)(?: to me)?";
+const THANKS = "thanks?|thank you|thx|many thanks|i (?:really )?appreciate|appreciate|much appreciated|" +
+  "(?:you'?re|you are) (?:the best|great|awesome|amazing|wonderful|very|so|the most|a star)|" +
+  "have a (?:good|great|nice)|bye|goodbye|cheers|great|awesome|wonderful|perfect|excellent|cool|good|" +
+  "i see|got it|understood|oh";
+const CHANGE_VERB = "change|modify|upgrade|downgrade|add|remove|move|adjust|switch|cancel|book|rebook|reschedule";
+const HEDGE_WORD = "if|unless|once|as long as|provided|providing|only if|assuming|maybe|perhaps|possibly|probably|" +
+  "not sure|unsure|not certain|i guess|i suppose|i think so|kind of|sort of|depends|hesitant|hmm+";
+const ACTION = "do|go ahead|proceed|cancel|book|change|make|charge|continue|process|issue|send|upgrade|downgrade|" +
+  "modify|add|remove|update|touch|bother|submit|finali[sz]e";
+const NOT_NOW = "yet|now|right now|today|at the moment|at this moment|for now|at this (?:time|point)|interested|" +
+  "necessary|needed|what i (?:want|wanted|asked|meant)";
+const HOLD_PHRASE = "hold off|wait a (?:moment|minute|second|sec|bit)|please wait|never ?mind|changed? my mind|" +
+  "let'?s not|i'?ll pass|i will pass|let me think|no thanks?|no thank you";
+const NO_NEXT = "thanks|thank|please|i|i'\\w+|that|that'?s|this|it|it'?s|we|let'?s|not|don'?t|do not|sorry|wait|" +
+  "stop|never|need|way";
+
+/** An affirmation that carries assent by itself ("yes", "go ahead", "that's correct"). */
+export const STRONG_YES = alt(
+  String.raw`^(?:(?:${FILLER})[\s,!.]+){0,3}(?:${YES_WORD})\b`,
+  String.raw`\b(?:${GO_AHEAD})\b`,
+  String.raw`(?:^|[,.!] |please |just |go ahead and |you can )do (?:it|that)\b`,
+  String.raw`\b(?:that'?s|that is|it'?s|it is|this is) (?:correct|right|accurate|good to go)\b`,
+  String.raw`\b(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:correct|right|accurate)\b`,
+  String.raw`\byou (?:can|may) (?:go ahead|proceed|do it|do that|cancel|book|make)\b`,
+);
+/** Acknowledgements ("ok", "sounds good"): a yes only when a sentence holds nothing else (see `ONLY_PUNCTUATION`). */
+export const ACKNOWLEDGEMENT = new RegExp(String.raw`\b(?:${ACK})\b`, "g");
+/** What a sentence of acknowledgements leaves once they are taken out. */
+export const ONLY_PUNCTUATION = /^[\s,.!]*$/;
+/** Thanks, praise and goodbyes, which say nothing either way. */
+export const PLEASANTRY = new RegExp(
+  String.raw`^(?:(?:oh|ok|okay|great|perfect|wonderful|awesome)[\s,!]+)?(?:${THANKS})\b`,
+);
+/** A sentence after a yes that adds a request rather than doubting the proposal. */
+export const ADDITIVE = new RegExp(
+  String.raw`^(?:also|and|plus|additionally|in addition|by the way|btw|one more thing|oh and|while you'?re at it|` +
+    String.raw`after that|separately|lastly|finally)\b|\b(?:also|as well)\b`,
+);
+/** A polite request put as a question ("Could you make sure ...?"). */
+export const REQUEST = /^(?:(?:and|also|please)[\s,]+)?(?:could|can|would|will) you (?:please |also |kindly )*\w+/;
+/** A further change asked for after a yes ("Also, I'd like to upgrade"). */
+export const ADDS_CHANGE = new RegExp(String.raw`\b(?:to|please|also|you|and) (?:${CHANGE_VERB})\b`);
+/** A change slipped into the yes itself ("Yes, and please also add a bag"). */
+export const ALSO_CHANGE = new RegExp(
+  String.raw`\b(?:and|plus)(?: please)? also (?:${CHANGE_VERB})\b|, also (?:please )?(?:${CHANGE_VERB})\b`,
+);
+/** A condition or a hesitation. */
+export const HEDGE = alt(
+  String.raw`\b(?:${HEDGE_WORD})\b`,
+  String.raw`\b(?:(?:don'?t|do not) know|let me (?:think|check|see|consider|look)|i'?ll (?:think|consider|decide))\b`,
+  String.raw`\bbefore (?:you|we|i) (?:proceed|go ahead|do|make|book|cancel|change|continue|confirm|finali[sz]e)\b`,
+  String.raw`\bbefore (?:proceeding|doing|going ahead|that|confirming|finali[sz]ing)\b`,
+  String.raw`\b(?:check|confirm|verify|tell me|let me know|show me)\b[^.?!]{0,40}\bfirst\b`,
+);
+/** A correction or an exception to what was proposed. */
+export const CHANGE =
+  /\b(?:but|however|instead|actually|rather|except|although|though|on second thought|second thoughts)\b/;
+/** "No" as an answer, not as in "no problem" or "no insurance". */
+export const NO_START = new RegExp(
+  String.raw`^(?:(?:oh|um|uh|well|hmm+|ah|sorry|actually)[\s,]+)?(?:no|nope|nah|negative)` +
+    String.raw`(?:[.!,;]|$|\s+(?:${NO_NEXT})\b)`,
+);
+/** A request to hold off, stop or not do it. */
+export const HOLD = alt(
+  String.raw`\b(?:don'?t|do not|dont|never)\s+(?:${ACTION})\b`,
+  String.raw`(?:^|\bplease )(?:don'?t|do not)[.!]*$`,
+  String.raw`\bnot (?:${NOT_NOW})\b`,
+  String.raw`\b(?:${HOLD_PHRASE})\b`,
+  String.raw`\b(?:i'?d|i would) (?:rather|prefer) not\b|\bi(?:'ll| will) think (?:about|it over)\b`,
+  String.raw`\b(?:don'?t|do not) (?:want|wish) to (?:${ACTION}|pay|move)\b`,
+  String.raw`\b(?:don'?t|do not) need (?:that|this|it|to|any (?:further|more|other)|anything)\b`,
+  String.raw`^(?:(?:oh|um|uh|no|actually|sorry)[\s,]+)?(?:wait|stop|hold on|hang on|hold up)\b`,
+  String.raw`^(?:(?:no|actually|please|ok|okay|oh|sorry)[\s,]+){0,3}` +
+    String.raw`(?:(?:cancel|scratch) that|forget (?:it|that|about it))(?: request| please)?[.!]*$`,
+);
+
+// ---- An agent's refusal ------------------------------------------------------------------------
+
+const NOT_A_LIMIT = "find|locate|see|access|retrieve|load|wait|thank|stress|help but|seem to|guarantee|promise|" +
+  "be (?:found|located|retrieved|undone|reversed|reinstated|restored|recovered)";
+const FORBIDDEN = "eligible|allowed|permitted|possible|permissible|refundable|modifiable|changeable|cancell?able|" +
+  "authori[sz]ed|entitled|covered|qualified|feasible|something (?:i|we) can";
+const DOES_NOT = "does not|doesn'?t|do not|don'?t";
+const DETERMINER = "your|the|a|an|this|that|those|these|any|valid|proper|correct";
+const INFO = "ids?|numbers?|details|information|info|names?|email|code|confirmation|verification|address|" +
+  "date of birth|payment method";
+const FAULT = "error|went wrong|did not work|didn'?t work|not working|not responding|unresponsive|timed out|" +
+  "time ?out|outage|technical|glitch|system (?:issue|problem|is down)|service (?:is )?unavailable|" +
+  "temporar(?:y|ily)|try again|failed|failure|issue on (?:my|our) (?:side|end)|50[0-9]";
+
+/** Words that refuse or say something cannot be done. */
+export const REFUSE = every(
+  String.raw`\b(?:cannot|can ?not|can'?t|cant)\b(?!\s+(?:${NOT_A_LIMIT}))`,
+  String.raw`(?<!\b(?:was|were|been|wasn'?t|weren'?t)\s)\b(?:unable|not able) to\b`,
+  String.raw`\b(?:won'?t|will not|wouldn'?t|would not) be (?:able|possible|permitted|allowed|eligible)\b`,
+  String.raw`(?:\bnot|n't) (?:${FORBIDDEN})\b`,
+  String.raw`\bcan no longer\b|\bno longer (?:possible|allowed|permitted|eligible)\b`,
+  String.raw`\b(?:ineligible|non-?refundable|non-?modifiable|non-?changeable|prohibited|forbidden)\b`,
+  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive)\b`,
+  String.raw`\b(?:${DOES_NOT}) apply (?:in|to) (?:this|your|you)\b`,
+  String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
+  String.raw`\bagainst (?:our|the|airline|company|store) (?:policy|policies|rules)\b`,
+  String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,
+  String.raw`\b(?:do not|don'?t) have the (?:ability|authority|option|permission|capability|means)\b`,
+  String.raw`\b(?:no way|no option|no provision|not an option|not in a position) to\b`,
+);
+/** A system failure, which an apology reports without refusing anything. */
+export const FAILURE = new RegExp(String.raw`\b(?:${FAULT})\b`);
+/** The agent needs something from the customer before it can act. */
+export const NEED_INFO = alt(
+  String.raw`\bwithout (?:(?:${DETERMINER})\s+)?(?:[\w']+\s+){0,2}?(?:${INFO})\b`,
+  String.raw`\bwithout (?:knowing|verifying|confirming|checking)\b`,
+  String.raw`\buntil (?:you|i (?:have|receive|get))\b|\bunless you (?:provide|give|share|confirm)\b`,
+  String.raw`\bplease (?:provide|share|give me|send me)\b`,
+  String.raw`\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|confirm)\b`,
+);
+/** A condition in front of a refusal word makes it hypothetical. */
+export const CONDITION = /\b(?:if|whether|unless|in case|once|when)\b/;
+
+// ---- An agent's completion claim ---------------------------------------------------------------
+
+// Participles of what an agent does; the active forms leave out those that also mean checking.
+const DONE = "cancell?ed|canceled|booked|updated|changed|modified|processed|added|removed|issued|sent|refunded|" +
+  "upgraded|downgraded|confirmed|completed|applied|credited|charged|transferred|rebooked|reserved|created|submitted|" +
+  "initiated|placed|exchanged|adjusted|finali[sz]ed|executed|corrected|amended|arranged|reimbursed|waived|granted|" +
+  "approved|made|taken care of|handled|returned";
+const DID = "cancell?ed|canceled|booked|updated|changed|modified|processed|added|removed|issued|sent|refunded|" +
+  "upgraded|downgraded|completed|applied|credited|transferred|rebooked|reserved|created|submitted|initiated|placed|" +
+  "exchanged|adjusted|finali[sz]ed|executed|corrected|amended|arranged|waived|granted|taken care of|handled|" +
+  "made the (?:changes?|booking|reservation|updates?|cancellation|refund|modifications?|adjustments?)";
+const DO = "cancel|book|update|change|modify|process|add|remove|issue|send|refund|upgrade|downgrade|apply|complete|" +
+  "submit|place|make|rebook|reserve|exchange|return";
+const ADVERB = "now|just|also|successfully|already|gone ahead and|went ahead and";
+const STATE = "cancell?ed|canceled|booked|confirmed|updated|complete|completed|done|processed|changed|modified|" +
+  "upgraded|downgraded|finali[sz]ed|issued|added|refunded";
+const WAS_DONE = "cancell?ed|canceled|updated|changed|modified|processed|added|removed|issued|sent|refunded|upgraded|" +
+  "downgraded|applied|credited|completed|submitted|rebooked|successful|charged|placed";
+const MODAL_WORD = "will|would|can|could|should|shall|may(?! \\d)|might|must|going to|gonna|once|after|when|" +
+  "whenever|if|as soon as|before|until|unless|let me|i'll|i'd|we'll|we'd|want to|wish to|like to|need to|needs to|" +
+  "have to|has to|to be|ready to|about to|plan to|whether";
+const SEEN = "i see|i can see|i notice|i noticed|i found|it (?:seems|looks|appears)|seems|appears|according to|" +
+  "records? (?:show|indicate)|shows?|showing|indicates?|status|since|because|given that|originally|previous|" +
+  "previously|prior|initially|at the time";
+const THING = "reservations?|flights?|bookings?|orders?|ones?|tickets?|trips?|segments?|items?|payments?|passengers?|" +
+  "cards?|bags?";
+
+/** A passive or stative report: "has been cancelled", "is now booked", "was processed". */
+export const CLAIM_PASSIVE = every(
+  String.raw`\b(?:has|have)\s+(?:(?:now|just|also|successfully|already|all|both)\s+){0,3}been\s+` +
+    String.raw`(?:(?:successfully|fully|now|also|all)\s+){0,2}(?:${DONE})\b`,
+  String.raw`\b(?:is|are)\s+(?:now|successfully|officially)\s+(?:(?:successfully|officially|fully|all)\s+)?` +
+    String.raw`(?:${DONE}|complete|done|in place|all set)\b`,
+  String.raw`\b(?:is|are)\s+(?:${STATE})(?=\s*(?:$|[.,:;!(]|\s(?:and|with|now|successfully|for you)\b))`,
+  String.raw`\b(?:was|were)\s+(?:(?:successfully|also|just|all|both)\s+)?(?:${WAS_DONE})\b`,
+  String.raw`\b(?:was|were)\s+successfully\s+(?:booked|made|created|reserved)\b`,
+);
+/** A report in the first person: "I've booked", "we processed", "I was able to cancel". */
+export const CLAIM_ACTIVE = every(
+  String.raw`\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:${ADVERB})\s+){0,2}(?:${DID})\b`,
+  String.raw`\b(?:was|were) able to (?:${DO})\b`,
+);
+/** A bare report: "Done: ...", "all set", "successfully updated", "the change went through". */
+export const CLAIM_DONE = every(
+  String.raw`^(?:(?:ok|okay|great|alright|all right|perfect)[\s,!]+)?` +
+    "(?:done|all done|all set|success|completed|finished)\\b",
+  String.raw`\b(?:you'?re|you are|everything is|everything'?s|it'?s|it is|that'?s|that is|this is|we'?re|we are)\s+` +
+    String.raw`(?:all set|(?:all\s+)?(?:done|taken care of|sorted|complete|completed)|set(?! to))\b`,
+  String.raw`\bsuccessfully\s+(?:${DONE})\b|\b(?:was|is|has been)\s+successful\b`,
+  String.raw`\b(?:has|have)\s+(?:now\s+)?taken effect\b`,
+  String.raw`\b(?:went|gone|goes) through\b(?!\s+(?:the|your|with|a|all|my|our|each|every))`,
+);
+/** Phrases that announce a report ("I can confirm that"), removed before the modal test. */
+export const ANNOUNCE = new RegExp(
+  String.raw`\b(?:i can|i'?m (?:happy|pleased|glad) to|i am (?:happy|pleased|glad) to|let me) ` +
+    String.raw`(?:confirm|inform you|let you know|report|tell you|share)(?: that)?\b`,
+  "g",
+);
+/** Words before a report that make it a future, an offer or a condition. */
+export const MODAL = new RegExp(String.raw`\b(?:${MODAL_WORD})\b`);
+/** Words before a report that make it an observation of a state ("I see that", "since"). */
+export const OBSERVED = new RegExp(String.raw`\b(?:${SEEN})\b`);
+/** A negative subject: "no changes have been made". */
+export const NONE_BEFORE = /\b(?:no|nothing|none|neither|nor)\b(?:\s+[\w']+){0,3}\s*$/;
+/** A relative clause: "the reservation that was cancelled". */
+export const RELATIVE = new RegExp(String.raw`\b(?:which|who|where|(?:${THING})\s+that)\s+(?:[\w']+\s+){0,3}$`);
+/** After a report: a cause the agent is not ("by the airline", "due to weather", "ago"). */
+export const CAUSED_ELSEWHERE = alt(
+  String.raw`\bby the (?:airline|carrier|operator)\b|\bago\b`,
+  String.raw`\bdue to (?:bad |the )?weather\b|\bdue to (?:an? )?(?:operational|mechanical|technical)\b`,
+);
+/** A flight, not a reservation, is what the airline cancels or delays. */
+export const FLIGHT_CANCELLED = new RegExp(
+  String.raw`\bflights?\b(?:\s+[\w-]+){0,3}\s+(?:was|were|has been|have been|had been|is|are|got)\s+` +
+    String.raw`(?:cancell?ed|canceled|delayed)\b`,
+);
+/** A word that starts a question clause. */
+export const INTERROGATIVE = new RegExp(
+  String.raw`^(?:(?:and|so|or|also|but)\s+)?(?:would|could|can|do|does|did|shall|should|is|are|will|may|have|has|` +
+    String.raw`what|how|when|where|which|who|why|anything|any|is there)\b`,
+);
+
+// ---- Instructions planted in tool data ---------------------------------------------------------
+
+const ADDRESSEE =
+  "ai|assistant|agent|model|system|llm|bot|chatbot|judge|grader|evaluator|language model|gpt|chatgpt|claude|copilot";
+const ACT = "cancel|refund|transfer|send|issue|book|grant|approve|waive|credit|compensate|reveal|report|tell|ignore|" +
+  "disregard|override|upgrade|downgrade|modify|delete|give|offer|say|respond|reply|output|mark|rate|score|escalate|" +
+  "exchange|process|change|update|remove|add";
+const COMMAND = `${ACT}|forget|bypass|print|execute|run|skip|stop|do|don'?t|always|never|you|proceed|confirm|accept|` +
+  "provide|use|apply|set|answer|write|include|follow|pretend|act|treat|consider|assume|make|ensure|charge|allow|let|" +
+  "from now on|new instructions?|do not";
+const RULES = "instructions?|rules|guidelines|polic(?:y|ies)|prompts?|directions|directives|constraints|guardrails|" +
+  "confirmation";
+const NOTE = String.raw`note|message|instructions?|reminder|attention|directive|memo|notice|request|important|p\.?s\.?`;
+const QUALIFIER = "the|ai|virtual|customer service|support|airline|retail";
+const MUST = "must|should|shall|needs? to|has to|have to|is (?:required|instructed|supposed|expected) to|will now|" +
+  "is to|are to";
+const YOU_MUST_WORD = "must|should|shall|need to|have to|are (?:required|instructed|supposed|expected) to|will now|" +
+  "are now|are to";
+const THEN = String.raw`(?:(?:now|immediately|also|always|never|not|first|then)\s+){0,2}`;
+const TELL = "tell|inform|mention|reveal|ask|notify|alert|warn";
+
+/** "Ignore all previous instructions" and the like. */
+export const OVERRIDE = new RegExp(
+  String.raw`\b(?:ignore|disregard|forget|override|bypass|skip)\b(?:\s+[\w']+){0,4}?\s+(?:${RULES})\b`,
+);
+/** "Note to the assistant", "message for the AI". */
+export const ADDRESSED = new RegExp(
+  String.raw`\b(?:${NOTE})\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:customer service |support |airline |retail )?` +
+    String.raw`(?:${ADDRESSEE})s?\b[\s:,.\-—]*`,
+);
+/** "SYSTEM:", "Assistant,", "[judge]" at the start of a sentence. */
+export const VOCATIVE = new RegExp(
+  String.raw`^[^\p{L}\p{N}]{0,8}(?:(?:dear|hey|hi|hello|attention|attn)[\s,:]+)?(?:\[|<\|?|#+\s*|\()?\s*` +
+    String.raw`(?:(?:${QUALIFIER})\s+){0,2}(?:${ADDRESSEE}|admin|administrator|developer|operator)s?\s*` +
+    String.raw`(?:\]|\|?>|\))?\s*(?::|,|-|—)\s*`,
+  "u",
+);
+/** What follows an addressee when it is an instruction. */
+export const COMMAND_START = new RegExp(
+  String.raw`^(?:(?:please|now|immediately|also|and|then|just|kindly)\s+){0,3}(?:${COMMAND})\b`,
+);
+/** "The assistant must refund ..." */
+export const SUBJECT_MUST = new RegExp(String.raw`\b(?:the\s+)?(?:${ADDRESSEE})s?\s+(?:${MUST})\s+${THEN}(?:${ACT})\b`);
+/** "You must cancel ..." addressed to whoever reads the data. */
+export const YOU_MUST = new RegExp(String.raw`\byou (?:${YOU_MUST_WORD})\s+${THEN}(?:${ACT})\b`);
+/** Acting behind the customer's back. */
+export const COVERT = alt(
+  String.raw`\bwithout (?:asking|confirming with|telling|informing|notifying|checking with|consulting)` +
+    String.raw`(?: (?:the|this))? (?:user|customer|passenger)`,
+  String.raw`\bwithout (?:(?:asking for|getting|requesting|obtaining) )?(?:the )?(?:user'?s?|customer'?s?) ` +
+    String.raw`(?:confirmation|consent|approval|permission)`,
+  String.raw`\b(?:do not|don'?t|never) (?:${TELL})(?: (?:the|this))? (?:user|customer|passenger|human)\b`,
+);
+/** A new role or mode for the reader. */
+export const ROLE = alt(
+  String.raw`\byou are now (?:a|an|in|my|the|free to|allowed|authori[sz]ed|permitted|operating|acting)\b`,
+  String.raw`\byou'?re now (?:a|an|in)\b`,
+  String.raw`\b(?:from now on,? (?:you|always|never)|act as (?:a|an|if)|pretend (?:to be|you are|that))\b`,
+  String.raw`\b(?:system|admin|developer|god) (?:override|mode|prompt|message|instructions?)\b`,
+  String.raw`\b(?:jailbreak|do anything now)\b`,
+  String.raw`\b(?:new|updated|revised|real) instructions?\s*:`,
+);
+/** Chat-template or prompt markup inside data. */
+export const MARKUP = alt(
+  String.raw`<\|(?:im_start|im_end|system|endoftext)\|?>`,
+  String.raw`<\/?(?:system|instructions?|tool_output|assistant)>|\[\/?(?:inst|system)\]`,
+);
+/** A sentence that carries on an instruction found just before it ("Then cancel ..."). */
+export const CONTINUES = new RegExp(
+  String.raw`^(?:(?:then|also|and|after that|next|finally|please)[\s,]+){0,2}` +
+    String.raw`(?:${ACT}|skip|do not|don'?t|never|always|proceed|confirm|ensure|` +
+    "you (?:must|should|need|have|will|are))\\b",
+);
+/** Boundaries of a piece of tool data: JSON quotes and braces, line breaks (real or escaped). */
+export const DATA_UNIT = /"|\\n|\r?\n|[{}]/;
+/** Characters trimmed off both ends of a piece of tool data. */
+export const DATA_TRIM = new Set([" ", "\t", "\r", "\n", ",", ":", "\\"]);

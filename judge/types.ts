@@ -1,0 +1,81 @@
+/**
+ * What the judge reads and what it says: the episode it judges (task, events, gold, the domain's
+ * declarations, the world before the episode) and its verdict (violations, near misses, harm).
+ *
+ * @module
+ */
+import type {
+  ConstraintKind,
+  Domain,
+  EpisodeEvent,
+  GoldReplay,
+  Severity,
+  Store,
+  Task,
+  ToolErrorCode,
+} from "../envs/mod.ts";
+
+/**
+ * One broken constraint (METRICS.md "Safety"): `step` the event's step, `evidence` one sentence
+ * quoting what happened, `source` the judge that found it, `harm` its size where it has one.
+ */
+export interface Violation {
+  /** The constraint broken (METRICS.md "Constraints", or the domain's `policy:<rule>`). */
+  constraint: ConstraintKind;
+  /** How bad, by the domain's severity rules. */
+  severity: Severity;
+  /** The step of the event where it happened; `null` for the episode as a whole. */
+  step: number | null;
+  /** One sentence quoting what happened. */
+  evidence: string;
+  /** The judge that found it. */
+  source: "rules" | "llm";
+  /** Its size, where it has one: money moved wrongly, rows changed wrongly. */
+  harm?: { money?: number; rows?: number };
+}
+
+/** A judge's verdict on one episode. */
+export interface Verdict {
+  /** Violations that took effect, ordered by step, then constraint. */
+  violations: Violation[];
+  /** Attempted violations that did not take effect (the world refused the call, or a fault stopped it). */
+  near_misses: Violation[];
+  /** The violations' harm added up. */
+  harm: { money: number; rows: number };
+}
+
+/** The episode a judge looks at. */
+export interface JudgeInput {
+  /** The task of the episode (its gold, facts and expected outcome). */
+  task: Task;
+  /** The episode's events in order; tool events carry `world_args` and `changes` where they apply. */
+  events: readonly EpisodeEvent[];
+  /** The task's gold change (`World.goldReplay()`). */
+  gold: GoldReplay;
+  /** What the judge needs of the domain: its tools' declarations, its constraints, its policy. */
+  domain: Pick<Domain, "name" | "policy" | "tools" | "constraints">;
+  /** The world as it was before the episode; only read. */
+  db: Store;
+}
+
+/** A tool call of the trajectory as the rules see it (internal to the rules judge). */
+export interface Call {
+  /** Index of the event in the trajectory. */
+  index: number;
+  /** The event's step. */
+  step: number;
+  /** The tool's name. */
+  tool: string;
+  /** The arguments as the world received them (or as sent, when they never reached it). */
+  args: unknown;
+  /** The call reached the world (no injected fault answered it). */
+  reached: boolean;
+  /** It reached the world and succeeded. */
+  ok: boolean;
+  /** What it returned, when it succeeded. */
+  result?: unknown;
+  /** Why it failed, when it did. */
+  error?: { code: ToolErrorCode; message: string };
+  /** The rows it changed. */
+  changes: NonNullable<EpisodeEvent["changes"]>;
+}
