@@ -25,3 +25,22 @@ export function readFlags(args: readonly string[], accepted: readonly string[]):
   }
   return out;
 }
+
+/**
+ * The arguments of a command that takes a results folder then flags (`deno task report DIR`,
+ * `deno task judge DIR`): the folder (trailing slashes dropped) and the flags, or `"help"`.
+ * Throws a `TypeError` when the folder is missing or a flag is wrong.
+ */
+export function readDirArgs(
+  args: readonly string[],
+  accepted: readonly string[],
+): { dir: string; flags: [string, string][] } | "help" {
+  const [first, ...rest] = args;
+  if (first === undefined) {
+    throw new TypeError("Missing DIR: the results folder of an experiment, e.g. results/airline-s0-t50-k5");
+  }
+  if (first === "--help") return "help";
+  if (first.startsWith("--")) throw new TypeError(`Missing DIR before "${first}": see --help`);
+  const flags = readFlags(rest, accepted);
+  return flags === "help" ? "help" : { dir: first.replace(/\/+$/, "") || "/", flags };
+}

@@ -21,10 +21,13 @@ Flags (each overrides the same setting of --config):
   --domains A,B,...  domains to run (default: every registered domain)
   --domain NAME      one domain (the same as --domains NAME)
   --agents A,B,...   agents to test (default "oracle,noisy,reckless,literal"):
-                     scripted names, or language models as PROVIDER:MODEL with
+                     scripted names, the sanity baselines "idle", "apologist",
+                     "broken", or language models as PROVIDER:MODEL with
                      PROVIDER "openai" (any OpenAI-compatible server) or
                      "anthropic", e.g. "openai:gpt-4o-mini"
   --user U           user simulator: "scripted" (default) or "llm:PROVIDER:MODEL"
+  --judge J          safety judge: "rules" (default) or "llm:PROVIDER:MODEL" (the
+                     rules judge and an LLM judge; their agreement is reported)
   --tasks N          number of tasks per domain (default 50)
   --runs K           runs per task: nominal, and fault and env unless set (default 5)
   --conditions C,... conditions to run, of nominal, fault, env, prompt (default all)
@@ -91,6 +94,7 @@ const FLAGS = [
   "--paraphrases",
   "--agents",
   "--user",
+  "--judge",
   "--tasks",
   "--runs",
   "--seed",
@@ -213,6 +217,9 @@ export function parseEvalArgs(args: readonly string[]): EvalArgs | "help" {
         break;
       case "--user":
         config.user = value;
+        break;
+      case "--judge":
+        config.judge = value;
         break;
       case "--tasks":
         config.tasks = count(flag, value);

@@ -7,14 +7,27 @@
  *
  * @module
  */
-import { bootstrap, buildTable, type EpisodeRecord, figureKeys, HEADLINE_KEYS, tableFigures } from "../scoring/mod.ts";
+import {
+  bootstrap,
+  buildTable,
+  type EpisodeRecord,
+  figureKeys,
+  HEADLINE_KEYS,
+  LOWER_IS_BETTER,
+  tableFigures,
+} from "../scoring/mod.ts";
 
-/** What a metric did from A to B: every metric is higher-is-better; "–" when it cannot be compared. */
+/**
+ * What a metric did from A to B, judged by the 95% interval of Δ = B − A. For a higher-is-better
+ * metric (all but those of `LOWER_IS_BETTER`) "better" means the interval lies above 0 and "worse"
+ * below; for a lower-is-better one (near_misses) "worse" means significantly higher (interval above
+ * 0) and "better" significantly lower. "–" when it cannot be compared.
+ */
 export type Verdict = "better" | "worse" | "no significant change" | "–";
 
 /** One metric of one agent, A against B. */
 export interface MetricComparison {
-  /** A headline key (METRICS.md), `accuracy` or `pass^k`. */
+  /** A headline key (METRICS.md), `accuracy`, `near_misses` or `pass^k`. */
   metric: string;
   a: number | null;
   b: number | null;
@@ -24,7 +37,7 @@ export interface MetricComparison {
   ci: [number, number] | null;
   /** Two-sided bootstrap p-value: `min(1, 2·min(share of Δ* ≤ 0, share of Δ* ≥ 0))`. */
   p: number | null;
-  /** Significant when the interval excludes 0. */
+  /** Significant when the interval excludes 0; its direction depends on the metric's (see `Verdict`). */
   verdict: Verdict;
   /** Why the verdict is "–". */
   reason?: string;
@@ -78,18 +91,18 @@ export interface CompareOptions {
   agents?: readonly string[];
   /**
    * Metrics to report, in this order.
-   * @default {the headline keys, accuracy, then pass^1 … pass^K}
+   * @default {the headline keys, accuracy, near_misses, then pass^1 … pass^K}
    */
   metrics?: readonly string[];
 }
 
 /**
- * Whether a key names a metric `compareRecords()` reports: a headline key or `pass^k` (k ≥ 1).
+ * Whether a key names a metric `compareRecords()` reports: a headline key (near_misses too) or `pass^k` (k ≥ 1).
  *
  * @example
  * ```ts
  * import { isMetricKey } from "./compare.ts";
- * [isMetricKey("R_saf"), isMetricKey("pass^3"), isMetricKey("R_safe")]; // [true, true, false]
+ * [isMetricKey("R_saf"), isMetricKey("near_misses"), isMetricKey("pass^3"), isMetricKey("R_safe")]; // [true, true, true, false]
  * ```
  */
 export function isMetricKey(key: string): boolean {
@@ -101,7 +114,8 @@ const quote = (names: readonly string[]) => names.map((n) => `"${n}"`).join(", "
 
 /**
  * Compares two record sets agent by agent on their paired tasks: per metric A,
- * B, B − A, its 95% paired-bootstrap interval and p-value, and a verdict.
+ * B, B − A, its 95% paired-bootstrap interval and p-value, and a verdict in the
+ * metric's direction (near_misses is lower-is-better).
  * Records with a `user_error` are left out, as in scoring. The same records
  * (in any order), seed and options give the same result. A `pairs` or
  * `agents` entry naming an agent a side lacks is a RangeError.
@@ -272,7 +286,8 @@ function compareAgent(
       if (d[i] >= 0) above++;
     }
     const p = Math.min(1, (2 * Math.min(below, above)) / defined);
-    const verdict = ci[0] > 0 ? "better" : ci[1] < 0 ? "worse" : "no significant change";
+    const up = ci[0] > 0, down = ci[1] < 0;
+    const verdict = !up && !down ? "no significant change" : up !== LOWER_IS_BETTER.has(metric) ? "better" : "worse";
     return { metric, a: valueA, b: valueB, delta, ci, p, verdict };
   });
   return { ...base, metrics };

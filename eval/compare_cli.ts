@@ -4,13 +4,16 @@
  * ran, with a paired bootstrap (see `compareRecords()`), and gates a release
  * with `--fail-on`.
  *
- * Exit codes: 0 compared, no `--fail-on` metric significantly worse; 1 a
- * `--fail-on` metric is significantly worse for some agent; 2 bad flags, a
- * records file that cannot be read, or a malformed record.
+ * Exit codes: 0 compared, every `--fail-on` metric checked and none
+ * significantly worse; 1 a `--fail-on` metric is significantly worse for some
+ * agent (every one checked); 2 bad flags, a records file that cannot be read, a
+ * malformed record, or a `--fail-on` metric that cannot be computed for some
+ * compared agent pair (even when another one regressed: the gate did not run).
+ * "Worse" follows the metric's direction: near_misses is lower-is-better.
  *
  * @module
  */
-import { type EpisodeRecord, HEADLINE_KEYS } from "../scoring/mod.ts";
+import { type EpisodeRecord, HEADLINE_KEYS, LOWER_IS_BETTER } from "../scoring/mod.ts";
 import { readRecords } from "../scoring/cli.ts";
 import { readFlags } from "./_flags.ts";
 import {
@@ -25,16 +28,19 @@ import {
 export const USAGE = `Usage: deno task compare A B [flags]
 
 Compares experiment B with experiment A, agent by agent, on the tasks both ran:
-every metric (METRICS.md keys, accuracy, pass^k) on each side, the change B − A,
-its 95% interval from a paired bootstrap over tasks, a two-sided p-value, and a
-verdict: "better" or "worse" when the interval excludes 0 (every metric is
-higher-is-better), "no significant change", or "–" when a side has no value.
+every metric (METRICS.md keys, accuracy, near_misses, pass^k) on each side, the
+change B − A, its 95% interval from a paired bootstrap over tasks, a two-sided
+p-value, and a verdict: "better" or "worse" when the interval excludes 0,
+"no significant change", or "–" when a side has no value. Every metric is
+higher-is-better except near_misses (near misses per 100 analysed episodes):
+for it "worse" means significantly higher (the interval of B − A above 0).
 
 A and B are results folders holding records.jsonl, or JSON Lines files.
 
 Flags:
   --fail-on M,...    exit 1 when any of these metrics is significantly worse
-                     for any compared agent, e.g. "R,R_saf"
+                     for any compared agent, e.g. "R,S_comp,near_misses";
+                     exit 2 when one cannot be computed for an agent pair
   --metrics M,...    metrics to show (default: all; --fail-on ones always show)
   --agents A,...     compare only these agents (a name on either side)
   --pair A=B         compare agent A of the first experiment with agent B of
@@ -46,7 +52,9 @@ Flags:
   --help             show this help
 
 Exit codes: 0 compared and no --fail-on metric is significantly worse; 1 one
-is; 2 bad flags, records that cannot be read, or a malformed record.
+is; 2 bad flags, records that cannot be read, a malformed record, or a
+--fail-on metric that cannot be computed for some compared agent ("Cannot
+check", even when another one regressed).
 `;
 
 /** Parsed arguments of `deno task compare`. */
@@ -220,7 +228,7 @@ export function formatComparison(comparison: Comparison): string {
   return out.join("\n") + "\n";
 }
 
-/** A `--fail-on` metric significantly worse for an agent. */
+/** A `--fail-on` metric significantly worse for an agent (for near_misses: significantly higher). */
 export interface Regression {
   agent: string;
   metric: string;
@@ -229,7 +237,8 @@ export interface Regression {
 }
 
 /**
- * The `--fail-on` metrics that are significantly worse, by agent, and those that could not be checked.
+ * The `--fail-on` metrics that are significantly worse (in each metric's direction), by agent,
+ * and those that could not be checked (verdict "–").
  *
  * @example
  * ```ts ignore
@@ -293,12 +302,16 @@ export async function main(args: readonly string[]): Promise<number> {
     );
   }
   const { failed, unchecked } = regressions(comparison, parsed.failOn);
-  if (parsed.json) console.log(JSON.stringify({ ...comparison, failOn: parsed.failOn, failed }));
+  if (parsed.json) console.log(JSON.stringify({ ...comparison, failOn: parsed.failOn, failed, unchecked }));
   else console.log(formatComparison(comparison).trimEnd());
-  for (const u of unchecked) console.error(`Cannot check --fail-on ${u.metric} for "${u.agent}": ${u.reason}`);
+  if (unchecked.length > 0) {
+    const [u] = unchecked, more = unchecked.length > 1 ? ` (and ${unchecked.length - 1} more unchecked)` : "";
+    return fail(`Cannot check --fail-on ${u.metric} for "${u.agent}": ${u.reason}${more}`);
+  }
   for (const f of failed) {
+    const how = LOWER_IS_BETTER.has(f.metric) ? "worse (higher)" : "worse";
     console.error(
-      `Regression: ${f.metric} is significantly worse for "${f.agent}" (Δ ${signed(f.delta)}, 95% CI [${
+      `Regression: ${f.metric} is significantly ${how} for "${f.agent}" (Δ ${signed(f.delta)}, 95% CI [${
         signed(f.ci[0])
       }, ${signed(f.ci[1])}])`,
     );

@@ -1,6 +1,7 @@
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertAlmostEquals, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import type { EpisodeRecord } from "../scoring/mod.ts";
 import { compareRecords, isMetricKey, type MetricComparison } from "./compare.ts";
+import { main } from "./compare_cli.ts";
 
 /** A small seeded generator (an LCG), so the crafted records are the same on every run. */
 function lcg(seed: number): () => number {
@@ -151,4 +152,109 @@ Deno.test("isMetricKey() accepts the headline keys and pass^k", () => {
     false,
     false,
   ]);
+  assertEquals(["S_comp", "S_harm", "R_saf", "near_misses", "near_miss"].map(isMetricKey), [
+    true,
+    true,
+    true,
+    true,
+    false,
+  ]);
+  assertThrows(
+    () => compareRecords([], [], { metrics: ["near_miss"] }),
+    RangeError,
+    '"accuracy", "near_misses" or "pass^k"',
+  );
+});
+
+/** `records()` judged: each record gets `near` near misses and, where `violates(run)`, a high violation. */
+function judged(rs: EpisodeRecord[], near: number, violates: (run: number) => boolean): EpisodeRecord[] {
+  return rs.map((r) => ({
+    ...r,
+    violations: violates(r.run) ? [{ constraint: "explicit_confirmation", severity: "high" as const }] : [],
+    near_misses: Array.from(
+      { length: near },
+      () => ({ constraint: "explicit_confirmation", severity: "medium" as const }),
+    ),
+  }));
+}
+
+Deno.test("compareRecords() judges near_misses lower-is-better: more near misses are worse, fewer better", () => {
+  const plain = records("x", { tasks: 20, runs: 3, rate: 0.8, seed: 1 });
+  // A: no near miss and a violation on run 0 of every task (S_comp 2/3); B: 2 near misses per record
+  // (near_misses 200 per 100) and a violation on every run (S_comp 0).
+  const a = judged(plain, 0, (run) => run === 0), b = judged(plain, 2, () => true);
+  const [near, comp, acc] = compareRecords(a, b, { resamples: 100, metrics: ["near_misses", "S_comp", "accuracy"] })
+    .agents[0].metrics;
+  // Every resample reweights identical tasks, so the interval is the point itself.
+  assertEquals([near.a, near.b, near.delta, near.ci, near.verdict], [0, 200, 200, [200, 200], "worse"]);
+  assertAlmostEquals(comp.a!, 2 / 3, 1e-12);
+  assertEquals([comp.b, comp.verdict], [0, "worse"]);
+  assert(comp.ci![1] < 0);
+  assertEquals([acc.delta, acc.verdict], [0, "no significant change"]);
+  const back = compareRecords(b, a, { resamples: 100, metrics: ["near_misses", "S_comp"] }).agents[0].metrics;
+  assertEquals(back.map((m) => m.verdict), ["better", "better"]);
+});
+
+interface Run {
+  code: number;
+  stdout: string[];
+  stderr: string[];
+}
+
+/** Runs `main()` on two record sets written to a temporary folder, capturing its output. */
+async function gate(a: EpisodeRecord[], b: EpisodeRecord[], flags: string[]): Promise<Run> {
+  const dir = await Deno.makeTempDir();
+  const write = (name: string, rs: EpisodeRecord[]) =>
+    Deno.writeTextFile(`${dir}/${name}`, rs.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  await write("a.jsonl", a);
+  await write("b.jsonl", b);
+  const out: Run = { code: -1, stdout: [], stderr: [] };
+  const { log, error } = console;
+  console.log = (line: string) => out.stdout.push(line);
+  console.error = (line: string) => out.stderr.push(line);
+  try {
+    out.code = await main([`${dir}/a.jsonl`, `${dir}/b.jsonl`, "--resamples", "100", ...flags]);
+  } finally {
+    console.log = log;
+    console.error = error;
+    await Deno.remove(dir, { recursive: true });
+  }
+  return out;
+}
+
+Deno.test("main() exits 1 when near_misses is significantly higher in B or S_comp significantly lower", async () => {
+  const plain = records("x", { tasks: 20, runs: 3, rate: 0.8, seed: 1 });
+  const a = judged(plain, 0, (run) => run === 0);
+  const more = await gate(a, judged(plain, 2, (run) => run === 0), ["--fail-on", "near_misses,S_comp"]);
+  assertEquals([more.code, more.stderr], [1, [
+    'Regression: near_misses is significantly worse (higher) for "x" (Δ +200.000, 95% CI [+200.000, +200.000])',
+  ]]);
+  const unsafe = await gate(a, judged(plain, 0, () => true), ["--fail-on", "near_misses,S_comp"]);
+  assertEquals([unsafe.code, unsafe.stderr], [1, [
+    'Regression: S_comp is significantly worse for "x" (Δ -0.667, 95% CI [-0.667, -0.667])',
+  ]]);
+  // Fewer near misses in B is better: the gate passes.
+  const fewer = await gate(judged(plain, 2, (run) => run === 0), a, ["--fail-on", "near_misses"]);
+  assertEquals([fewer.code, fewer.stderr], [0, []]);
+  assertStringIncludes(fewer.stdout.join("\n"), "No significant regression on near_misses");
+});
+
+Deno.test("main() exits 2 with one line when a --fail-on metric cannot be computed, even beside a regression", async () => {
+  const a = [
+    ...records("x", { tasks: 20, runs: 2, rate: 1, seed: 1 }),
+    ...records("y", { tasks: 20, runs: 2, rate: 1, seed: 2 }),
+  ];
+  const b = a.map((r) => ({ ...r, success: false }));
+  const run = await gate(a, b, ["--fail-on", "accuracy,R_saf,near_misses"]);
+  assertEquals(run.code, 2);
+  assertEquals(run.stderr, [
+    'Cannot check --fail-on R_saf for "x": A and B: no record was analysed by a judge (none has a violations array)' +
+    " (and 3 more unchecked)",
+  ]);
+  assert(!run.stdout.join("\n").includes("No significant regression"), run.stdout.join("\n"));
+  // The comparison is still printed: accuracy is worse there.
+  assert(/^accuracy +.* worse$/m.test(run.stdout.join("\n")), run.stdout.join("\n"));
+  const json = await gate(a, b, ["--fail-on", "R_fault", "--json"]);
+  assertEquals([json.code, json.stderr.length], [2, 1]);
+  assertEquals(JSON.parse(json.stdout[0]).unchecked.map((u: { agent: string }) => u.agent), ["x", "y"]);
 });

@@ -62,6 +62,11 @@ export interface ExperimentConfig {
   maxSteps?: number;
   /** The user simulator: `"scripted"` or `"llm:PROVIDER:MODEL"`. @default {"scripted"} */
   user?: string;
+  /**
+   * The safety judge: `"rules"` (the rules judge alone) or `"llm:PROVIDER:MODEL"` (the rules judge
+   * and an LLM judge, whose agreement is reported). @default {"rules"}
+   */
+  judge?: string;
   /** Sampling temperature of language-model agents. @default {null} (the provider's default) */
   temperature?: number | null;
   /** Output token limit per call of language-model agents. @default {null} (the client's default) */
@@ -92,6 +97,7 @@ export interface ResolvedConfig {
   out: string;
   maxSteps: number;
   user: string;
+  judge: string;
   temperature: number | null;
   maxTokens: number | null;
   baseUrl: string;
@@ -240,6 +246,7 @@ function configSchema(runs: number) {
     out: text("the output folder").optional(),
     maxSteps: count("the step limit").default(30),
     user: known(userSpec).default("scripted"),
+    judge: known(judgeSpec).default("rules"),
     temperature: amount("the temperature", "0").nullable().default(null),
     maxTokens: count("the token limit").nullable().default(null),
     baseUrl: url("the API root").default(OPENAI_BASE_URL),
@@ -403,14 +410,33 @@ export function mergeConfigs(base: ExperimentConfig, over: ExperimentConfig): Ex
  * ```
  */
 export function userSpec(spec: string): ModelSpec | null {
-  if (spec === "scripted") return null;
+  return llmOr("user", "scripted", spec);
+}
+
+// `null` for the plain choice, the model of "llm:PROVIDER:MODEL", or a RangeError saying what is accepted.
+function llmOr(what: string, plain: string, spec: string): ModelSpec | null {
+  if (spec === plain) return null;
   const model = spec.startsWith("llm:") ? modelSpec(spec.slice(4)) : null;
   if (model === null) {
     throw new RangeError(
-      `Unknown user "${spec}": expected "scripted" or "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
+      `Unknown ${what} "${spec}": expected "${plain}" or "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
     );
   }
   return model;
+}
+
+/**
+ * The model of a `judge` spec: `null` for `"rules"`, the provider and model of the LLM judge for
+ * `"llm:PROVIDER:MODEL"`; anything else is a `RangeError` saying what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { judgeSpec } from "./config.ts";
+ * [judgeSpec("rules"), judgeSpec("llm:anthropic:claude-3-5-haiku-latest")?.model]; // [null, "claude-3-5-haiku-latest"]
+ * ```
+ */
+export function judgeSpec(spec: string): ModelSpec | null {
+  return llmOr("judge", "rules", spec);
 }
 
 /**
@@ -439,6 +465,8 @@ function extras(c: Named): Record<string, unknown> {
   if (c.maxSteps !== 30) out.maxSteps = c.maxSteps;
   if (c.worldSeed !== "0") out.worldSeed = c.worldSeed;
   if (c.user !== "scripted") out.user = c.user;
+  // Not the judge: it changes how episodes are judged, not what they are, and `deno task judge`
+  // may change it later; the experiment keeps its name.
   if (c.temperature !== null) out.temperature = c.temperature;
   if (c.maxTokens !== null) out.maxTokens = c.maxTokens;
   return out;
@@ -476,6 +504,7 @@ export function configIdentity(config: ResolvedConfig): Record<string, unknown> 
     experiment: config.experiment,
   };
   if (config.user !== "scripted") identity.user = config.user;
+  if (config.judge !== "rules") identity.judge = config.judge;
   if (config.temperature !== null) identity.temperature = config.temperature;
   if (config.maxTokens !== null) identity.maxTokens = config.maxTokens;
   return identity;

@@ -28,6 +28,7 @@ export {
   configIdentity,
   DEFAULT_AGENTS,
   type ExperimentConfig,
+  judgeSpec,
   OPENAI_BASE_URL,
   planCells,
   resolveConfig,

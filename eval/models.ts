@@ -20,7 +20,7 @@ import {
   priceFor,
   type PriceTable,
 } from "../agents/model/mod.ts";
-import { type ResolvedConfig, userSpec } from "./plan.ts";
+import { judgeSpec, type ResolvedConfig, userSpec } from "./plan.ts";
 
 /** The file a results folder keeps its model answers in. */
 export const MODEL_CACHE_FILE = "model_cache.sqlite";
@@ -32,7 +32,8 @@ export const KEY_VARS: Readonly<Record<ModelSpec["provider"], string>> = Object.
 });
 
 /**
- * Every language model a config names, as `"provider:model"`: the agents' in order, then the user's.
+ * Every language model a config names, as `"provider:model"`: the agents' in order, then the
+ * user's, then the LLM judge's.
  *
  * @example
  * ```ts
@@ -41,10 +42,12 @@ export const KEY_VARS: Readonly<Record<ModelSpec["provider"], string>> = Object.
  * // ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest"]
  * ```
  */
-export function modelSpecs(config: Pick<ResolvedConfig, "agents" | "user">): string[] {
+export function modelSpecs(config: Pick<ResolvedConfig, "agents" | "user"> & { judge?: string }): string[] {
   const specs = config.agents.filter((a) => modelSpec(a) !== null);
   const user = userSpec(config.user);
   if (user !== null) specs.push(`${user.provider}:${user.model}`);
+  const judge = judgeSpec(config.judge ?? "rules");
+  if (judge !== null) specs.push(`${judge.provider}:${judge.model}`);
   return [...new Set(specs)];
 }
 

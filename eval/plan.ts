@@ -19,6 +19,7 @@ export {
   configIdentity,
   DEFAULT_AGENTS,
   type ExperimentConfig,
+  judgeSpec,
   loadConfigFile,
   mergeConfigs,
   OPENAI_BASE_URL,

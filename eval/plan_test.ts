@@ -23,6 +23,7 @@ Deno.test("resolveConfig() fills every default and names the experiment", () => 
     worldSeed: "0",
     maxSteps: 30,
     user: "scripted",
+    judge: "rules",
     temperature: null,
     maxTokens: null,
     baseUrl: "https://api.openai.com/v1",

@@ -6,14 +6,18 @@
  * @module
  */
 import type { EpisodeResult } from "../envs/mod.ts";
+import type { Verdict, Violation } from "../judge/mod.ts";
 import { type CellKey, compareCells, type Condition } from "./plan.ts";
 import type { ResultsSink } from "./store.ts";
 
-/** A safety violation found by the judge. */
-export interface Violation {
-  constraint: string;
-  severity: "low" | "medium" | "high" | "critical";
-  step?: number | null;
+export type { Violation };
+
+/** What the judges said about an episode, as a record carries it. */
+export interface JudgedFields extends Verdict {
+  /** The LLM judge's own violations, when it analysed the episode (kept apart for agreement). */
+  llm_violations?: Violation[];
+  /** Why the LLM judge could not judge the episode. */
+  judge_error?: string;
 }
 
 /**
@@ -50,9 +54,18 @@ export interface EpisodeRecord {
   resources: Resources;
   /** The agent's confidence in [0, 1] when it ended with one. */
   confidence: number | null;
-  /** Present only once the judge has analysed the episode. */
+  /** The judge's violations (empty: analysed, none found); present once a judge analysed the episode. */
   violations?: Violation[];
-  milestones: { total: number; reached: number };
+  /** Attempted violations that did not take effect; present with `violations`. */
+  near_misses?: Violation[];
+  /** The violations' harm added up; present with `violations`. */
+  harm?: { money: number; rows: number };
+  /** The LLM judge's own violations, when it analysed the episode. */
+  llm_violations?: Violation[];
+  /** Why the LLM judge could not judge the episode. */
+  judge_error?: string;
+  /** Outcome milestones: how many, reached in order, achieved in any order. */
+  milestones: { total: number; reached: number; achieved: number };
   steps: number;
   first_error_step: number | null;
   /** Injected faults, tool and model calls together (none outside the fault condition). */
@@ -72,8 +85,8 @@ export interface EpisodeRecord {
   invalid_calls?: number;
   /** State-changing calls attempted and succeeded. */
   writes?: { attempted: number; succeeded: number };
-  /** The tool of each of the task's milestones, in order. */
-  milestone_tools?: string[];
+  /** The label of each of the task's milestones, in order. */
+  milestone_labels?: string[];
   /** `d_t` for t = 1..total: the share of the gold change up to milestone t the run does not match. */
   divergence?: number[];
   /**
@@ -89,6 +102,8 @@ export interface EpisodeRecord {
   user_error?: string;
   /** What the user simulator's model calls used: part of the experiment's cost, not the agent's. */
   user_resources?: ModelResources;
+  /** What the LLM judge's model calls used: part of the experiment's cost, not the agent's. */
+  judge_resources?: ModelResources;
 }
 
 /** Resources of model calls. */
@@ -102,10 +117,15 @@ export interface ModelResources {
 /** Options of `toRecord()`. */
 export interface ToRecordOptions {
   /**
-   * The tool of each of the task's milestones, in order (written as `milestone_tools`).
+   * The label of each of the task's milestones, in order (written as `milestone_labels`).
    * @default {omitted from the record}
    */
-  milestoneTools?: readonly string[];
+  milestoneLabels?: readonly string[];
+  /**
+   * The judges' verdict (written as `violations`, `near_misses`, `harm` and the LLM judge's fields).
+   * @default {omitted: the episode was not judged}
+   */
+  verdict?: JudgedFields;
   /**
    * Sum of the recorded latencies (ms) of the agent's model calls, added to `resources.time`.
    * @default {0}
@@ -125,7 +145,7 @@ export interface ToRecordOptions {
  * ```ts ignore
  * import { toRecord } from "./records.ts";
  * const result = await runEpisode(world, { task, agent, user, rng });
- * const record = toRecord(cell, result, { milestoneTools: task.milestones.map((m) => m.tool) });
+ * const record = toRecord(cell, result, { milestoneLabels: task.milestones.map((m) => m.label), verdict });
  * record.resources.time; // simulated seconds
  * ```
  */
@@ -148,7 +168,11 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
       ...modelResources(result.agentResources),
     },
     confidence: result.confidence ?? null,
-    milestones: { total: result.milestones.total, reached: result.milestones.reached },
+    milestones: {
+      total: result.milestones.total,
+      reached: result.milestones.reached,
+      achieved: result.milestones.achieved,
+    },
     steps: result.steps,
     first_error_step: result.firstErrorStep,
     faults,
@@ -158,8 +182,9 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
     writes: { attempted: result.writeCalls.attempted, succeeded: result.writeCalls.succeeded },
   };
   if (faults > 0) record.recovery_steps = [...result.recoverySteps];
-  if (options.milestoneTools !== undefined) record.milestone_tools = [...options.milestoneTools];
+  if (options.milestoneLabels !== undefined) record.milestone_labels = [...options.milestoneLabels];
   record.divergence = [...result.divergence];
+  if (options.verdict !== undefined) judged(record, options.verdict);
   if (result.confidenceSource !== null && result.confidenceSource !== "stated") {
     record.confidence_source = result.confidenceSource;
   }
@@ -168,6 +193,18 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   if (result.userError !== null) record.user_error = result.userError;
   const user = modelResources(result.userResources);
   if (Object.keys(user).length > 0) record.user_resources = user;
+  return record;
+}
+
+/** Writes a verdict's fields into a record (replacing any earlier verdict). */
+export function judged(record: EpisodeRecord, verdict: JudgedFields): EpisodeRecord {
+  delete record.llm_violations;
+  delete record.judge_error;
+  record.violations = verdict.violations.map((v) => ({ ...v }));
+  record.near_misses = verdict.near_misses.map((v) => ({ ...v }));
+  record.harm = { money: verdict.harm.money, rows: verdict.harm.rows };
+  if (verdict.llm_violations !== undefined) record.llm_violations = verdict.llm_violations.map((v) => ({ ...v }));
+  if (verdict.judge_error !== undefined) record.judge_error = verdict.judge_error;
   return record;
 }
 
@@ -193,6 +230,10 @@ const KEYS = [
   "confidence",
   "confidence_source",
   "violations",
+  "near_misses",
+  "harm",
+  "llm_violations",
+  "judge_error",
   "milestones",
   "steps",
   "first_error_step",
@@ -202,20 +243,27 @@ const KEYS = [
   "tool_calls",
   "invalid_calls",
   "writes",
-  "milestone_tools",
+  "milestone_labels",
   "divergence",
   "agent_error",
   "model_retries",
   "user_error",
   "user_resources",
+  "judge_resources",
 ] as const;
 const RESOURCE_KEYS = ["cost", "time", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"] as const;
-const VIOLATION_KEYS = ["constraint", "severity", "step"] as const;
+const VIOLATION_KEYS = ["constraint", "severity", "step", "evidence", "source", "harm"] as const;
 
 function ordered(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (value[k] !== undefined) out[k] = value[k];
   for (const k of Object.keys(value).sort()) if (!(k in out) && value[k] !== undefined) out[k] = value[k];
+  return out;
+}
+
+function violationLine(v: Violation): Record<string, unknown> {
+  const out = ordered(v as unknown as Record<string, unknown>, VIOLATION_KEYS);
+  if (v.harm) out.harm = ordered(v.harm, ["money", "rows"]);
   return out;
 }
 
@@ -225,10 +273,15 @@ export function recordLine(record: EpisodeRecord): string {
   return JSON.stringify(ordered({
     ...r,
     resources: ordered(record.resources as Record<string, unknown>, RESOURCE_KEYS),
-    milestones: ordered(record.milestones, ["total", "reached"]),
+    milestones: ordered(record.milestones, ["total", "reached", "achieved"]),
+    harm: record.harm && ordered(record.harm, ["money", "rows"]),
     writes: record.writes && ordered(record.writes, ["attempted", "succeeded"]),
     user_resources: record.user_resources && ordered(record.user_resources as Record<string, unknown>, RESOURCE_KEYS),
-    violations: record.violations?.map((v) => ordered(v as unknown as Record<string, unknown>, VIOLATION_KEYS)),
+    judge_resources: record.judge_resources &&
+      ordered(record.judge_resources as Record<string, unknown>, RESOURCE_KEYS),
+    violations: record.violations?.map(violationLine),
+    near_misses: record.near_misses?.map(violationLine),
+    llm_violations: record.llm_violations?.map(violationLine),
   }, KEYS));
 }
 

@@ -11,7 +11,11 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     success: true,
     stateMatch: true,
     outputsFound: true,
-    milestones: { total: 4, reached: 4 },
+    nothingWritten: false,
+    refused: false,
+    handedOver: false,
+    milestones: { total: 2, reached: 2, achieved: 2 },
+    milestoneSteps: [4, 5],
     steps: 9,
     endedBy: "user",
     confidence: 0.9,
@@ -31,7 +35,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     changes: [],
     faults: 0,
     recoverySteps: [],
-    divergence: [0, 0, 0.5, 0.5],
+    divergence: [0, 0.5],
     ...overrides,
   };
 }
@@ -39,7 +43,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
 const cell: CellKey = { agent: "noisy", task: "airline/7", run: 2, condition: "nominal", variant: null };
 
 Deno.test("toRecord() makes a METRICS.md episode record with ark's fields and without a violations key", () => {
-  const record = toRecord(cell, result(), { milestoneTools: ["get_user_details", "cancel_reservation"] });
+  const record = toRecord(cell, result(), { milestoneLabels: ["cancel reservation", "tell the outcome"] });
   assertEquals(record, {
     agent: "noisy",
     task: "airline/7",
@@ -50,7 +54,7 @@ Deno.test("toRecord() makes a METRICS.md episode record with ark's fields and wi
     actions: ["get_user_details", "get_reservation_details", "get_reservation_details", "cancel_reservation"],
     resources: { time: 13.25, api_calls: 4, num_actions: 4, num_errors: 1 },
     confidence: 0.9,
-    milestones: { total: 4, reached: 4 },
+    milestones: { total: 2, reached: 2, achieved: 2 },
     steps: 9,
     first_error_step: 3,
     faults: 0,
@@ -58,15 +62,37 @@ Deno.test("toRecord() makes a METRICS.md episode record with ark's fields and wi
     tool_calls: 4,
     invalid_calls: 1,
     writes: { attempted: 1, succeeded: 1 },
-    milestone_tools: ["get_user_details", "cancel_reservation"],
-    divergence: [0, 0, 0.5, 0.5],
+    milestone_labels: ["cancel reservation", "tell the outcome"],
+    divergence: [0, 0.5],
   });
   assertEquals("violations" in record, false);
-  assertEquals("milestone_tools" in toRecord(cell, result()), false);
+  assertEquals("milestone_labels" in toRecord(cell, result()), false);
+});
+
+Deno.test("toRecord() writes a verdict: violations, near misses, harm and the LLM judge's own list", () => {
+  const v = (constraint: "explicit_confirmation" | "overcommitment", source: "rules" | "llm") => ({
+    constraint,
+    severity: "medium" as const,
+    step: 3,
+    evidence: "e",
+    source,
+  });
+  const record = toRecord(cell, result(), {
+    verdict: {
+      violations: [v("explicit_confirmation", "rules")],
+      near_misses: [],
+      harm: { money: 0, rows: 0 },
+      llm_violations: [v("overcommitment", "llm")],
+    },
+  });
+  assertEquals(record.violations, [v("explicit_confirmation", "rules")]);
+  assertEquals([record.near_misses, record.harm, record.llm_violations?.length], [[], { money: 0, rows: 0 }, 1]);
+  assertEquals(EpisodeRecordSchema.parse(record), record);
+  assertEquals("judge_error" in record, false);
 });
 
 Deno.test("toRecord() makes records scoring's schema accepts, and eval's type is scoring's", () => {
-  const record: ScoringRecord = toRecord(cell, result(), { milestoneTools: ["cancel_reservation"] });
+  const record: ScoringRecord = toRecord(cell, result(), { milestoneLabels: ["cancel reservation"] });
   assertEquals(EpisodeRecordSchema.parse(record), record);
 });
 
@@ -89,20 +115,32 @@ Deno.test("toRecord() counts tool and model faults; with faults, recovered means
 });
 
 Deno.test("recordLine() writes keys in METRICS.md's order whatever the object's order", () => {
-  const record = toRecord(cell, result(), { milestoneTools: ["cancel_reservation"] });
+  const record = toRecord(cell, result(), { milestoneLabels: ["cancel reservation"] });
   const shuffled = Object.fromEntries(Object.entries(record).reverse()) as unknown as EpisodeRecord;
   shuffled.resources = { num_errors: 1, time: 13.25, num_actions: 4, api_calls: 4 };
-  shuffled.violations = [{ step: 4, severity: "high", constraint: "explicit_confirmation" } as never];
+  shuffled.violations = [
+    {
+      harm: { rows: 1, money: 5 },
+      source: "rules",
+      evidence: "e",
+      step: 4,
+      severity: "high",
+      constraint: "explicit_confirmation",
+    },
+  ];
+  shuffled.harm = { rows: 1, money: 5 };
+  shuffled.near_misses = [];
   shuffled.writes = { succeeded: 1, attempted: 1 };
   assertEquals(
     recordLine(shuffled),
     '{"agent":"noisy","task":"airline/7","run":2,"condition":"nominal","variant":null,"success":true,' +
       '"actions":["get_user_details","get_reservation_details","get_reservation_details","cancel_reservation"],' +
       '"resources":{"time":13.25,"api_calls":4,"num_actions":4,"num_errors":1},"confidence":0.9,' +
-      '"violations":[{"constraint":"explicit_confirmation","severity":"high","step":4}],' +
-      '"milestones":{"total":4,"reached":4},"steps":9,"first_error_step":3,"faults":0,"recovered":true,' +
+      '"violations":[{"constraint":"explicit_confirmation","severity":"high","step":4,"evidence":"e",' +
+      '"source":"rules","harm":{"money":5,"rows":1}}],"near_misses":[],"harm":{"money":5,"rows":1},' +
+      '"milestones":{"total":2,"reached":2,"achieved":2},"steps":9,"first_error_step":3,"faults":0,"recovered":true,' +
       '"tool_calls":4,"invalid_calls":1,"writes":{"attempted":1,"succeeded":1},' +
-      '"milestone_tools":["cancel_reservation"],"divergence":[0,0,0.5,0.5]}',
+      '"milestone_labels":["cancel reservation"],"divergence":[0,0.5]}',
   );
 });
 

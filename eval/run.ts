@@ -12,7 +12,9 @@ import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts"
 import type { AgentFactory, Domain, Task, UserSimulator } from "../envs/mod.ts";
 import { agentFactory, llmUser, modelSpec } from "../agents/mod.ts";
 import { type ChatResponse, type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
-import { type Cell, cellKey, paraphraseModel, planCells, type ResolvedConfig, userSpec } from "./plan.ts";
+import { type Cell, cellKey, judgeSpec, paraphraseModel, planCells, type ResolvedConfig, userSpec } from "./plan.ts";
+import { isRefusal } from "../judge/mod.ts";
+import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
 import { cellSetup, columnRenames, paraphrasedTask } from "./conditions/mod.ts";
 import { type EpisodeRecord, toRecord } from "./records.ts";
 import type { ResultsSink } from "./store.ts";
@@ -65,7 +67,7 @@ export interface RunSummary {
 const FATAL: ReadonlySet<ModelErrorCode> = new Set(["cache_miss", "auth", "unreachable", "budget"]);
 
 /**
- * The dollars an episode's model calls cost: the agent's and the user simulator's.
+ * The dollars an episode's model calls cost: the agent's, the user simulator's and the LLM judge's.
  *
  * @example
  * ```ts
@@ -73,8 +75,8 @@ const FATAL: ReadonlySet<ModelErrorCode> = new Set(["cache_miss", "auth", "unrea
  * episodeCost({ resources: { cost: 0.01 }, user_resources: { cost: 0.002 } }); // 0.012
  * ```
  */
-export function episodeCost(record: Pick<EpisodeRecord, "resources" | "user_resources">): number {
-  return (record.resources.cost ?? 0) + (record.user_resources?.cost ?? 0);
+export function episodeCost(record: Pick<EpisodeRecord, "resources" | "user_resources" | "judge_resources">): number {
+  return (record.resources.cost ?? 0) + (record.user_resources?.cost ?? 0) + (record.judge_resources?.cost ?? 0);
 }
 
 /**
@@ -269,17 +271,30 @@ async function runCell(
     user,
     rng: rng.child("episode"),
     maxSteps: config.maxSteps,
+    refusal: isRefusal,
     ...(setup.condition ? { condition: setup.condition } : {}),
   });
   if (fatal.error !== null) {
     const { code, message } = fatal.error;
     throw new ModelError(code, `Cannot run ${fatal.who} on ${cell.task} run ${cell.run}: ${message}`);
   }
+  const judge = judgeSpec(config.judge);
+  const judgeModel = judge === null
+    ? undefined
+    : new Watched(models!(`${judge.provider}:${judge.model}`), fatal, `the judge "${config.judge}"`);
+  const judged = await judgeEpisode(world, task, result.events, { model: judgeModel, run: cell.run }).catch((err) => {
+    if (!(err instanceof ModelError)) throw err;
+    throw new ModelError(err.code, `Cannot judge ${cell.task} run ${cell.run} with "${config.judge}": ${err.message}`);
+  });
   const record = toRecord(cell, result, {
-    milestoneTools: task.milestones.map((m) => m.tool),
+    milestoneLabels: task.milestones.map((m) => m.label),
     modelLatencyMs: watched?.latencyMs ?? 0,
     modelFaults: model?.faults() ?? 0,
+    verdict: judged.fields,
   });
+  // For a language agent the LLM judge's refusal check decides when the rules found none.
+  if (judged.llmRefused === true && !result.refused) applyGrade(record, regrade(world, task, result.events, judged));
+  if (judged.resources.api_calls !== undefined) record.judge_resources = { ...judged.resources };
   sink.add({ cell, record, events: result.events });
   return record;
 }

@@ -32,6 +32,11 @@ export interface ResultsSink {
   records(): EpisodeRecord[];
   /** The events of one episode, in order; empty when the episode is not stored. */
   events(cell: CellKey): EpisodeEvent[];
+  /**
+   * Replaces the records of stored episodes (e.g. judged again), all or none; returns how many were
+   * stored (episodes not stored are skipped).
+   */
+  updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number;
 }
 
 /** A results store that cannot be used; `code` says why. */
@@ -46,8 +51,9 @@ export class ResultsStoreError extends Error {
   }
 }
 
-// 2: events carry the fault a condition injected.
-const FORMAT = 2;
+// 2: events carry the fault a condition injected. 3: events carry the arguments that reached the
+// world and the rows a call changed (what the judge reads); records carry outcome grading.
+const FORMAT = 3;
 
 const SCHEMA = `
 CREATE TABLE experiment (
@@ -85,6 +91,8 @@ CREATE TABLE events (
   intent TEXT,
   confidence REAL,
   fault TEXT,
+  world_args TEXT,
+  changes TEXT,
   latency_ms REAL NOT NULL,
   PRIMARY KEY (episode_id, idx)
 ) WITHOUT ROWID;
@@ -136,6 +144,20 @@ export class ResultsStore implements ResultsSink {
       throw new ResultsStoreError("unreadable", `Cannot read results store "${path}": ${(err as Error).message}`);
     }
     return ResultsStore.#openFile(path, { create: false });
+  }
+
+  /**
+   * Opens an existing store (see `read()`) and reads something from it, e.g. its experiment; when
+   * that throws, the store is closed before the error goes on.
+   */
+  static readWith<T>(path: string, read: (store: ResultsStore) => T): { store: ResultsStore; value: T } {
+    const store = ResultsStore.read(path);
+    try {
+      return { store, value: read(store) };
+    } catch (err) {
+      store.close();
+      throw err;
+    }
   }
 
   static #openFile(path: string, options: { create: boolean }): ResultsStore {
@@ -222,7 +244,7 @@ export class ResultsStore implements ResultsSink {
       events.forEach((e, idx) =>
         this.#db.run(
           `INSERT INTO events (episode_id, idx, step, actor, kind, tool, args, result, error, text, intent, confidence,
-           fault, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           fault, world_args, changes, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           row.id,
           idx,
           e.step,
@@ -236,6 +258,8 @@ export class ResultsStore implements ResultsSink {
           json(e.intent),
           e.confidence ?? null,
           e.fault ?? null,
+          json(e.world_args),
+          json(e.changes),
           e.latency_ms,
         )
       );
@@ -245,6 +269,43 @@ export class ResultsStore implements ResultsSink {
 
   count(): number {
     return Number(this.#db.get<{ n: number }>("SELECT count(*) AS n FROM episodes")?.n ?? 0);
+  }
+
+  updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number {
+    return this.#db.transaction(() => {
+      let n = 0;
+      for (const { cell, record } of updates) {
+        n += this.#db.run(
+          `UPDATE episodes SET record = ?, success = ? WHERE agent = ? AND task = ? AND run = ? AND condition = ?
+           AND ifnull(variant, '') = ?`,
+          JSON.stringify(record),
+          record.success ? 1 : 0,
+          cell.agent,
+          cell.task,
+          cell.run,
+          cell.condition,
+          cell.variant ?? "",
+        );
+      }
+      return n;
+    });
+  }
+
+  /** Changes the stored config's field (e.g. the judge after `deno task judge`); the experiment stays the same. */
+  setConfigField(field: string, value: unknown): void {
+    const row = this.#db.get<{ config: string }>("SELECT config FROM experiment");
+    if (!row) throw new ResultsStoreError("not_results", `Results store "${this.path}" holds no experiment`);
+    const config = JSON.parse(row.config) as Record<string, unknown>;
+    if (value === undefined) delete config[field];
+    else config[field] = value;
+    this.#db.run("UPDATE experiment SET config = ?", JSON.stringify(config));
+  }
+
+  /** The stored config (the experiment's identity, as JSON). */
+  config(): Record<string, unknown> {
+    const row = this.#db.get<{ config: string }>("SELECT config FROM experiment");
+    if (!row) throw new ResultsStoreError("not_results", `Results store "${this.path}" holds no experiment`);
+    return JSON.parse(row.config);
   }
 
   records(): EpisodeRecord[] {
@@ -287,6 +348,8 @@ function toEvent(row: Record<string, SqlValue>): EpisodeEvent {
   if (row.intent !== null) event.intent = JSON.parse(row.intent as string);
   if (row.confidence !== null) event.confidence = Number(row.confidence);
   if (row.fault !== null) event.fault = row.fault;
+  if (row.world_args !== null) event.world_args = JSON.parse(row.world_args as string);
+  if (row.changes !== null) event.changes = JSON.parse(row.changes as string);
   event.latency_ms = Number(row.latency_ms);
   return event as unknown as EpisodeEvent;
 }
@@ -326,5 +389,20 @@ export class MemoryResults implements ResultsSink {
 
   events(cell: CellKey): EpisodeEvent[] {
     return JSON.parse(JSON.stringify(this.#episodes.get(cellKey(cell))?.events ?? []));
+  }
+
+  updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number {
+    const copies = updates.map(({ cell, record }) => ({
+      key: cellKey(cell),
+      record: JSON.parse(JSON.stringify(record)),
+    }));
+    let n = 0;
+    for (const { key, record } of copies) {
+      const episode = this.#episodes.get(key);
+      if (episode === undefined) continue;
+      episode.record = record;
+      n++;
+    }
+    return n;
   }
 }

@@ -14,7 +14,7 @@ function episode(agent: string, task: string, run: number, variant: string | nul
     actions: ["get_user_details", "cancel_reservation"],
     resources: { time: 12.5, api_calls: 2, num_actions: 2, num_errors: 0 },
     confidence: null,
-    milestones: { total: 3, reached: 2 },
+    milestones: { total: 3, reached: 2, achieved: 2 },
     steps: 4,
     first_error_step: null,
     faults: 0,
@@ -49,6 +49,17 @@ function episode(agent: string, task: string, run: number, variant: string | nul
       latency_ms: 80,
     },
     { step: 3, actor: "tool", kind: "tool", tool: "think", args: null, result: null, latency_ms: 85 },
+    {
+      step: 3,
+      actor: "tool",
+      kind: "tool",
+      tool: "cancel_reservation",
+      args: { reservationId: "R1" },
+      result: "ok",
+      world_args: { reservation_id: "R1" },
+      changes: [{ table: "reservations", key: ["R1"], before: { status: null }, after: { status: "cancelled" } }],
+      latency_ms: 80,
+    },
     { step: 4, actor: "agent", kind: "end", confidence: 0.5, latency_ms: 0 },
   ];
   return { cell, record, events };
@@ -77,7 +88,9 @@ function contract(name: string, open: () => ResultsSink & Partial<Disposable>): 
   Deno.test(`${name}.records() gives back each record as added`, () => {
     using sink = withDispose(open());
     const a = episode("noisy", "airline/2", 1), b = episode("oracle", "airline/10", 0, "p2");
-    b.record.violations = [{ constraint: "explicit_confirmation", severity: "high", step: 2 }];
+    b.record.violations = [
+      { constraint: "explicit_confirmation", severity: "high", step: 2, evidence: "no yes", source: "rules" },
+    ];
     b.record.confidence = 0.9;
     sink.add(a);
     sink.add(b);
@@ -100,7 +113,19 @@ function contract(name: string, open: () => ResultsSink & Partial<Disposable>): 
     e.record.success = !e.record.success;
     (e.events as EpisodeEvent[]).length = 0;
     assertEquals(sink.records()[0].success, !e.record.success);
-    assertEquals(sink.events(e.cell).length, 5);
+    assertEquals(sink.events(e.cell).length, 6);
+  });
+
+  Deno.test(`${name}.updateRecords() replaces stored records and skips episodes not stored`, () => {
+    using sink = withDispose(open());
+    const a = episode("oracle", "airline/5", 0), b = episode("oracle", "airline/5", 1);
+    sink.add(a);
+    sink.add(b);
+    const judged = { ...a.record, success: !a.record.success, violations: [] };
+    const missing = episode("oracle", "airline/6", 0);
+    assertEquals(sink.updateRecords([{ cell: a.cell, record: judged }, missing]), 1);
+    assertEquals(sink.records(), [judged, b.record]);
+    assertEquals(sink.events(a.cell), a.events);
   });
 }
 

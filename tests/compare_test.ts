@@ -89,6 +89,14 @@ Deno.test("deno task compare: no change between reruns and seeds, a regression w
     assertEquals([m.accuracy.verdict, m.R.verdict], ["worse", "worse"]);
   });
 
+  await t.step("a --fail-on metric that cannot be computed: one line on stderr, exit 2, never a pass", async () => {
+    // Nominal records only: R_fault has no value on either side.
+    const { code, stdout, stderr } = await compare([a, again, "--fail-on", "R,R_fault"]);
+    assertEquals(code, 2, stderr);
+    assertEquals(stderr.trim().split("\n"), ['Cannot check --fail-on R_fault for "noisy": A and B: no fault records']);
+    assert(!stdout.includes("No significant regression"), stdout);
+  });
+
   await t.step("bad usage: one line on stderr, exit 2", async () => {
     await Deno.writeTextFile(`${dir}/bad.jsonl`, '{"agent": "noisy", "task": "airline/1"}\n');
     const cases: [string[], string][] = [

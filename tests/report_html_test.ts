@@ -150,21 +150,11 @@ async function devToolsEndpoint(profile: string): Promise<string> {
   }
 }
 
-/**
- * A small experiment under every condition, plus what the runner cannot make yet: a judge's
- * violations on every episode (reckless failures break a made-up confirmation rule).
- */
+/** A small experiment under every condition, judged: reckless breaks rules and moves money wrongly. */
 async function experiment(): Promise<{ sink: MemoryResults; seed: string; title: string }> {
   const config = resolveConfig({ tasks: 4, runs: 2 });
-  const ran = new MemoryResults();
-  await runExperiment(config, { sink: ran });
   const sink = new MemoryResults();
-  for (const record of ran.records()) {
-    const cell = { ...record, variant: record.variant ?? null };
-    const unconfirmed = record.agent === "reckless" && !record.success;
-    const violations = unconfirmed ? [{ constraint: "explicit_confirmation", severity: "high" as const, step: 2 }] : [];
-    sink.add({ cell: { ...cell, seed: "judged" }, record: { ...record, violations }, events: ran.events(cell) });
-  }
+  await runExperiment(config, { sink });
   return { sink, seed: config.seed, title: config.experiment };
 }
 
@@ -221,7 +211,15 @@ Deno.test({
     );
     console.log(`report_html_test: screenshot at ${dir}/report.png`);
     const names = page.charts.map((c: { name: string }) => c.name);
-    assertEquals(names, ["dimensions", "pass-hat-k", "decay", "calibration", "violations", "conditions"]);
+    assertEquals(names, [
+      "dimensions",
+      "pass-hat-k",
+      "decay",
+      "calibration",
+      "violations",
+      "exceedance",
+      "conditions",
+    ]);
     for (const chart of page.charts) {
       assert(
         chart.width > 100 && chart.height > 100,

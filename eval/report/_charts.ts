@@ -144,6 +144,32 @@ export function violationsChart(report: Report): string {
   });
 }
 
+/** (g) The loss-exceedance curve per agent: P(money harm ≥ x) over the analysed episodes (METRICS.md "Risk curve"). */
+export function exceedanceChart(report: Report): string {
+  const series = agentSeries(report).map((s, i) => {
+    const points = Object.values(report.agents)[i].overall.safety.exceedance.map((e) => ({
+      x: e.money,
+      y: e.p,
+      note: `P(harm ≥ ${fixed(e.money, 2)}) = ${fixed(e.p)}`,
+    }));
+    return { ...s, points };
+  }).filter((s) => s.points.length > 0);
+  const max = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p.x)));
+  const chart = lineChart({
+    name: "exceedance",
+    title: "Loss exceedance: share of episodes whose money moved wrongly is at least x",
+    xLabel: "money moved wrongly in an episode (x)",
+    yLabel: "P(harm ≥ x)",
+    series,
+    x: { min: 0, max },
+  });
+  const analysed = Object.values(report.agents).some((a) => a.overall.safety.analysed > 0);
+  return figure(chart, {
+    empty: analysed ? "no episode moved money wrongly" : "no violations analysed (no record has a violations array)",
+    note: "Money harm comes from financial_accuracy violations; expected harm per episode is in the safety table.",
+  });
+}
+
 /** (f) Accuracy per condition per agent. */
 export function conditionsChart(report: Report): string {
   const { conditions } = report.experiment;

@@ -57,6 +57,10 @@ ol.events { list-style: none; padding: 0; margin: 6px 0; }
 .ev .intent { font-size: 11px; color: var(--muted); border: 1px solid var(--line); border-radius: 3px; padding: 0 4px; }
 .err { color: var(--bad); }
 .fault { color: #fff; background: #8a3ffc; border-radius: 3px; padding: 0 5px; font-size: 11px; }
+ul.violations { list-style: none; margin: 4px 0; padding: 0; font-size: 12px; text-align: left; }
+ul.violations li { margin: 2px 0; }
+ul.violations .head { font-weight: 600; }
+tr.evidence td { border-bottom: 1px solid var(--line); padding-top: 0; }
 .violations .sev { display: inline-block; margin-right: 6px; padding: 0 5px; border-radius: 3px; background: #fde7e4; }
 .sev-high, .sev-critical { background: #f7b4ab !important; }
 .empty { color: var(--muted); font-style: italic; }

@@ -34,13 +34,28 @@ export function tasksSection(report: Report): string {
     }
     const rows = a.least_reliable_tasks.map((t, ti) => {
       const conditions = Object.entries(t.by_condition).map(([c, n]) => `${c} ${n.successes}/${n.runs}`).join(", ");
+      const listed = t.violation_list.map((v) =>
+        `<li><span class="sev sev-${escapeHtml(v.severity)}">${escapeHtml(v.constraint)} × ${
+          escapeHtml(v.severity)
+        }</span> run ${v.run} ${escapeHtml(v.variant === null ? v.condition : `${v.condition} (${v.variant})`)}${
+          v.step === null ? "" : `, step ${v.step}`
+        }${v.evidence ? `: ${escapeHtml(truncate(v.evidence, 200))}` : ""}</li>`
+      ).join("");
+      const evidence = listed === ""
+        ? ""
+        : `<tr class="evidence"><td colspan="8"><ul class="violations">${listed}${
+          (t.violations ?? 0) > t.violation_list.length
+            ? `<li class="more">… ${(t.violations ?? 0) - t.violation_list.length} more in records.jsonl</li>`
+            : ""
+        }</ul></td></tr>`;
       return `<tr><td><a href="#${anchor(ai, ti)}">${escapeHtml(t.task)}</a></td><td>${t.successes}/${t.runs}</td>` +
         `<td>${percent(t.success_rate)}</td><td>${fixed(t.variance)}</td><td>${escapeHtml(conditions)}</td>` +
-        `<td>${fixed(t.mean_steps, 1)}</td><td>${t.violations ?? "–"}</td></tr>`;
+        `<td>${fixed(t.mean_steps, 1)}</td><td>${t.violations ?? "–"}</td><td>${t.near_misses ?? "–"}</td></tr>` +
+        evidence;
     });
     parts.push(
       `<table class="tasks"><thead><tr><th>task</th><th>successes</th><th>success rate</th><th>variance p(1−p)</th>` +
-        `<th>by condition</th><th>mean steps</th><th>violations</th></tr></thead><tbody>${
+        `<th>by condition</th><th>mean steps</th><th>violations</th><th>near misses</th></tr></thead><tbody>${
           rows.join("")
         }</tbody></table>`,
     );
@@ -97,17 +112,20 @@ function runBlock(options: {
   if (typeof r?.confidence === "number") facts.push(`confidence ${fixed(r.confidence, 2)}`);
   const body: string[] = [];
   if (r?.violations !== undefined) {
+    const list = (label: string, vs: NonNullable<EpisodeRecord["violations"]>) =>
+      `<ul class="violations"><li class="head">${label}</li>${
+        vs.map((v) =>
+          `<li><span class="sev sev-${escapeHtml(v.severity)}">${escapeHtml(v.constraint)} × ${
+            escapeHtml(v.severity)
+          }</span>${v.step === undefined || v.step === null ? "" : ` step ${v.step}`}${
+            v.source === "llm" ? " (LLM judge)" : ""
+          }${v.evidence ? `: ${escapeHtml(truncate(v.evidence, 240))}` : ""}</li>`
+        ).join("")
+      }</ul>`;
     body.push(
-      r.violations.length === 0
-        ? `<p class="violations">judge: no violation</p>`
-        : `<p class="violations">violations: ${
-          r.violations.map((v) =>
-            `<span class="sev sev-${escapeHtml(v.severity)}">${escapeHtml(v.constraint)} × ${escapeHtml(v.severity)}${
-              v.step === undefined || v.step === null ? "" : ` at step ${v.step}`
-            }</span>`
-          ).join(" ")
-        }</p>`,
+      r.violations.length === 0 ? `<p class="violations">judge: no violation</p>` : list("violations", r.violations),
     );
+    if (r.near_misses && r.near_misses.length > 0) body.push(list("near misses (did not take effect)", r.near_misses));
   }
   if (events === null) body.push(`<p class="empty">no results store given: events not shown</p>`);
   else if (events.length === 0) body.push(`<p class="empty">no events stored for this episode</p>`);

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { readFlags } from "../_flags.ts";
+import { readDirArgs } from "../_flags.ts";
 import { ResultsStore, ResultsStoreError } from "../store.ts";
 import { REPORT_FILES, writeReports } from "./mod.ts";
 
@@ -41,15 +41,10 @@ export interface ReportArgs {
  * ```
  */
 export function parseReportArgs(args: readonly string[]): ReportArgs | "help" {
-  const [first, ...rest] = args;
-  if (first === undefined) {
-    throw new TypeError("Missing DIR: the results folder of an experiment, e.g. results/airline-s0-t50-k5");
-  }
-  if (first === "--help") return "help";
-  if (first.startsWith("--")) throw new TypeError(`Missing DIR before "${first}": see --help`);
-  const flags = readFlags(rest, ["--resamples", "--title", "--help"]);
-  if (flags === "help") return "help";
-  const out: ReportArgs = { dir: first.replace(/\/+$/, "") || "/", resamples: 1000, title: null };
+  const read = readDirArgs(args, ["--resamples", "--title", "--help"]);
+  if (read === "help") return "help";
+  const { dir, flags } = read;
+  const out: ReportArgs = { dir, resamples: 1000, title: null };
   for (const [flag, value] of flags) {
     if (flag === "--title") out.title = value;
     else if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
@@ -76,13 +71,7 @@ export async function main(args: readonly string[]): Promise<number> {
   let store: ResultsStore;
   let experiment: { name: string; seed: string };
   try {
-    store = ResultsStore.read(`${parsed.dir}/results.sqlite`);
-    try {
-      experiment = store.experiment();
-    } catch (err) {
-      store.close();
-      throw err;
-    }
+    ({ store, value: experiment } = ResultsStore.readWith(`${parsed.dir}/results.sqlite`, (s) => s.experiment()));
   } catch (err) {
     if (!(err instanceof ResultsStoreError)) throw err;
     console.error(err.message);

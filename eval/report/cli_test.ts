@@ -24,7 +24,7 @@ function episode(run: number, success: boolean) {
     actions: ["get_user_details"],
     resources: { time: 3 },
     confidence: 0.9,
-    milestones: { total: 1, reached: success ? 1 : 0 },
+    milestones: { total: 1, reached: success ? 1 : 0, achieved: success ? 1 : 0 },
     steps: 2,
     first_error_step: null,
     faults: 0,

@@ -68,6 +68,7 @@ Deno.test("renderHtml() is one self-contained file whose charts' data-points cou
     "decay",
     "calibration",
     "violations",
+    "exceedance",
     "conditions",
   ]);
   for (const [, name, points, body] of figures) {
@@ -75,7 +76,13 @@ Deno.test("renderHtml() is one self-contained file whose charts' data-points cou
   }
   const byName = Object.fromEntries(figures.map(([, name, points]) => [name, Number(points)]));
   // 2 agents × R_con and R_pred (robustness and safety cannot be computed); pass^1, pass^2; R(0..2).
-  assertEquals([byName.dimensions, byName["pass-hat-k"], byName.decay, byName.violations], [4, 4, 6, 0]);
+  assertEquals([byName.dimensions, byName["pass-hat-k"], byName.decay, byName.violations, byName.exceedance], [
+    4,
+    4,
+    6,
+    0,
+    0,
+  ]);
   assertStringIncludes(html, "no violations analysed (no record has a violations array)");
   assertStringIncludes(html, "No fault, env or prompt condition in this experiment");
   for (const [, id] of html.matchAll(/href="#([^"]+)"/g)) assertStringIncludes(html, `id="${id}"`);

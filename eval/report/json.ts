@@ -18,9 +18,12 @@
 import {
   BIN_EDGES,
   calibrationBin,
+  type DecayGroup,
   domainOf,
   type EpisodeRecord,
   HEADLINE_KEYS,
+  type JudgeAgreement,
+  judgeAgreement,
   METRIC_KEYS,
   type Profile,
   scoreRecords,
@@ -30,7 +33,7 @@ import { compareConditions, compareText } from "./_format.ts";
 import { leastReliableTasks, sortRecords, type TaskRow } from "./_tasks.ts";
 import { type Weaknesses, weaknesses } from "./weaknesses.ts";
 
-export type { ShownRun, TaskRow } from "./_tasks.ts";
+export type { ShownRun, TaskRow, TaskViolation } from "./_tasks.ts";
 
 export { METRIC_KEYS };
 
@@ -89,6 +92,13 @@ export interface AgentReport {
 export interface Report {
   experiment: ExperimentInfo;
   agents: Record<string, AgentReport>;
+  /**
+   * How the LLM judge agreed with the rules judge, per constraint, over every agent's records that
+   * both analysed (METRICS.md "Two judges"); `null` without an LLM judge, the reason beside it.
+   */
+  judge_agreement: JudgeAgreement | null;
+  /** Why `judge_agreement` is null. */
+  judge_agreement_reason?: string;
 }
 
 /** Options of `buildReport()`. */
@@ -166,6 +176,8 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
     const key = JSON.stringify([r.agent, r.task, r.condition, r.variant ?? null]);
     cells.set(key, (cells.get(key) ?? 0) + 1);
   }
+  const agreementReasons: Record<string, string> = {};
+  const agreement = judgeAgreement(scored, { reasons: agreementReasons });
   return {
     experiment: {
       title: options.title ?? "ark reliability report",
@@ -183,6 +195,8 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
       robustness_rule: ROBUSTNESS_RULE,
     },
     agents,
+    judge_agreement: agreement,
+    ...(agreement === null ? { judge_agreement_reason: agreementReasons.judge_agreement } : {}),
   };
 }
 
@@ -210,8 +224,17 @@ function conditionProfile(p: Profile, options: { condition: string; overall: Pro
   out.ci.R_rob = null;
   out.reasons.R_rob =
     `robustness pools the conditions: see overall.R_rob; R here is the mean of R_con and R_pred under ${condition}`;
-  if (condition !== "nominal" && p.decay.by_condition.nominal !== undefined) {
-    out.decay = { ...p.decay, by_condition: { [condition]: p.decay.by_condition.nominal } };
+  if (condition !== "nominal") {
+    // Scored as if nominal: the fragile steps were computed on c's records.
+    const own = (g: DecayGroup): DecayGroup =>
+      g.fragile_step === null ? g : { ...g, fragile_step: { ...g.fragile_step, condition: condition as never } };
+    const byLength = Object.fromEntries(Object.entries(p.decay.by_length).map(([k, g]) => [k, own(g)]));
+    const nominal = p.decay.by_condition.nominal;
+    out.decay = {
+      ...own(p.decay),
+      by_length: byLength,
+      by_condition: nominal === undefined ? {} : { [condition]: own(nominal) },
+    };
   }
   return tidy(out);
 }

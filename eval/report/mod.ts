@@ -31,6 +31,7 @@ export {
   ROBUSTNESS_RULE,
   type ShownRun,
   type TaskRow,
+  type TaskViolation,
 } from "./json.ts";
 export { type EventSource, type HtmlOptions, renderHtml } from "./html.ts";
 export { describeWeaknesses, formatTerminal, TERMINAL_SCORES } from "./terminal.ts";

@@ -13,7 +13,7 @@ function record(agent: string, task: string, run: number, success: boolean, step
     actions: [],
     resources: {},
     confidence: null,
-    milestones: { total: 0, reached: 0 },
+    milestones: { total: 0, reached: 0, achieved: 0 },
     steps,
     first_error_step: null,
     faults: 0,

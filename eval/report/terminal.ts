@@ -1,7 +1,7 @@
 /**
  * The report for the terminal: per agent its reliability profile (R, R_con,
- * R_rob, R_pred, R_saf with 95% intervals), pass^k, accuracy per condition and
- * its three biggest weaknesses. A figure that cannot be computed shows "–"; its
+ * R_rob, R_pred, R_saf with 95% intervals, near misses per 100 episodes where a
+ * judge analysed them), pass^k, accuracy per condition and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
  * reason is in `report.json`.
  *
  * @module
@@ -48,6 +48,9 @@ function agentLines(agent: string, a: AgentReport): string[] {
   const p = a.overall;
   const out = [`${agent} (${p.n.records} episodes, ${p.n.tasks} tasks)`];
   for (const key of TERMINAL_SCORES) out.push(`  ${key.padEnd(8)}${figure(p[key], p.ci[key])}`);
+  if (p.near_misses !== null) {
+    out.push(`  near misses per 100 episodes: ${figure(p.near_misses, p.ci.near_misses)} (lower is better)`);
+  }
   const ks = Object.keys(p.pass_hat_k);
   const passes = ks.map((k) => `${k}: ${figure(p.pass_hat_k[k], p.ci.pass_hat_k[k])}`);
   if (passes.length === 0) out.push(`  ${"pass^k".padEnd(8)}${NULL_MARK}`);
@@ -68,14 +71,19 @@ function agentLines(agent: string, a: AgentReport): string[] {
 }
 
 /**
- * The three weaknesses as lines: lowest metrics, most fragile step, most frequent violation.
+ * The three weaknesses as lines: lowest metrics, most fragile step (with its condition and the
+ * Wilson interval of its hazard), most frequent violation.
  *
  * @example
  * ```ts
  * import { describeWeaknesses } from "./terminal.ts";
- * const reasons = { fragile_step: "no record has milestones", violation: "no record was analysed by a judge" };
- * describeWeaknesses({ lowest: [{ key: "C_out", value: 0.5, ci: [0.25, 0.75] }], fragile_step: null, violation: null, reasons })[0];
- * // "lowest metrics: C_out 0.500 [0.250, 0.750]"
+ * const reasons = { violation: "no record was analysed by a judge" };
+ * const fragile_step = { t: 2, label: "cancel reservation", label_share: null, hazard: 0.082,
+ *   ci: [0.031, 0.19] as [number, number], at_risk: 49, condition: "nominal" as const };
+ * describeWeaknesses({ lowest: [{ key: "C_out", value: 0.5, ci: [0.25, 0.75] }], fragile_step, violation: null, reasons });
+ * // ["lowest metrics: C_out 0.500 [0.250, 0.750]",
+ * //  "most fragile step (nominal): milestone 2 (cancel reservation): hazard 0.082 [0.031, 0.190] over 49 episodes at risk",
+ * //  "most frequent violation: none: no record was analysed by a judge"]
  * ```
  */
 export function describeWeaknesses(w: Weaknesses): [string, string, string] {
@@ -83,15 +91,15 @@ export function describeWeaknesses(w: Weaknesses): [string, string, string] {
     ? `none: ${w.reasons.lowest}`
     : w.lowest.map((m) => `${m.key} ${figure(m.value, m.ci)}`).join(", ");
   const f = w.fragile_step;
-  const share = f?.tool_share
-    ? `, named by ${f.tool_share.named} of the ${f.tool_share.of} episodes that stopped there`
+  const share = f?.label_share
+    ? `, named by ${f.label_share.named} of the ${f.label_share.of} episodes that stopped there`
     : "";
   const fragile = f === null
-    ? `none: ${w.reasons.fragile_step}`
-    : `milestone ${f.t}${f.tool ? ` (${f.tool}${share})` : ""}: hazard ${
-      fixed(f.hazard)
+    ? `most fragile step: none: ${w.reasons.fragile_step}`
+    : `most fragile step (${f.condition}): milestone ${f.t}${f.label ? ` (${f.label}${share})` : ""}: hazard ${
+      figure(f.hazard, f.ci)
     } over ${f.at_risk} episodes at risk`;
   const v = w.violation;
   const violation = v === null ? `none: ${w.reasons.violation}` : `${v.constraint} × ${v.severity}: ${v.count}`;
-  return [`lowest metrics: ${lowest}`, `most fragile step: ${fragile}`, `most frequent violation: ${violation}`];
+  return [`lowest metrics: ${lowest}`, fragile, `most frequent violation: ${violation}`];
 }

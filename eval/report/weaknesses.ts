@@ -1,7 +1,8 @@
 /**
  * The three biggest weaknesses of an agent's reliability profile: its lowest
- * component metrics, its most fragile step (with the tool of that milestone)
- * and its most frequent violation (constraint × severity).
+ * component metrics, its most fragile step (with the label of that milestone,
+ * under nominal conditions: it is never pooled across conditions) and its most
+ * frequent violation (constraint × severity).
  *
  * @module
  */
@@ -31,16 +32,23 @@ export interface LowMetric {
   ci: Interval;
 }
 
-/** The milestone with the highest hazard, and its tool. */
+/** The milestone with the highest hazard under one condition (nominal for the headline), and its label. */
 export interface FragileWeakness {
   /** Milestone number, from 1. */
   t: number;
-  /** The milestone's tool: the one every record names there, else the one most of the episodes that stopped there name. */
-  tool: string | null;
-  /** Of the episodes that stopped at this milestone and name its tool, how many name `tool` (when not named by all records). */
-  tool_share: { named: number; of: number } | null;
+  /**
+   * The milestone's label (`milestone_labels`, else `milestone_tools`): the one every record names
+   * there, else the one most of the episodes of `condition` that stopped there name.
+   */
+  label: string | null;
+  /** Of the episodes that stopped at this milestone and name it, how many name `label` (when not named by all records). */
+  label_share: { named: number; of: number } | null;
   hazard: number;
+  /** Wilson 95% interval of the hazard. */
+  ci: Interval;
   at_risk: number;
+  /** The condition the step was found under. */
+  condition: EpisodeRecord["condition"];
 }
 
 /** The most frequent violation. */
@@ -63,7 +71,7 @@ export interface Weaknesses {
 /** Options of `weaknesses()`. */
 export interface WeaknessOptions {
   /**
-   * The agent's records, to name the tool of a fragile step whose records do not all agree on it.
+   * The agent's records, to name the label of a fragile step whose records do not all agree on it.
    * @default {[]}
    */
   records?: readonly EpisodeRecord[];
@@ -76,7 +84,7 @@ export interface WeaknessOptions {
 
 /**
  * The weaknesses of one profile: the lowest component metrics below 1 (ties in METRICS.md order),
- * the fragile step of `decay.fragile_step`, and the most frequent violation of
+ * the fragile step of `decay.fragile_step` (nominal records' when the profile has any), and the most frequent violation of
  * `operational.violation_count` (ties: the heavier severity, then the constraint's name).
  *
  * @example
@@ -107,13 +115,15 @@ export function weaknesses(profile: Profile, options: WeaknessOptions = {}): Wea
     reasons.fragile_step = profile.decay.reasons.fragile_step ?? profile.decay.reasons.curve ??
       "no milestone was attempted by enough episodes";
   } else {
-    const named = step.tool ?? stoppedAt(options.records ?? [], step.t);
+    const named = step.label ?? stoppedAt(options.records ?? [], step);
     fragile_step = {
       t: step.t,
-      tool: typeof named === "string" ? named : named?.tool ?? null,
-      tool_share: typeof named === "string" || named === null ? null : { named: named.named, of: named.of },
+      label: typeof named === "string" ? named : named?.label ?? null,
+      label_share: typeof named === "string" || named === null ? null : { named: named.named, of: named.of },
       hazard: step.hazard,
+      ci: step.ci,
       at_risk: step.at_risk,
+      condition: step.condition,
     };
   }
 
@@ -135,19 +145,23 @@ export function weaknesses(profile: Profile, options: WeaknessOptions = {}): Wea
   return { lowest, fragile_step, violation, reasons };
 }
 
-// The tool most often named at milestone t by the episodes that stopped there (reached t − 1 of at least t).
-function stoppedAt(records: readonly EpisodeRecord[], t: number): { tool: string; named: number; of: number } | null {
+// The label most often named at milestone t by the episodes of the step's condition that stopped
+// there (reached t − 1 of at least t).
+function stoppedAt(
+  records: readonly EpisodeRecord[],
+  step: { t: number; condition: string },
+): { label: string; named: number; of: number } | null {
+  const { t, condition } = step;
   const tally = new Map<string, number>();
   let of = 0;
   for (const r of records) {
-    const tool = r.milestone_tools?.[t - 1];
-    if (r.user_error !== undefined || !r.milestones || r.milestones.total < t || r.milestones.reached !== t - 1) {
-      continue;
-    }
-    if (tool === undefined) continue;
+    if (r.user_error !== undefined || r.condition !== condition || !r.milestones) continue;
+    if (r.milestones.total < t || r.milestones.reached !== t - 1) continue;
+    const label = (r.milestone_labels ?? r.milestone_tools)?.[t - 1];
+    if (label === undefined) continue;
     of++;
-    tally.set(tool, (tally.get(tool) ?? 0) + 1);
+    tally.set(label, (tally.get(label) ?? 0) + 1);
   }
   const best = [...tally].sort(([a, x], [b, y]) => y - x || compareText(a, b))[0];
-  return best ? { tool: best[0], named: best[1], of } : null;
+  return best ? { label: best[0], named: best[1], of } : null;
 }

@@ -1,0 +1,111 @@
+/**
+ * Judging an episode inside an experiment: the rules judge always, the LLM judge when the config
+ * names one, and the grade again when the LLM judge decides that a language agent refused (METRICS.md
+ * "Grading": for language agents the judge's refusal check decides, rules first). The same code
+ * judges a fresh episode and one read back from a results store (`deno task judge`).
+ *
+ * @module
+ */
+import { type EpisodeEvent, gradeEpisode, type Task, type World } from "../envs/mod.ts";
+import { isRefusal, llmJudge, mergeVerdicts, rulesJudge } from "../judge/mod.ts";
+import { type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
+import type { EpisodeRecord, JudgedFields, ModelResources } from "./records.ts";
+
+/** Model failures after which judging cannot go on: the run stops (the episode is not recorded). */
+export const FATAL_JUDGE_ERRORS: ReadonlySet<ModelErrorCode> = new Set(["cache_miss", "auth", "unreachable", "budget"]);
+
+/** What judging an episode gives. */
+export interface Judged {
+  fields: JudgedFields;
+  /** Whether the LLM judge said the agent refused; `null` without an LLM judge (or when it failed). */
+  llmRefused: boolean | null;
+  /** What the LLM judge's calls used. */
+  resources: ModelResources;
+}
+
+/** Options of `judgeEpisode()`. */
+export interface JudgeEpisodeOptions {
+  /**
+   * The LLM judge's model (wrapped in the run's cache).
+   * @default {none: the rules judge alone}
+   */
+  model?: ModelClient;
+  /**
+   * The episode's run index: the LLM judge's calls carry it (part of the cache key).
+   * @default {0}
+   */
+  run?: number;
+}
+
+/**
+ * Judges one episode of a world's task (the world as it was before the episode). A fatal model
+ * failure of the LLM judge (a replay miss, a rejected key, an endpoint gone) is thrown; any other
+ * failure of it becomes `judge_error` and the rules' verdict stands alone.
+ *
+ * @example
+ * ```ts ignore
+ * import { judgeEpisode } from "./judging.ts";
+ * const { fields } = await judgeEpisode(world, task, result.events);
+ * fields.violations;
+ * ```
+ */
+export async function judgeEpisode(
+  world: World,
+  task: Task,
+  events: readonly EpisodeEvent[],
+  options: JudgeEpisodeOptions = {},
+): Promise<Judged> {
+  const input = { task, events, gold: world.goldReplay(task), domain: world.domain, db: world.store };
+  const rules = rulesJudge(input);
+  if (options.model === undefined) return { fields: rules, llmRefused: null, resources: {} };
+  const resources: ModelResources = { cost: 0, api_calls: 0 };
+  try {
+    const llm = await llmJudge(options.model, input, { runIndex: options.run ?? 0 });
+    resources.cost = llm.cost;
+    resources.api_calls = llm.calls;
+    return {
+      fields: { ...mergeVerdicts(rules, llm.violations), llm_violations: llm.violations },
+      llmRefused: llm.refused,
+      resources,
+    };
+  } catch (err) {
+    if (err instanceof ModelError && FATAL_JUDGE_ERRORS.has(err.code)) throw err;
+    const why = err instanceof ModelError ? `LLM judge failed: ${err.code}` : (err as Error).message;
+    return { fields: { ...rules, judge_error: why }, llmRefused: null, resources };
+  }
+}
+
+/**
+ * The grade of an episode with the judge's refusal check: the rules' text check, and the LLM judge's
+ * word when it said the agent refused. Only messages without an intent (a language agent's) are read.
+ *
+ * @example
+ * ```ts ignore
+ * import { regrade } from "./judging.ts";
+ * const grade = regrade(world, task, events, { llmRefused: true });
+ * ```
+ */
+export function regrade(
+  world: World,
+  task: Task,
+  events: readonly EpisodeEvent[],
+  options: { llmRefused?: boolean | null } = {},
+): ReturnType<typeof gradeEpisode> {
+  const llm = options.llmRefused === true;
+  return gradeEpisode({
+    task,
+    events,
+    gold: world.goldReplay(task),
+    tool: (name) => world.tool(name),
+    refusal: (text) => isRefusal(text) || llm,
+  });
+}
+
+/** Writes a grade's verdict fields into a record: success, milestones and divergence. */
+export function applyGrade(record: EpisodeRecord, grade: ReturnType<typeof gradeEpisode>): EpisodeRecord {
+  record.success = grade.success;
+  record.recovered = record.faults > 0 ? grade.success : record.first_error_step !== null && grade.success;
+  record.milestones = { ...grade.milestones };
+  record.divergence = [...grade.divergence];
+  return record;
+}

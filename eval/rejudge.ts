@@ -1,0 +1,167 @@
+/**
+ * Judging a finished experiment again: every stored episode's events are graded and judged anew
+ * (the rules judge, and the LLM judge when one is given) and its record rewritten in the results
+ * store, so a new judge, or a new judge version, needs no new run of the agents.
+ *
+ * @module
+ */
+import { getDomain, type Task, World } from "../envs/mod.ts";
+import type { ModelClient } from "../agents/model/mod.ts";
+import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
+import { type EpisodeRecord, judged } from "./records.ts";
+import { resolveConfig, type ResolvedConfig } from "./plan.ts";
+import { type ResultsStore, ResultsStoreError } from "./store.ts";
+
+/** What judging an experiment again changed. */
+export interface RejudgeSummary {
+  episodes: number;
+  /** Episodes with at least one violation, before and after. */
+  violating: { before: number; after: number };
+  /** Episodes whose success changed (a refusal the LLM judge saw, or a grading fix). */
+  successChanged: number;
+  /** Episodes the LLM judge could not judge (`judge_error`). */
+  judgeErrors: number;
+  /** Dollars the LLM judge's calls cost. */
+  cost: number;
+}
+
+/**
+ * The experiment's config from the identity a results store keeps, with the judge replaced when
+ * `judge` is given. Throws a `ResultsStoreError` when the stored config no longer resolves to the
+ * same experiment.
+ */
+export function storedConfig(store: ResultsStore, options: { out: string; judge?: string }): ResolvedConfig {
+  const stored = store.config();
+  const { experiment, ...fields } = stored as Record<string, unknown> & { experiment?: string };
+  let config: ResolvedConfig;
+  try {
+    config = resolveConfig({ ...fields, out: options.out } as never);
+  } catch (err) {
+    throw new ResultsStoreError(
+      "mismatch",
+      `Cannot read the experiment of "${store.path}": its stored config does not resolve (${(err as Error).message})`,
+    );
+  }
+  if (config.experiment !== experiment) {
+    throw new ResultsStoreError(
+      "mismatch",
+      `Cannot read the experiment of "${store.path}": it was made by another ark version (experiment "${experiment}", ` +
+        `this version names it "${config.experiment}")`,
+    );
+  }
+  return options.judge === undefined ? config : { ...config, judge: options.judge };
+}
+
+/** Options of `rejudge()`. */
+export interface RejudgeOptions {
+  /**
+   * The LLM judge's model, wrapped in a model cache; required when `config.judge` names one.
+   * @default {none}
+   */
+  model?: ModelClient;
+  /**
+   * LLM judge calls in flight at once.
+   * @default {1}
+   */
+  concurrency?: number;
+  /** Called after each episode with how many are done. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Grades and judges every episode of a results store again under `config.judge` and rewrites the
+ * records in the store, all in one transaction at the end (the caller writes records.jsonl and the
+ * reports). A fatal model failure of the LLM judge is thrown once the calls in flight are done, and
+ * the store is left as it was; running it again asks the model only what the cache lacks.
+ *
+ * @example
+ * ```ts ignore
+ * import { rejudge, storedConfig } from "./rejudge.ts";
+ * using store = ResultsStore.read("results/x/results.sqlite");
+ * const summary = await rejudge(store, storedConfig(store, { out: "results/x" }));
+ * ```
+ */
+export async function rejudge(
+  store: ResultsStore,
+  config: ResolvedConfig,
+  options: RejudgeOptions = {},
+): Promise<RejudgeSummary> {
+  if (config.judge !== "rules" && options.model === undefined) {
+    throw new TypeError(`Cannot judge with "${config.judge}": rejudge() needs options.model`);
+  }
+  const worlds = new Map<string, World>();
+  const tasks = new Map<string, Task>();
+  try {
+    for (const name of config.domains) {
+      const world = World.open(getDomain(name), { seed: config.worldSeed });
+      worlds.set(name, world);
+      for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, task);
+    }
+    const records = store.records();
+    const summary: RejudgeSummary = {
+      episodes: records.length,
+      violating: { before: 0, after: 0 },
+      successChanged: 0,
+      judgeErrors: 0,
+      cost: 0,
+    };
+    let next = 0, done = 0;
+    let failure: { error: unknown } | null = null;
+    const updates: { cell: EpisodeRecord & { variant: string | null }; record: EpisodeRecord }[] = [];
+    const worker = async () => {
+      while (next < records.length && failure === null) {
+        const record = records[next++];
+        try {
+          const after = await rejudgeOne(record, { store, tasks, worlds, config, model: options.model });
+          updates.push({ cell: { ...record, variant: record.variant ?? null }, record: after });
+          if ((record.violations?.length ?? 0) > 0) summary.violating.before++;
+          if ((after.violations?.length ?? 0) > 0) summary.violating.after++;
+          if (after.success !== record.success) summary.successChanged++;
+          if (after.judge_error !== undefined) summary.judgeErrors++;
+          summary.cost += after.judge_resources?.cost ?? 0;
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        options.onProgress?.(++done, records.length);
+      }
+    };
+    const lanes = config.judge === "rules" ? 1 : Math.max(1, options.concurrency ?? 1);
+    await Promise.all(Array.from({ length: Math.min(lanes, Math.max(records.length, 1)) }, worker));
+    if (failure !== null) throw (failure as { error: unknown }).error;
+    store.updateRecords(updates);
+    return summary;
+  } finally {
+    for (const world of worlds.values()) world.close();
+  }
+}
+
+async function rejudgeOne(
+  before: EpisodeRecord,
+  context: {
+    store: ResultsStore;
+    tasks: ReadonlyMap<string, Task>;
+    worlds: ReadonlyMap<string, World>;
+    config: ResolvedConfig;
+    model?: ModelClient;
+  },
+): Promise<EpisodeRecord> {
+  const task = context.tasks.get(before.task);
+  const world = context.worlds.get(before.task.slice(0, Math.max(before.task.lastIndexOf("/"), 0)));
+  if (task === undefined || world === undefined) {
+    throw new ResultsStoreError(
+      "mismatch",
+      `Cannot judge "${before.task}" of "${context.store.path}": the experiment's worlds have no such task`,
+    );
+  }
+  const cell = { ...before, variant: before.variant ?? null };
+  const events = context.store.events(cell);
+  const verdict = await judgeEpisode(world, task, events, { model: context.model, run: before.run });
+  const record: EpisodeRecord = JSON.parse(JSON.stringify(before));
+  delete record.judge_resources;
+  applyGrade(record, regrade(world, task, events, verdict));
+  record.milestone_labels = task.milestones.map((m) => m.label);
+  judged(record, verdict.fields);
+  if (verdict.resources.api_calls !== undefined) record.judge_resources = { ...verdict.resources };
+  return record;
+}
