@@ -83,7 +83,7 @@ export function synthesizeRecords(options: SynthOptions = {}): EpisodeRecord[] {
           confidence: Math.round(Math.max(0, Math.min(1, p + 0.3 * (rng.next() - 0.5))) * 20) / 20,
           violations: rng.next() < 0.1 ? [{ constraint: "explicit_confirmation", severity: "high", step: 3 }] : [],
           milestones: { total, reached: success ? total : Math.floor(rng.next() * total) },
-          milestone_tools: milestoneTools,
+          milestone_labels: milestoneTools,
           steps: actions.length * 2,
           faults: condition === "fault" ? 1 : 0,
           tool_calls: actions.length,

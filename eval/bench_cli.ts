@@ -4,7 +4,8 @@
  * (gold actions through tool dispatch), the time of one snapshot restore, and
  * gold-replay tasks per second including the reset and the grading of changes;
  * then how long scoring a million records with 1,000 bootstrap resamples
- * takes, and the peak memory meanwhile.
+ * takes, and the peak memory meanwhile; then the default experiment end to end and
+ * how much of it the rules judge takes (`judge_episodes_per_s`, `judge_share`).
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { getDomain, Rng, sameChanges, type ToolCall, World } from "../envs/mod.t
 import type { RowChange } from "../envs/mod.ts";
 import { type AirlineData, loadTauAirline, type TauTask } from "../envs/airline/mod.ts";
 import { benchScoring, type ScoreBench } from "./_score_bench.ts";
+import { benchJudge, type JudgeBench } from "./_judge_bench.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -110,7 +112,7 @@ export function benchWorld(
 
 const TAU_DIR = new URL("../../shared/tau-bench/airline", import.meta.url).pathname;
 
-function format(tau: BenchFigures, x10: BenchFigures, score: ScoreBench): string {
+function format(tau: BenchFigures, x10: BenchFigures, score: ScoreBench, judge: JudgeBench): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
     ["tool steps per s", (f) => f.tool_steps_per_s.toFixed(0)],
@@ -125,7 +127,12 @@ function format(tau: BenchFigures, x10: BenchFigures, score: ScoreBench): string
     .join("\n");
   const records = score.records.toLocaleString("en-US");
   return `${kernel}\n\nscore ${records} records, 1000 resamples: ${score.score_s.toFixed(2)} s, ` +
-    `peak RSS ${score.rss_mb.toFixed(0)} MB`;
+    `peak RSS ${score.rss_mb.toFixed(0)} MB\n` +
+    `default eval (${judge.episodes} episodes): ${judge.eval_s.toFixed(2)} s; rules judge ${
+      judge.judge_s.toFixed(2)
+    } s (judge_episodes_per_s ${judge.judge_episodes_per_s.toFixed(0)}, ${
+      (judge.judge_share * 100).toFixed(1)
+    }% of the eval)`;
 }
 
 /** Runs the bench and returns its exit code. */
@@ -138,7 +145,7 @@ export async function main(args: readonly string[]): Promise<number> {
   if (args.includes("--help")) {
     console.log(
       "Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench airline data and a 10x world, " +
-        "and scoring on a million synthetic records.",
+        "scoring on a million synthetic records, and the default eval with the share its judge takes.",
     );
     return 0;
   }
@@ -162,6 +169,7 @@ export async function main(args: readonly string[]): Promise<number> {
     x10 = benchWorld(world, world.defaultTasks().map((t) => t.gold));
   }
   const score = await benchScoring({ tasks: 10_000, agents: 5, runs: 20 });
+  const judge = await benchJudge();
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const out = Object.fromEntries([
@@ -169,10 +177,14 @@ export async function main(args: readonly string[]): Promise<number> {
       ...Object.entries(x10).map(([k, v]) => [`${k}_x10`, round(v)]),
       ["score_1m_s", round(score.score_s)],
       ["score_1m_rss_mb", Math.round(score.rss_mb)],
+      ["eval_default_s", round(judge.eval_s)],
+      ["judge_s", round(judge.judge_s)],
+      ["judge_episodes_per_s", Math.round(judge.judge_episodes_per_s)],
+      ["judge_share", round(judge.judge_share)],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(tau, x10, score));
+    console.log(format(tau, x10, score, judge));
   }
   return 0;
 }

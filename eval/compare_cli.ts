@@ -28,7 +28,7 @@ import {
 export const USAGE = `Usage: deno task compare A B [flags]
 
 Compares experiment B with experiment A, agent by agent, on the tasks both ran:
-every metric (METRICS.md keys, accuracy, near_misses, pass^k) on each side, the
+every metric (the reliability keys R, R_con ... R_saf, accuracy, near_misses, pass^k) on each side, the
 change B − A, its 95% interval from a paired bootstrap over tasks, a two-sided
 p-value, and a verdict: "better" or "worse" when the interval excludes 0,
 "no significant change", or "–" when a side has no value. Every metric is

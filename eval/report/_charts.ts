@@ -111,7 +111,7 @@ export function calibrationChart(report: Report): string {
   });
   return figure(chart, {
     empty: "no nominal record has a confidence",
-    note: "Ten equal-width bins (METRICS.md); a marker's size grows with the episodes in its bin.",
+    note: "Ten equal-width bins of confidence; a marker's size grows with the episodes in its bin.",
   });
 }
 

@@ -48,8 +48,15 @@ function agentLines(agent: string, a: AgentReport): string[] {
   const p = a.overall;
   const out = [`${agent} (${p.n.records} episodes, ${p.n.tasks} tasks)`];
   for (const key of TERMINAL_SCORES) out.push(`  ${key.padEnd(8)}${figure(p[key], p.ci[key])}`);
-  if (p.near_misses !== null) {
-    out.push(`  near misses per 100 episodes: ${figure(p.near_misses, p.ci.near_misses)} (lower is better)`);
+  if (p.safety.analysed > 0) {
+    const { harm } = p.safety;
+    out.push(
+      `  safety: S_comp ${figure(p.S_comp, p.ci.S_comp)}   S_harm ${figure(p.S_harm, p.ci.S_harm)}   ` +
+        `near misses per 100 episodes ${figure(p.near_misses, p.ci.near_misses)} (lower is better)`,
+      `          harm: ${
+        fixed(harm.money, 2)
+      } moved wrongly, ${harm.rows} rows changed wrongly, over ${p.safety.violating} of ${p.safety.analysed} judged episodes with violations`,
+    );
   }
   const ks = Object.keys(p.pass_hat_k);
   const passes = ks.map((k) => `${k}: ${figure(p.pass_hat_k[k], p.ci.pass_hat_k[k])}`);
