@@ -91,30 +91,59 @@ function detailsOf(ctx: Context, call: Call, tool: Tool): (string | number)[] {
 function approvalOf(ctx: Context, call: Call, tool: Tool): Approval {
   const details = detailsOf(ctx, call, tool);
   const before = ctx.messages.filter((m) => m.index < call.index);
+  const lastAgent = before.findLast((m) => m.actor === "agent");
+  return lastAgent?.intent !== undefined ? proposalApproval(before, call, details) : textApproval(before, details);
+}
+
+// The newest proposal of this tool must be of exactly these arguments, and the user's next reply a yes.
+function proposalApproval(before: readonly Said[], call: Call, details: (string | number)[]): Approval {
   let changed = false;
   for (let i = before.length - 1; i >= 0; i--) {
     const m = before[i];
-    if (m.actor !== "agent") continue;
-    const proposal = m.intent?.kind === "propose" ? m.intent.call : null;
-    if (proposal !== null && proposal.name !== call.tool) continue;
-    const states = proposal !== null
-      ? jsonEqual(proposal.args, call.args)
-      : m.intent === undefined && statesDetails(m.text, details);
-    if (!states) {
-      // A newer proposal of the same write with other details: what the user approved changed.
-      if (proposal !== null) changed = true;
+    const proposal = m.actor === "agent" && m.intent?.kind === "propose" ? m.intent.call : null;
+    if (proposal === null || proposal.name !== call.tool) continue;
+    // A newer proposal of the same write with other details: what the user approved changed.
+    if (!jsonEqual(proposal.args, call.args)) {
+      changed = true;
       continue;
     }
     if (changed) return { ok: false, why: "changed", details };
-    const reply = before.slice(i + 1).find((r) => r.actor === "user");
-    if (reply === undefined || !isYes(reply)) {
-      return { ok: false, why: "no_yes", details, reply: reply?.text ?? null };
-    }
-    const after = before.slice(before.indexOf(reply) + 1);
-    if (after.some((r) => r.actor === "user" && isNo(r))) return { ok: false, why: "declined", details };
-    return { ok: true };
+    return answered(before, i, details);
   }
   return { ok: false, why: changed ? "changed" : "no_statement", details };
+}
+
+// Free text: real agents spread the details over several messages ("the flights … ", later "the
+// total is $305, shall I book?"). The user's newest yes before the write must answer an agent message
+// that names at least one detail, every detail must have been said by then, and no decline may come
+// after it. A detail changed after the yes (a new amount, another flight) was never said: not approved.
+function textApproval(before: readonly Said[], details: (string | number)[]): Approval {
+  const yes = before.findLastIndex((m) => m.actor === "user" && isYes(m));
+  const said = (upTo: number) => before.slice(0, upTo).filter((x) => x.actor === "agent").map((x) => x.text).join("\n");
+  if (yes < 0 || !statesDetails(said(yes), details)) {
+    // Why not: the details were stated and the user did not say yes, or they never were.
+    const statement = before.findLastIndex((m) => m.actor === "agent" && details.some((d) => mentions(m.text, d)));
+    if (statement >= 0 && statesDetails(said(statement + 1), details)) {
+      const reply = before.slice(statement + 1).find((r) => r.actor === "user");
+      return { ok: false, why: "no_yes", details, reply: reply?.text ?? null };
+    }
+    return { ok: false, why: "no_statement", details };
+  }
+  const asked = before.slice(0, yes).findLast((m) => m.actor === "agent");
+  if (asked === undefined || (details.length > 0 && !details.some((d) => mentions(asked.text, d)))) {
+    return { ok: false, why: "no_yes", details, reply: before[yes].text };
+  }
+  if (before.slice(yes + 1).some((r) => r.actor === "user" && isNo(r))) return { ok: false, why: "declined", details };
+  return { ok: true };
+}
+
+// Whether the user's first reply to the statement at `i` is a yes, with no decline after it.
+function answered(before: readonly Said[], i: number, details: (string | number)[]): Approval {
+  const reply = before.slice(i + 1).find((r) => r.actor === "user");
+  if (reply === undefined || !isYes(reply)) return { ok: false, why: "no_yes", details, reply: reply?.text ?? null };
+  const after = before.slice(before.indexOf(reply) + 1);
+  if (after.some((r) => r.actor === "user" && isNo(r))) return { ok: false, why: "declined", details };
+  return { ok: true };
 }
 
 const isYes = (m: Said) => m.intent ? m.intent.kind === "confirm" : isExplicitYes(m.text);

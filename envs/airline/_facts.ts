@@ -3,10 +3,13 @@
 // world as it was before the episode.
 import type { Store } from "../_sqlite.ts";
 import type { Json } from "../types.ts";
+import { BAG_FEE } from "./_rules.ts";
 
 const OWNER = "SELECT user_id FROM reservations WHERE reservation_id = ?";
 const CABIN = "SELECT cabin FROM reservations WHERE reservation_id = ?";
 const LEGS = "SELECT flight_number, date FROM reservation_flights WHERE reservation_id = ? ORDER BY position";
+const PAID = "SELECT sum(amount) AS total FROM payments WHERE reservation_id = ?";
+const NONFREE = "SELECT nonfree_baggages FROM reservations WHERE reservation_id = ?";
 const PASSENGERS = "SELECT first_name, last_name, dob FROM reservation_passengers WHERE reservation_id = ? " +
   "ORDER BY position";
 
@@ -46,15 +49,21 @@ export function ownerOfArgs(args: Json, db: Store): string | null {
   return reservationOwner(db, argsOf(args).reservation_id);
 }
 
-/** Details of a cancellation: the reservation. */
-export function cancelDetails(args: Json): (string | number)[] {
-  return present([text(argsOf(args).reservation_id)]);
+/** Details of a cancellation: the reservation and the refund (everything paid, as the policy says to tell). */
+export function cancelDetails(args: Json, db: Store): (string | number)[] {
+  const id = text(argsOf(args).reservation_id);
+  const paid = id === null ? null : db.get<{ total: number | null }>(PAID, id)?.total ?? null;
+  return present([id, paid !== null && paid !== 0 ? paid : null]);
 }
 
-/** Details of a bag change: the reservation and the new total of bags. */
-export function bagDetails(args: Json): (string | number)[] {
-  const a = argsOf(args);
-  return present([text(a.reservation_id), typeof a.total_baggages === "number" ? a.total_baggages : null]);
+/** Details of a bag change: the reservation, the new total of bags and what the added ones cost. */
+export function bagDetails(args: Json, db: Store): (string | number)[] {
+  const a = argsOf(args), id = text(a.reservation_id);
+  const before = id === null ? undefined : db.get<{ nonfree_baggages: number }>(NONFREE, id)?.nonfree_baggages;
+  const cost = typeof a.nonfree_baggages === "number" && before !== undefined
+    ? BAG_FEE * Math.max(0, a.nonfree_baggages - before)
+    : 0;
+  return present([id, typeof a.total_baggages === "number" ? a.total_baggages : null, cost > 0 ? cost : null]);
 }
 
 /** Details of a flight change: the reservation, and the new cabin when it changes, else the new flights. */
