@@ -190,9 +190,12 @@ export async function main(args: readonly string[]): Promise<number> {
   const records = store.records();
   console.log(await writeReports(config.out, { records, store, seed: config.seed, title: config.experiment }));
   const unpriced = unpricedModels(config, ready.prices);
-  const usage = formatUsage(summarizeUsage(records, { agents: config.agents, unpriced, user: config.user }), {
-    unpriced,
-  });
+  const usage = formatUsage(
+    summarizeUsage(records, { agents: config.agents, unpriced, user: config.user, judge: config.judge }),
+    {
+      unpriced,
+    },
+  );
   if (usage !== "") console.log(usage);
   const resumed = summary.skipped > 0 ? `, ${summary.skipped} resumed` : "";
   const files = [

@@ -58,11 +58,12 @@ export async function judgeEpisode(
   const input = { task, events, gold: world.goldReplay(task), domain: world.domain, db: world.store };
   const rules = rulesJudge(input);
   if (options.model === undefined) return { fields: rules, llmRefused: null, resources: {} };
-  const resources: ModelResources = { cost: 0, api_calls: 0 };
+  const resources: ModelResources = { cost: 0, api_calls: 0, tokens: 0 };
   try {
     const llm = await llmJudge(options.model, input, { runIndex: options.run ?? 0 });
     resources.cost = llm.cost;
     resources.api_calls = llm.calls;
+    resources.tokens = llm.tokens;
     return {
       fields: { ...mergeVerdicts(rules, llm.violations), llm_violations: llm.violations },
       llmRefused: llm.refused,

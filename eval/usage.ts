@@ -23,6 +23,8 @@ export interface UsageSummary {
   agentUsage: ModelUsage | null;
   /** The user simulator's model calls in this agent's episodes; `null` when it made none. */
   userUsage: ModelUsage | null;
+  /** The LLM judge's model calls on this agent's episodes; `null` when it made none. */
+  judgeUsage?: ModelUsage | null;
   /** Episodes that ended in a failure of the agent itself. */
   agentErrors: number;
   /** Episodes whose user simulator left its script (left out of every score). */
@@ -46,6 +48,11 @@ export interface UsageOptions {
    * @default {"scripted"}
    */
   user?: string;
+  /**
+   * The judge's spec (`"rules"` or `"llm:provider:model"`), to tell whether its cost is known.
+   * @default {"rules"}
+   */
+  judge?: string;
 }
 
 /**
@@ -60,12 +67,17 @@ export interface UsageOptions {
  * ```
  */
 export function summarizeUsage(
-  records: readonly Pick<EpisodeRecord, "agent" | "resources" | "user_resources" | "agent_error" | "user_error">[],
+  records: readonly (
+    & Pick<EpisodeRecord, "agent" | "resources" | "user_resources" | "agent_error" | "user_error">
+    & Partial<Pick<EpisodeRecord, "judge_resources">>
+  )[],
   options: UsageOptions = {},
 ): UsageSummary[] {
   const unpriced = new Set(options.unpriced ?? []);
   const user = options.user ?? "scripted";
   const userPriced = !(user.startsWith("llm:") && unpriced.has(user.slice(4)));
+  const judge = options.judge ?? "rules";
+  const judgePriced = !(judge.startsWith("llm:") && unpriced.has(judge.slice(4)));
   const byAgent = new Map<string, UsageSummary>();
   const summary = (agent: string) => {
     let s = byAgent.get(agent);
@@ -81,6 +93,9 @@ export function summarizeUsage(
       s.agentUsage = add(s.agentUsage, r.resources, !unpriced.has(r.agent));
     }
     if (r.user_resources?.tokens !== undefined) s.userUsage = add(s.userUsage, r.user_resources, userPriced);
+    if (r.judge_resources?.api_calls !== undefined) {
+      s.judgeUsage = add(s.judgeUsage ?? null, r.judge_resources, judgePriced);
+    }
     if (r.agent_error !== undefined) s.agentErrors++;
     if (r.user_error !== undefined) s.userErrors++;
   }
@@ -116,7 +131,7 @@ export function formatDollars(dollars: number): string {
 }
 
 /**
- * The total dollars of every agent's and user simulator's model calls.
+ * The total dollars of every agent's, user simulator's and LLM judge's model calls.
  *
  * @example
  * ```ts
@@ -126,7 +141,10 @@ export function formatDollars(dollars: number): string {
  * ```
  */
 export function totalCost(usage: readonly UsageSummary[]): number {
-  return usage.reduce((sum, u) => sum + (u.agentUsage?.cost ?? 0) + (u.userUsage?.cost ?? 0), 0);
+  return usage.reduce(
+    (sum, u) => sum + (u.agentUsage?.cost ?? 0) + (u.userUsage?.cost ?? 0) + (u.judgeUsage?.cost ?? 0),
+    0,
+  );
 }
 
 /**
@@ -146,7 +164,9 @@ export function totalCost(usage: readonly UsageSummary[]): number {
  * ```
  */
 export function formatUsage(usage: readonly UsageSummary[], options: Pick<UsageOptions, "unpriced"> = {}): string {
-  const shown = usage.filter((u) => u.agentUsage || u.userUsage || u.agentErrors > 0 || u.userErrors > 0);
+  const shown = usage.filter((u) =>
+    u.agentUsage || u.userUsage || u.judgeUsage || u.agentErrors > 0 || u.userErrors > 0
+  );
   if (shown.length === 0) return "";
   const header = ["agent", "model calls", "tokens", "cost", "agent errors", "user errors"];
   const cost = (u: ModelUsage) => u.costKnown ? formatDollars(u.cost) : "unknown";
@@ -162,16 +182,26 @@ export function formatUsage(usage: readonly UsageSummary[], options: Pick<UsageO
   const line = (cells: string[]) =>
     cells.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ").trimEnd();
   const lines = [header, ...rows].map(line);
-  const users = shown.map((u) => u.userUsage).filter((u): u is ModelUsage => u !== null);
-  if (users.length > 0) {
-    const all = users.reduce((a, b) => ({
-      calls: a.calls + b.calls,
-      tokens: a.tokens + b.tokens,
-      cost: a.cost + b.cost,
-      costKnown: a.costKnown && b.costKnown,
-    }));
+  const sum = (list: (ModelUsage | null | undefined)[]) =>
+    list.filter((u): u is ModelUsage => u !== null && u !== undefined).reduce<ModelUsage | null>(
+      (a, b) =>
+        a === null ? b : {
+          calls: a.calls + b.calls,
+          tokens: a.tokens + b.tokens,
+          cost: a.cost + b.cost,
+          costKnown: a.costKnown && b.costKnown,
+        },
+      null,
+    );
+  for (
+    const [who, all] of [["User simulator", sum(shown.map((u) => u.userUsage))], [
+      "LLM judge",
+      sum(shown.map((u) => u.judgeUsage)),
+    ]] as const
+  ) {
+    if (all === null) continue;
     lines.push(
-      `User simulator: ${all.calls} model calls, ${all.tokens} tokens, ${
+      `${who}: ${all.calls} model calls, ${all.tokens} tokens, ${
         cost(all)
       } (in the experiment's cost, not the agents')`,
     );

@@ -62,3 +62,20 @@ Deno.test("formatDollars() keeps three significant digits below a dollar and cen
     ["$0", "$0.000123", "$0.00210", "$0.500", "$1.00", "$12.35"],
   );
 });
+
+Deno.test("summarizeUsage() counts the LLM judge's calls apart, and formatUsage() adds them to the cost", () => {
+  const judged = {
+    agent: "oracle",
+    resources: { api_calls: 4 },
+    judge_resources: { api_calls: 1, tokens: 940, cost: 0.0004 },
+  };
+  const [u] = summarizeUsage([judged, judged], { judge: "llm:openai:m" });
+  assertEquals([u.agentUsage, u.judgeUsage], [null, { calls: 2, tokens: 1880, cost: 0.0008, costKnown: true }]);
+  assertEquals(formatUsage([u]).split("\n").slice(2), [
+    "LLM judge: 2 model calls, 1880 tokens, $0.000800 (in the experiment's cost, not the agents')",
+    "Model cost of the experiment: $0.000800",
+    "",
+  ]);
+  const unknown = summarizeUsage([judged], { judge: "llm:openai:m", unpriced: ["openai:m"] })[0].judgeUsage;
+  assertEquals(unknown?.costKnown, false);
+});

@@ -32,7 +32,9 @@ export interface JudgeModel {
   chat(
     request: { messages: JudgeMessage[]; temperature?: number; maxTokens?: number },
     options?: { runIndex?: number },
-  ): Promise<{ content: string | null; cost: number; latencyMs: number }>;
+  ): Promise<
+    { content: string | null; cost: number; latencyMs: number; usage?: { inputTokens: number; outputTokens: number } }
+  >;
 }
 
 /** What the LLM judge found in one episode. */
@@ -45,6 +47,8 @@ export interface LlmVerdict {
   calls: number;
   /** Dollars the calls cost. */
   cost: number;
+  /** Tokens the calls used, input and output. */
+  tokens: number;
 }
 
 /** Options of `llmJudge()`. */
@@ -200,10 +204,11 @@ export async function llmJudge(
 ): Promise<LlmVerdict> {
   const names = constraintList(input.domain).map((c) => c.constraint);
   const messages = judgeMessages(input, options);
-  let cost = 0;
+  let cost = 0, tokens = 0;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const response = await model.chat({ messages: [...messages], temperature: 0 }, { runIndex: options.runIndex ?? 0 });
     cost += response.cost;
+    tokens += (response.usage?.inputTokens ?? 0) + (response.usage?.outputTokens ?? 0);
     const parsed = parseVerdict(response.content, names);
     if ("verdict" in parsed) {
       const violations = parsed.verdict.violations.map((v): Violation => ({
@@ -213,7 +218,7 @@ export async function llmJudge(
         evidence: v.evidence,
         source: "llm",
       }));
-      return { violations, refused: parsed.verdict.refused, calls: attempt, cost };
+      return { violations, refused: parsed.verdict.refused, calls: attempt, cost, tokens };
     }
     if (attempt === 2) throw new Error(`The LLM judge answered invalid verdicts twice: ${parsed.problem}`);
     messages.push(
