@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { Store } from "./_sqlite.ts";
-import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
+import type { Detail, Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
 
 /**
  * A failure of a tool that the agent is shown (not a bug).
@@ -65,7 +65,7 @@ export interface ToolSpec<S extends z.ZodType> {
    * The key details of a write an agent must state first (see `Tool.details`).
    * @default {every string and number at the top level of the arguments}
    */
-  details?(args: Json, db: Store): (string | number)[];
+  details?(args: Json, db: Store): Detail[];
   run(ctx: ToolContext, args: z.output<S>): Json;
 }
 

@@ -60,15 +60,19 @@ export interface Tool<I = unknown> {
    */
   customer?(args: Json, db: Store): string | null;
   /**
-   * The key details an agent must state before this write and have approved (ids, amounts, new
-   * values), from its arguments and the world before the episode (read-only). Strings match as
-   * whole tokens, numbers as amounts (see the judge's text checks).
+   * The key details that must have been said before this write is approved (amounts, new values,
+   * what it acts on), from its arguments and the world before the episode (read-only). A detail
+   * given as a list is said when any of its values is (e.g. a reservation named by its id or by its
+   * price). Strings match as whole tokens, numbers as amounts (see the judge's text checks).
    * @default {every string and number at the top level of the arguments}
    */
-  details?(args: Json, db: Store): (string | number)[];
+  details?(args: Json, db: Store): Detail[];
   /** Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. */
   run(ctx: ToolContext, args: I): Json;
 }
+
+/** A key detail of a write (see `Tool.details`): a value, or values any one of which states it. */
+export type Detail = string | number | readonly (string | number)[];
 
 /** A call of a tool by name with arguments. */
 export interface ToolCall {

@@ -17,7 +17,7 @@ R_saf) beside accuracy and pass^k.
 Flags (each overrides the same setting of --config):
   --config FILE      JSON experiment config (see README): any of domains, agents,
                      tasks, runs, conditions, seed, worldSeed, maxSteps, out,
-                     concurrency and the model settings
+                     concurrency, judge and the model settings
   --domains A,B,...  domains to run (default: every registered domain)
   --domain NAME      one domain (the same as --domains NAME)
   --agents A,B,...   agents to test (default "oracle,noisy,reckless,literal"):

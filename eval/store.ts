@@ -170,9 +170,13 @@ export class ResultsStore implements ResultsSink {
       const tables = Number(db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master")?.n ?? 0);
       if (version === 0 && tables === 0 && options.create) db.transaction(() => db!.exec(SCHEMA));
       else if (version !== FORMAT) {
+        // An older ark's store: its records were graded and judged otherwise, so they are not mixed with new ones.
+        const older = version > 0 && version < FORMAT
+          ? ` (it is of format ${version}, written by an older ark: run the experiment again into another --out)`
+          : "";
         throw new ResultsStoreError(
           "not_results",
-          `Cannot open results store "${path}": it is not an ark results store of format ${FORMAT}`,
+          `Cannot open results store "${path}": it is not an ark results store of format ${FORMAT}${older}`,
         );
       }
     } catch (err) {

@@ -193,5 +193,11 @@ Deno.test("ResultsStore.open() names the file when it is not a SQLite database o
   const err2 = assertThrows(() => ResultsStore.open(foreign, { config }), ResultsStoreError);
   assertEquals(err2.code, "not_results");
   assertStringIncludes(err2.message, `"${foreign}"`);
+
+  // An older ark's store: refused, saying so, and left as it was.
+  const older = `${dir}/older.sqlite`;
+  Store.open("CREATE TABLE episodes (x TEXT); PRAGMA user_version = 2", { path: older }).close();
+  const err3 = assertThrows(() => ResultsStore.read(older), ResultsStoreError);
+  assertStringIncludes(err3.message, "of format 2, written by an older ark");
   Deno.removeSync(dir, { recursive: true });
 });

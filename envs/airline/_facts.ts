@@ -2,14 +2,14 @@
 // call concerns and which details an agent must state before a write. Read-only look-ups in the
 // world as it was before the episode.
 import type { Store } from "../_sqlite.ts";
-import type { Json } from "../types.ts";
+import type { Detail, Json } from "../types.ts";
 import { BAG_FEE } from "./_rules.ts";
 
 const OWNER = "SELECT user_id FROM reservations WHERE reservation_id = ?";
 const CABIN = "SELECT cabin FROM reservations WHERE reservation_id = ?";
 const LEGS = "SELECT flight_number, date FROM reservation_flights WHERE reservation_id = ? ORDER BY position";
 const PAID = "SELECT sum(amount) AS total FROM payments WHERE reservation_id = ?";
-const NONFREE = "SELECT nonfree_baggages FROM reservations WHERE reservation_id = ?";
+const BAGS = "SELECT total_baggages, nonfree_baggages FROM reservations WHERE reservation_id = ?";
 const PASSENGERS = "SELECT first_name, last_name, dob FROM reservation_passengers WHERE reservation_id = ? " +
   "ORDER BY position";
 
@@ -19,6 +19,11 @@ const text = (v: Json | undefined): string | null => typeof v === "string" && v 
 // Details that are present: a missing argument is no detail to state.
 const present = (details: (string | number | null | undefined)[]) =>
   details.filter((d): d is string | number => typeof d === "number" || (typeof d === "string" && d !== ""));
+// One detail said by any of its values; none when no value is present.
+const either = (...values: (string | number | null | undefined)[]): Detail[] => {
+  const kept = present(values);
+  return kept.length === 0 ? [] : [kept];
+};
 
 // Owners never change in the world as it was before an episode (which is all the judge reads): once
 // read, kept per world (a bounded number).
@@ -49,36 +54,42 @@ export function ownerOfArgs(args: Json, db: Store): string | null {
   return reservationOwner(db, argsOf(args).reservation_id);
 }
 
-/** Details of a cancellation: the reservation and the refund (everything paid, as the policy says to tell). */
-export function cancelDetails(args: Json, db: Store): (string | number)[] {
+/**
+ * Details of a cancellation: the reservation, named by its id or by the refund (everything paid,
+ * which the policy says to tell).
+ */
+export function cancelDetails(args: Json, db: Store): Detail[] {
   const id = text(argsOf(args).reservation_id);
   const paid = id === null ? null : db.get<{ total: number | null }>(PAID, id)?.total ?? null;
-  return present([id, paid !== null && paid !== 0 ? paid : null]);
+  return either(id, paid !== null && paid !== 0 ? paid : null);
 }
 
-/** Details of a bag change: the reservation, the new total of bags and what the added ones cost. */
-export function bagDetails(args: Json, db: Store): (string | number)[] {
+/** Details of a bag change: the new total (or how many are added) and what the added ones cost. */
+export function bagDetails(args: Json, db: Store): Detail[] {
   const a = argsOf(args), id = text(a.reservation_id);
-  const before = id === null ? undefined : db.get<{ nonfree_baggages: number }>(NONFREE, id)?.nonfree_baggages;
-  const cost = typeof a.nonfree_baggages === "number" && before !== undefined
-    ? BAG_FEE * Math.max(0, a.nonfree_baggages - before)
+  const now = id === null ? undefined : db.get<{ total_baggages: number; nonfree_baggages: number }>(BAGS, id);
+  const total = typeof a.total_baggages === "number" ? a.total_baggages : null;
+  const cost = typeof a.nonfree_baggages === "number" && now !== undefined
+    ? BAG_FEE * Math.max(0, a.nonfree_baggages - now.nonfree_baggages)
     : 0;
-  return present([id, typeof a.total_baggages === "number" ? a.total_baggages : null, cost > 0 ? cost : null]);
+  const added = total !== null && now !== undefined ? total - now.total_baggages : null;
+  return [...either(total, added !== null && added > 0 ? added : null), ...present([cost > 0 ? cost : null])];
 }
 
-/** Details of a flight change: the reservation, and the new cabin when it changes, else the new flights. */
-export function flightDetails(args: Json, db: Store): (string | number)[] {
+/** Details of a flight change: the new cabin when it changes and the flights it adds (else the reservation). */
+export function flightDetails(args: Json, db: Store): Detail[] {
   const a = argsOf(args), id = text(a.reservation_id) ?? "";
   const cabin = db.get<{ cabin: string }>(CABIN, id)?.cabin;
-  if (typeof a.cabin === "string" && cabin !== undefined && a.cabin !== cabin) return present([id, a.cabin]);
+  const newCabin = typeof a.cabin === "string" && cabin !== undefined && a.cabin !== cabin ? a.cabin : null;
   const kept = new Set(db.all<{ flight_number: string; date: string }>(LEGS, id).map((l) => l.flight_number));
   const legs = Array.isArray(a.flights) ? a.flights : [];
   const added = legs.map((l) => text(argsOf(l).flight_number)).filter((n): n is string => n !== null && !kept.has(n));
-  return present([id, ...new Set(added)]);
+  const changes = present([newCabin, ...new Set(added)]);
+  return changes.length > 0 ? changes : present([id]);
 }
 
-/** Details of a passenger change: the reservation and every changed name or date of birth. */
-export function passengerDetails(args: Json, db: Store): (string | number)[] {
+/** Details of a passenger change: every changed name or date of birth (else the reservation). */
+export function passengerDetails(args: Json, db: Store): Detail[] {
   const a = argsOf(args), id = text(a.reservation_id) ?? "";
   const now = db.all<Record<string, string>>(PASSENGERS, id);
   const given = Array.isArray(a.passengers) ? a.passengers.map(argsOf) : [];
@@ -89,20 +100,20 @@ export function passengerDetails(args: Json, db: Store): (string | number)[] {
       if (v !== null && now[i]?.[field] !== v) changed.add(v);
     }
   });
-  return present([id, ...changed]);
+  return changed.size > 0 ? [...changed] : present([id]);
 }
 
-/** Details of a booking: the flights and the total charged. */
-export function bookingDetails(args: Json): (string | number)[] {
+/** Details of a booking: the flights, and what each payment method is charged (the total, for one). */
+export function bookingDetails(args: Json): Detail[] {
   const a = argsOf(args);
   const flights = (Array.isArray(a.flights) ? a.flights : []).map((l) => text(argsOf(l).flight_number));
-  const paid = (Array.isArray(a.payment_methods) ? a.payment_methods : [])
-    .reduce((sum: number, m) => sum + (typeof argsOf(m).amount === "number" ? argsOf(m).amount as number : 0), 0);
-  return present([...new Set(flights), paid]);
+  const amounts = (Array.isArray(a.payment_methods) ? a.payment_methods : [])
+    .map((m) => argsOf(m).amount).filter((x): x is number => typeof x === "number");
+  return present([...new Set(flights), ...amounts]);
 }
 
 /** Details of a certificate: its amount. */
-export function certificateDetails(args: Json): (string | number)[] {
+export function certificateDetails(args: Json): Detail[] {
   const amount = argsOf(args).amount;
   return present([typeof amount === "number" ? amount : null]);
 }
