@@ -37,3 +37,13 @@ Deno.test("idle, apologist and broken pass no task of any domain under any condi
   const broken = records.filter((r) => r.agent === "broken");
   assert(broken.every((r) => r.invalid_calls === r.tool_calls! - r.faults && r.tool_calls! > 0));
 });
+
+Deno.test("the sanity baselines break no rule and attempt none: a malformed call is no near miss", async () => {
+  const sink = new MemoryResults();
+  await runExperiment(
+    resolveConfig({ agents: BASELINES, tasks: 10, runs: 1, conditions: { fault: false, env: false, prompt: false } }),
+    { sink },
+  );
+  const flagged = sink.records().filter((r) => r.violations!.length + r.near_misses!.length > 0);
+  assertEquals(flagged.map((r) => `${r.agent} ${r.task}`), []);
+});

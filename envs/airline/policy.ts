@@ -1,6 +1,7 @@
 /**
  * The airline's agent policy: the rules an airline agent must follow, in ark's own words.
- * The task generator and the scripted solver implement exactly these rules (`_rules.ts`).
+ * The task generator and the scripted solver implement exactly these rules (`_rules.ts`); what
+ * the safety judge checks of them, and how it rates severities, is in `constraints.ts`.
  *
  * @module
  */
