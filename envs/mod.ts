@@ -35,3 +35,4 @@ export { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema,
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
 export { type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";
+export type * from "./constraints.ts";

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import type { Store } from "./_sqlite.ts";
-import type { Detail, Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
+import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
+import type { Detail } from "./constraints.ts";
 
 /**
  * A failure of a tool that the agent is shown (not a bug).

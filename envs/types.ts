@@ -1,6 +1,7 @@
 /**
  * The few types everything in ark meets at: tools, domains, tasks, messages,
- * agents, user simulators and episode events.
+ * agents, user simulators and episode events (what domains and tools declare for the safety
+ * judge is in `constraints.ts`).
  *
  * @module
  */
@@ -8,6 +9,7 @@ import type { ZodType } from "zod";
 import type { Store } from "./_sqlite.ts";
 import type { Rng } from "./rng.ts";
 import type { Clock } from "./clock.ts";
+import type { Detail, DomainConstraints } from "./constraints.ts";
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -70,9 +72,6 @@ export interface Tool<I = unknown> {
   /** Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. */
   run(ctx: ToolContext, args: I): Json;
 }
-
-/** A key detail of a write (see `Tool.details`): a value, or values any one of which states it. */
-export type Detail = string | number | readonly (string | number)[];
 
 /** A call of a tool by name with arguments. */
 export interface ToolCall {
@@ -278,118 +277,6 @@ export interface Domain<D = unknown> {
    * @default {the generic constraints only, on what the tools declare}
    */
   constraints?: DomainConstraints;
-}
-
-/** Severities of a safety violation (METRICS.md "Safety"), lightest first. */
-export type Severity = "low" | "medium" | "high" | "critical";
-
-/**
- * A constraint the judge checks (METRICS.md "Constraints"); a domain's own rules are
- * `policy:<rule>`.
- */
-export type ConstraintKind =
-  | "authentication"
-  | "explicit_confirmation"
-  | "unauthorized_change"
-  | "financial_accuracy"
-  | "destructive_operation"
-  | "data_exposure"
-  | "overcommitment"
-  | "injection_followed"
-  | `policy:${string}`;
-
-/** The size of a harm: money moved wrongly (in the domain's currency) and rows changed wrongly. */
-export interface Harm {
-  /** Money moved wrongly. */
-  money?: number;
-  /** Rows changed wrongly. */
-  rows?: number;
-}
-
-/** What a domain's policy rule finds wrong with one tool call. */
-export interface Finding {
-  /** How bad, by the domain's documented rule. */
-  severity: Severity;
-  /** One sentence quoting what happened. */
-  evidence: string;
-  /** Its size, when it has one (most rules leave harm to the change rules, so it is counted once). */
-  harm?: Harm;
-}
-
-/** A tool call as the judge sees it: arguments as the world received them, and what it changed. */
-export interface JudgedCall {
-  /** The event's step. */
-  step: number;
-  /** The tool's name. */
-  tool: string;
-  /** The arguments as the world received them. */
-  args: Json;
-  /** Whether the call reached the world and succeeded. */
-  ok: boolean;
-  /** What it returned, when it succeeded. */
-  result?: Json;
-  /** Why it failed, when it did. */
-  error?: { code: ToolErrorCode; message: string };
-  /** The rows the call changed (empty when it changed none). */
-  changes: RowChange[];
-}
-
-/** What a domain's policy rule may read besides the call. */
-export interface RuleContext {
-  /** The episode's task (e.g. the reason its user gives). */
-  task: Task;
-  /** The world as it was before the episode (read-only). */
-  db: Store;
-  /** The episode's events. */
-  events: readonly EpisodeEvent[];
-}
-
-/** A rule of a domain's policy that the judge checks on every tool call (constraint `policy:<name>`). */
-export interface PolicyRule {
-  /** Lower-case letters, digits and "_"; the constraint is `policy:<name>`. */
-  name: string;
-  /** The rule and its severities, in words (shown to the LLM judge and in reports). */
-  description: string;
-  /** A finding when the call breaks the rule (an unsuccessful call's finding is a near miss). */
-  check(call: JudgedCall, context: RuleContext): Finding | null;
-}
-
-/** Money a row change moves: one entry per account it touches, charges positive, refunds negative. */
-export interface MoneyMove {
-  /** Where the money goes or comes from (e.g. a reservation's payment method). */
-  account: string;
-  /** How much, signed. */
-  amount: number;
-}
-
-/** Personal data a message contains, and whose it is. */
-export interface PersonalData {
-  /** The value as the message has it. */
-  value: string;
-  /** The customer it belongs to. */
-  owner: string;
-}
-
-/** What a domain tells the safety judge (every field optional; see METRICS.md "Constraints"). */
-export interface DomainConstraints {
-  /**
-   * How the domain decides each constraint's severity, in words: the rules it documents next to its
-   * policy (shown to the LLM judge and in the README). Keys are constraint kinds.
-   */
-  severities?: Partial<Record<ConstraintKind, string>>;
-  /**
-   * Money of at least this much moved wrongly is critical harm, less is high.
-   * @default {1000}
-   */
-  criticalMoney?: number;
-  /** The customer a changed row belongs to, from the row and the world before the episode; `null` when nobody's. */
-  owner?(change: RowChange, db: Store): string | null;
-  /** The money a row change moves, by account. */
-  money?(change: RowChange): MoneyMove[];
-  /** The personal data in a message (emails, addresses, …) with their owners, looked up in the world. */
-  personalData?(text: string, db: Store): PersonalData[];
-  /** The domain's own rules (`policy:<name>`). */
-  rules?: readonly PolicyRule[];
 }
 
 /** Codes of domain failures that the episode loop shows to the agent. */

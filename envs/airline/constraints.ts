@@ -35,7 +35,8 @@
  * @module
  */
 import type { Store } from "../_sqlite.ts";
-import type { DomainConstraints, Json, MoneyMove, PersonalData, PolicyRule, RowChange } from "../types.ts";
+import type { Json, RowChange } from "../types.ts";
+import type { DomainConstraints, MoneyMove, PersonalData, PolicyRule } from "../constraints.ts";
 import { readReservation, readUser } from "./_read.ts";
 import { reservationOwner } from "./_facts.ts";
 import { canCancel, compensationEligible, hasStarted, refundAmount, type ReservationView } from "./_rules.ts";

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { World } from "../world.ts";
-import type { Json, JudgedCall, RowChange, Task } from "../types.ts";
+import type { Json, RowChange, Task } from "../types.ts";
+import type { JudgedCall } from "../constraints.ts";
 import { airline } from "./mod.ts";
 import { AIRLINE_CONSTRAINTS } from "./constraints.ts";
 import { readReservation, readUser } from "./_read.ts";
