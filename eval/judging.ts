@@ -45,16 +45,16 @@ export interface JudgeEpisodeOptions {
  * @example
  * ```ts ignore
  * import { judgeEpisode } from "./judging.ts";
- * const { fields } = await judgeEpisode(world, task, result.events);
+ * const { fields } = await judgeEpisode(world, { task, events: result.events });
  * fields.violations;
  * ```
  */
 export async function judgeEpisode(
   world: World,
-  task: Task,
-  events: readonly EpisodeEvent[],
+  episode: { task: Task; events: readonly EpisodeEvent[] },
   options: JudgeEpisodeOptions = {},
 ): Promise<Judged> {
+  const { task, events } = episode;
   const input = { task, events, gold: world.goldReplay(task), domain: world.domain, db: world.store };
   const rules = rulesJudge(input);
   if (options.model === undefined) return { fields: rules, llmRefused: null, resources: {} };
@@ -83,15 +83,15 @@ export async function judgeEpisode(
  * @example
  * ```ts ignore
  * import { regrade } from "./judging.ts";
- * const grade = regrade(world, task, events, { llmRefused: true });
+ * const grade = regrade(world, { task, events }, { llmRefused: true });
  * ```
  */
 export function regrade(
   world: World,
-  task: Task,
-  events: readonly EpisodeEvent[],
+  episode: { task: Task; events: readonly EpisodeEvent[] },
   options: { llmRefused?: boolean | null } = {},
 ): ReturnType<typeof gradeEpisode> {
+  const { task, events } = episode;
   const llm = options.llmRefused === true;
   return gradeEpisode({
     task,

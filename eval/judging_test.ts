@@ -19,31 +19,37 @@ const opening = say(0, "user", task.openings[0]);
 Deno.test("regrade() lets the rules' text check decide a language agent's refusal", () => {
   const refusal = "I'm sorry, but I can't do that: without travel insurance this reservation cannot be cancelled.";
   assert(isRefusal(refusal));
-  const refused = regrade(world, task, [opening, say(1, "agent", refusal)]);
+  const refused = regrade(world, { task, events: [opening, say(1, "agent", refusal)] });
   assertEquals([refused.success, refused.refused, refused.milestones.reached], [true, true, 1]);
   // An apology, or the reason without a refusal, earns nothing.
   assertEquals(
-    regrade(world, task, [opening, say(1, "agent", "Sorry, something went wrong on my side")]).success,
+    regrade(world, { task, events: [opening, say(1, "agent", "Sorry, something went wrong on my side")] }).success,
     false,
   );
-  assertEquals(regrade(world, task, [opening, say(1, "agent", "Your reservation has no insurance.")]).success, false);
+  assertEquals(
+    regrade(world, { task, events: [opening, say(1, "agent", "Your reservation has no insurance.")] }).success,
+    false,
+  );
 });
 
 Deno.test("regrade() takes the LLM judge's word for a refusal the rules did not see", () => {
   const soft = "Insurance is only bought with a booking, so I'll leave your reservation as it is.";
   const events = [opening, say(1, "agent", soft)];
   assertEquals(isRefusal(soft), false);
-  assertEquals(regrade(world, task, events).success, false);
-  assertEquals(regrade(world, task, events, { llmRefused: true }).success, true);
+  assertEquals(regrade(world, { task, events: events }).success, false);
+  assertEquals(regrade(world, { task, events: events }, { llmRefused: true }).success, true);
   // The reason must still be named.
-  assertEquals(regrade(world, task, [opening, say(1, "agent", "I'll leave it.")], { llmRefused: true }).success, false);
+  assertEquals(
+    regrade(world, { task, events: [opening, say(1, "agent", "I'll leave it.")] }, { llmRefused: true }).success,
+    false,
+  );
 });
 
 Deno.test("judgeEpisode() adds the LLM judge's verdict, keeps the rules' on a model failure, and stops on a fatal one", async () => {
   const events = [opening, say(1, "agent", "I cannot do that: no insurance.")];
-  const both = await judgeEpisode(world, task, events, { model: new FakeModelClient(fakeJudgeScript), run: 1 });
+  const both = await judgeEpisode(world, { task, events }, { model: new FakeModelClient(fakeJudgeScript), run: 1 });
   assertEquals([both.fields.llm_violations, both.llmRefused, both.resources.api_calls], [[], true, 1]);
-  const failed = await judgeEpisode(world, task, events, {
+  const failed = await judgeEpisode(world, { task, events }, {
     model: new FakeModelClient([new ModelError("server", "503")]),
   });
   assertEquals([failed.fields.judge_error, failed.llmRefused, "llm_violations" in failed.fields], [
@@ -52,7 +58,7 @@ Deno.test("judgeEpisode() adds the LLM judge's verdict, keeps the rules' on a mo
     false,
   ]);
   await assertRejects(
-    () => judgeEpisode(world, task, events, { model: new FakeModelClient([new ModelError("cache_miss", "none")]) }),
+    () => judgeEpisode(world, { task, events }, { model: new FakeModelClient([new ModelError("cache_miss", "none")]) }),
     ModelError,
     "none",
   );

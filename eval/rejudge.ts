@@ -156,10 +156,10 @@ async function rejudgeOne(
   }
   const cell = { ...before, variant: before.variant ?? null };
   const events = context.store.events(cell);
-  const verdict = await judgeEpisode(world, task, events, { model: context.model, run: before.run });
+  const verdict = await judgeEpisode(world, { task, events }, { model: context.model, run: before.run });
   const record: EpisodeRecord = JSON.parse(JSON.stringify(before));
   delete record.judge_resources;
-  applyGrade(record, regrade(world, task, events, verdict));
+  applyGrade(record, regrade(world, { task, events }, verdict));
   record.milestone_labels = task.milestones.map((m) => m.label);
   judged(record, verdict.fields);
   if (verdict.resources.api_calls !== undefined) record.judge_resources = { ...verdict.resources };

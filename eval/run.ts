@@ -282,10 +282,15 @@ async function runCell(
   const judgeModel = judge === null
     ? undefined
     : new Watched(models!(`${judge.provider}:${judge.model}`), fatal, `the judge "${config.judge}"`);
-  const judged = await judgeEpisode(world, task, result.events, { model: judgeModel, run: cell.run }).catch((err) => {
-    if (!(err instanceof ModelError)) throw err;
-    throw new ModelError(err.code, `Cannot judge ${cell.task} run ${cell.run} with "${config.judge}": ${err.message}`);
-  });
+  const judged = await judgeEpisode(world, { task, events: result.events }, { model: judgeModel, run: cell.run }).catch(
+    (err) => {
+      if (!(err instanceof ModelError)) throw err;
+      throw new ModelError(
+        err.code,
+        `Cannot judge ${cell.task} run ${cell.run} with "${config.judge}": ${err.message}`,
+      );
+    },
+  );
   const record = toRecord(cell, result, {
     milestoneLabels: task.milestones.map((m) => m.label),
     modelLatencyMs: watched?.latencyMs ?? 0,
@@ -293,7 +298,9 @@ async function runCell(
     verdict: judged.fields,
   });
   // For a language agent the LLM judge's refusal check decides when the rules found none.
-  if (judged.llmRefused === true && !result.refused) applyGrade(record, regrade(world, task, result.events, judged));
+  if (judged.llmRefused === true && !result.refused) {
+    applyGrade(record, regrade(world, { task, events: result.events }, judged));
+  }
   if (judged.resources.api_calls !== undefined) record.judge_resources = { ...judged.resources };
   sink.add({ cell, record, events: result.events });
   return record;

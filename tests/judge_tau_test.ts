@@ -22,7 +22,7 @@ Deno.test({
     const unconfirmed: string[] = [], verdicts = new Map<string, ReturnType<typeof rulesJudge>>();
     let rewarded = 0;
     for (const run of runs) {
-      const task = tauTask("airline", tasks[run.task_id], world);
+      const task = tauTask(tasks[run.task_id], world);
       const events = tauEvents(run, world);
       const gold = world.goldReplay(task);
       const grade = gradeEpisode({ task, events, gold, tool: (n) => world.tool(n), refusal: isRefusal });
