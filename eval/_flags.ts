@@ -44,3 +44,20 @@ export function readDirArgs(
   const flags = readFlags(rest, accepted);
   return flags === "help" ? "help" : { dir: first.replace(/\/+$/, "") || "/", flags };
 }
+
+/**
+ * Parses a command's arguments, or says why not: the parsed value; or, for `--help`, the usage printed
+ * and exit code 0; or, for a `TypeError` or `RangeError`, its one-line message printed and exit code 2.
+ */
+export function parsedOr<T>(parse: () => T | "help", usage: string): T | 0 | 2 {
+  try {
+    const parsed = parse();
+    if (parsed !== "help") return parsed;
+    console.log(usage);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
+    console.error(err.message);
+    return 2;
+  }
+}

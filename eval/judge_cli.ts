@@ -12,7 +12,7 @@
  */
 import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
 import { modelSpec } from "../agents/mod.ts";
-import { readDirArgs } from "./_flags.ts";
+import { parsedOr, readDirArgs } from "./_flags.ts";
 import { judgeSpec, type ResolvedConfig } from "./plan.ts";
 import { MODEL_CACHE_FILE, replayCachePath, RunModels } from "./models.ts";
 import { preflight, PreflightError } from "./preflight.ts";
@@ -149,18 +149,8 @@ async function openJudgeModel(config: ResolvedConfig, args: JudgeArgs): Promise<
 
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
-  let parsed: JudgeArgs | "help";
-  try {
-    parsed = parseJudgeArgs(args);
-  } catch (err) {
-    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
-    console.error(err.message);
-    return 2;
-  }
-  if (parsed === "help") {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parsedOr(() => parseJudgeArgs(args), USAGE);
+  if (typeof parsed === "number") return parsed;
   let store: ResultsStore;
   let config: ResolvedConfig;
   const given: JudgeArgs = parsed;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { readDirArgs } from "../_flags.ts";
+import { parsedOr, readDirArgs } from "../_flags.ts";
 import { ResultsStore, ResultsStoreError } from "../store.ts";
 import { REPORT_FILES, writeReports } from "./mod.ts";
 
@@ -56,18 +56,8 @@ export function parseReportArgs(args: readonly string[]): ReportArgs | "help" {
 
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
-  let parsed: ReportArgs | "help";
-  try {
-    parsed = parseReportArgs(args);
-  } catch (err) {
-    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
-    console.error(err.message);
-    return 2;
-  }
-  if (parsed === "help") {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parsedOr(() => parseReportArgs(args), USAGE);
+  if (typeof parsed === "number") return parsed;
   let store: ResultsStore;
   let experiment: { name: string; seed: string };
   try {
