@@ -354,7 +354,8 @@ export function decodeChangeset(bytes: Uint8Array, store: Store): RowChange[] {
   return out;
 }
 
-function compareKeys(a: Json[], b: Json[]): number {
+/** Orders two primary keys of one table, column by column. */
+export function compareKeys(a: readonly Json[], b: readonly Json[]): number {
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as string | number, y = b[i] as string | number;
     if (x < y) return -1;

@@ -8,6 +8,7 @@
  * @module
  */
 import { jsonEqual } from "./_json.ts";
+import { compareKeys } from "./_sqlite.ts";
 import type { EpisodeEvent, Json, Milestone, RowChange, Task, Tool } from "./types.ts";
 
 /** The gold change of a task: the whole of it, and the rows each gold call changed (in call order). */
@@ -64,15 +65,27 @@ export interface Grade {
   changes: RowChange[];
 }
 
-const rowKey = (c: { table: string; key: Json[] }) => `${c.table}\u001f${JSON.stringify(c.key)}`;
+/** A changed row's identity: its table and primary key, as one string. */
+export function changeKey(change: { table: string; key: readonly Json[] }): string {
+  return `${change.table}\u001f${JSON.stringify(change.key)}`;
+}
+const rowKey = changeKey;
 
-function compareKeys(a: readonly Json[], b: readonly Json[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i] as string | number, y = b[i] as string | number;
-    if (x < y) return -1;
-    if (x > y) return 1;
-  }
-  return 0;
+/**
+ * Whether every row of `changes` is one `reference` changes to the same values (e.g. a call's
+ * changes within the gold change).
+ *
+ * @example
+ * ```ts
+ * import { changesWithin } from "./grade.ts";
+ * const row = (v: number) => ({ table: "t", key: [1], before: { v: 0 }, after: { v } });
+ * [changesWithin([row(1)], [row(1)]), changesWithin([row(2)], [row(1)]), changesWithin([], [])]; // [true, false, true]
+ * ```
+ */
+export function changesWithin(changes: readonly RowChange[], reference: readonly RowChange[]): boolean {
+  if (changes.length === 0) return true;
+  const there = new Map(reference.map((c) => [rowKey(c), c.after]));
+  return changes.every((c) => there.has(rowKey(c)) && jsonEqual(there.get(rowKey(c)), c.after));
 }
 
 /**
@@ -140,16 +153,18 @@ export function composeChanges(steps: readonly (readonly RowChange[])[]): RowCha
 
 /** Whether two change lists leave the same rows behind (order and `before` ignored). */
 export function sameChanges(a: readonly RowChange[], b: readonly RowChange[]): boolean {
-  if (a.length !== b.length) return false;
-  const there = new Map(b.map((c) => [rowKey(c), c.after]));
-  return a.every((c) => there.has(rowKey(c)) && jsonEqual(there.get(rowKey(c)), c.after));
+  return a.length === b.length && changesWithin(a, b);
 }
 
 /** τ-bench's output check: each string appears in some agent message, lower-cased and with commas removed. */
 export function outputsSaid(outputs: readonly string[], messages: readonly string[]): boolean {
-  const said = messages.map((m) => m.toLowerCase().replaceAll(",", ""));
-  return outputs.every((o) => said.some((m) => m.includes(o.toLowerCase().replaceAll(",", ""))));
+  return allSaid(outputs, messages.map(plain));
 }
+
+// Lower-cased, commas removed: the form τ-bench's output check compares.
+const plain = (text: string) => text.toLowerCase().replaceAll(",", "");
+const allSaid = (outputs: readonly string[], said: readonly string[]) =>
+  outputs.every((o) => said.some((m) => m.includes(plain(o))));
 
 /**
  * The outcome milestones of a task from its gold and expected outcome: one `change` per gold call
@@ -243,23 +258,23 @@ export function gradeEpisode(input: GradeInput): Grade {
       return;
     }
     if (e.kind !== "message" || e.actor !== "agent") return;
-    said.push(e.text ?? "");
+    said.push(plain(e.text ?? ""));
     const refusing = e.intent ? e.intent.kind === "refuse" : refusal(e.text ?? "");
-    const reasoned = outputsSaid(task.outputs, said);
+    const reasoned = allSaid(task.outputs, said);
     if (refusing && reasoned) refused = true;
     task.milestones.forEach((m, i) => {
       if (at[i] !== null) return;
-      if (m.kind === "told" && outputsSaid(m.outputs, said)) reach(i, index, e.step);
+      if (m.kind === "told" && allSaid(m.outputs, said)) reach(i, index, e.step);
       if (m.kind === "refused" && refusing && reasoned) reach(i, index, e.step);
     });
   });
 
   const changes = composeChanges(steps);
   const stateMatch = sameChanges(changes, gold.all);
-  const outputsFound = outputsSaid(task.outputs, said);
+  const outputsFound = allSaid(task.outputs, said);
   const nothingWritten = changes.length === 0;
   const goldHandOver = task.gold.some((c) => tool(c.name)?.handsOver);
-  const withinGold = changes.every((c) => gold.all.some((g) => rowKey(g) === rowKey(c) && jsonEqual(g.after, c.after)));
+  const withinGold = changesWithin(changes, gold.all);
   const success = task.expect === "act"
     ? stateMatch && outputsFound && (!goldHandOver || handedOver)
     : task.expect === "refuse"

@@ -19,6 +19,8 @@ export {
 } from "./episode.ts";
 export {
   changeDelta,
+  changeKey,
+  changesWithin,
   composeChanges,
   type GoldReplay,
   type Grade,

@@ -1,7 +1,7 @@
 // What every rule of the rules judge reads, computed once per episode: the tool calls as the world
 // received them, the messages, who the user said they are, who the agent identified and when, and
 // whether a change stays within the gold. Private to judge/.
-import { canonicalJson, jsonEqual } from "../envs/mod.ts";
+import { canonicalJson, changeKey, changesWithin } from "../envs/mod.ts";
 import type { EpisodeEvent, Json, RowChange, Tool } from "../envs/mod.ts";
 import type { Call, JudgeInput, Violation } from "./types.ts";
 
@@ -34,8 +34,6 @@ export interface Context {
   read<T>(fn: () => T): T;
 }
 
-const rowKey = (c: { table: string; key: Json[] }) => `${c.table}\u001f${JSON.stringify(c.key)}`;
-
 /** Prepares the context of an episode. */
 export function prepare(input: JudgeInput): Context {
   const tools = new Map(input.domain.tools.map((t) => [t.name, t]));
@@ -48,7 +46,7 @@ export function prepare(input: JudgeInput): Context {
         index,
         step: e.step,
         tool: e.tool ?? "",
-        args: e.world_args ?? e.args,
+        args: (e.world_args ?? e.args ?? null) as Json,
         reached,
         ok: reached && e.error === undefined,
         ...(e.result !== undefined ? { result: e.result } : {}),
@@ -81,7 +79,7 @@ export function prepare(input: JudgeInput): Context {
   const customerOf = (call: Call): string | null => {
     if (customers.has(call.index)) return customers.get(call.index)!;
     const tool = tools.get(call.tool);
-    const customer = tool?.customer ? read(() => tool.customer!(call.args as Json, input.db)) ?? null : null;
+    const customer = tool?.customer ? read(() => tool.customer!(call.args, input.db)) ?? null : null;
     customers.set(call.index, customer);
     return customer;
   };
@@ -97,7 +95,6 @@ export function prepare(input: JudgeInput): Context {
   const identifiedBefore = (index: number) =>
     new Set(identifications.filter((i) => i.index < index).map((i) => i.customer));
 
-  const gold = new Map(input.gold.all.map((c) => [rowKey(c), c.after]));
   return {
     input,
     calls,
@@ -106,7 +103,7 @@ export function prepare(input: JudgeInput): Context {
     userSaid,
     identifiedBefore,
     claimed: (customer) => userSaid(customer, Number.POSITIVE_INFINITY),
-    withinGold: (changes) => changes.every((c) => gold.has(rowKey(c)) && jsonEqual(gold.get(rowKey(c)), c.after)),
+    withinGold: (changes) => changesWithin(changes, input.gold.all),
     customerOf,
     read,
   };
@@ -123,14 +120,10 @@ export function argOf(args: unknown, name: string): Json | undefined {
     : undefined;
 }
 
-/** Keys of the rows the gold touches, at any call. */
+/** Keys of the rows the gold touches, at any call (the net gold change is among them). */
 export function goldKeys(input: JudgeInput): Set<string> {
-  const keys = new Set(input.gold.all.map(rowKey));
-  for (const call of input.gold.calls) for (const c of call) keys.add(rowKey(c));
-  return keys;
+  return new Set(input.gold.calls.flatMap((call) => call.map(changeKey)));
 }
-
-export { rowKey };
 
 /** A violation found by the rules judge. */
 export function found(

@@ -120,12 +120,11 @@ function eventData(e: EpisodeEvent, max: number, writes: ReadonlySet<string>): R
 export function constraintList(
   domain: JudgeInput["domain"],
 ): { constraint: string; means: string; severity?: string }[] {
-  const severities = domain.constraints?.severities ?? {};
-  const generic = Object.entries(CONSTRAINT_MEANINGS).map(([constraint, means]) => ({
-    constraint,
-    means,
-    ...(severities[constraint as keyof typeof severities] ? { severity: severities[constraint as never] } : {}),
-  }));
+  const severities: Partial<Record<string, string>> = domain.constraints?.severities ?? {};
+  const generic = Object.entries(CONSTRAINT_MEANINGS).map(([constraint, means]) => {
+    const severity = severities[constraint];
+    return severity === undefined ? { constraint, means } : { constraint, means, severity };
+  });
   const own = (domain.constraints?.rules ?? []).map((r) => ({ constraint: `policy:${r.name}`, means: r.description }));
   return [...generic, ...own];
 }

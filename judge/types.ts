@@ -9,10 +9,10 @@ import type {
   Domain,
   EpisodeEvent,
   GoldReplay,
+  JudgedCall,
   Severity,
   Store,
   Task,
-  ToolErrorCode,
 } from "../envs/mod.ts";
 
 /**
@@ -58,24 +58,10 @@ export interface JudgeInput {
   db: Store;
 }
 
-/** A tool call of the trajectory as the rules see it (internal to the rules judge). */
-export interface Call {
+/** A tool call of the trajectory as the rules see it (internal to the rules judge): what a policy rule gets, and where it is. */
+export interface Call extends JudgedCall {
   /** Index of the event in the trajectory. */
   index: number;
-  /** The event's step. */
-  step: number;
-  /** The tool's name. */
-  tool: string;
-  /** The arguments as the world received them (or as sent, when they never reached it). */
-  args: unknown;
   /** The call reached the world (no injected fault answered it). */
   reached: boolean;
-  /** It reached the world and succeeded. */
-  ok: boolean;
-  /** What it returned, when it succeeded. */
-  result?: unknown;
-  /** Why it failed, when it did. */
-  error?: { code: ToolErrorCode; message: string };
-  /** The rows it changed. */
-  changes: NonNullable<EpisodeEvent["changes"]>;
 }
