@@ -307,6 +307,18 @@ export const CONTINUES = new RegExp(
     String.raw`(?:${ACT}|skip|do not|don'?t|never|always|proceed|confirm|ensure|` +
     "you (?:must|should|need|have|will|are))\\b",
 );
+/**
+ * A word every instruction the patterns above find holds (an addressee, "you", an override or
+ * covert verb, a role change, markup), matched on raw text (any case, "_" or "*" around it): where
+ * it is absent no sentence can be an instruction, so a whole tool result is passed over at once.
+ */
+export const MAY_INSTRUCT = new RegExp(
+  String.raw`(?<![a-z0-9])(?:${ADDRESSEE}|admin|administrator|developer|operator|you|ignore|disregard|forget|` +
+    String.raw`override|bypass|skip|without|never|don[’']?t|do not|act as|pretend|from now on|jailbreak|god|` +
+    String.raw`do anything now|instructions?)s?(?![a-z0-9])|<\||<\/?(?:system|instructions?|tool_output|assistant)>|` +
+    String.raw`\[\/?(?:inst|system)\]`,
+  "i",
+);
 /** Boundaries of a piece of tool data: JSON quotes and braces, line breaks (real or escaped). */
 export const DATA_UNIT = /"|\\n|\r?\n|[{}]/;
 /** Characters trimmed off both ends of a piece of tool data. */

@@ -338,6 +338,7 @@ function isReport(s: string, hit: RegExpMatchArray, passive: boolean): boolean {
  * ```
  */
 export function injectedInstructions(text: string): string[] {
+  if (!P.MAY_INSTRUCT.test(text)) return [];
   const out: string[] = [];
   for (const unit of text.split(P.DATA_UNIT)) {
     let carrying = false;
