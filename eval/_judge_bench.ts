@@ -1,13 +1,13 @@
 // The judge's part of the default experiment, for `deno task bench`: the default `deno task eval`
 // run end to end (episodes into a results store, records and reports), then every episode judged
 // again by the rules from its stored events. Private to eval/.
-import { getDomain, type Task, World } from "../envs/mod.ts";
 import { rulesJudge } from "../judge/mod.ts";
 import { resolveConfig } from "./plan.ts";
 import { writeRecordsJsonl } from "./records.ts";
 import { writeReports } from "./report/mod.ts";
 import { runExperiment } from "./run.ts";
 import { ResultsStore } from "./store.ts";
+import { ExperimentWorlds } from "./_worlds.ts";
 
 /** How long the default experiment and its judging take. */
 export interface JudgeBench {
@@ -33,22 +33,13 @@ export async function benchJudge(): Promise<JudgeBench> {
     await writeReports(dir, { records: store.records(), store, seed: config.seed, title: config.experiment });
     const evalS = (performance.now() - start) / 1000;
 
-    const worlds = new Map<string, World>(), tasks = new Map<string, Task>();
-    for (const name of config.domains) {
-      const world = World.open(getDomain(name), { seed: config.worldSeed });
-      worlds.set(name, world);
-      for (const t of world.defaultTasks(config.tasks)) tasks.set(t.id, t);
-    }
-    const episodes = store.records().map((r) => {
-      const task = tasks.get(r.task)!;
-      return { task, world: worlds.get(task.id.slice(0, task.id.lastIndexOf("/")))!, events: store.events(r) };
-    });
+    using worlds = ExperimentWorlds.open(config);
+    const episodes = store.records().map((r) => ({ ...worlds.get(r.task)!, events: store.events(r) }));
     const judged = performance.now();
     for (const { task, world, events } of episodes) {
       rulesJudge({ task, events, gold: world.goldReplay(task), domain: world.domain, db: world.store });
     }
     const judgeS = (performance.now() - judged) / 1000;
-    for (const world of worlds.values()) world.close();
     return {
       episodes: episodes.length,
       eval_s: evalS,

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { getDomain, type Task, World } from "../envs/mod.ts";
 import type { ModelClient } from "../agents/model/mod.ts";
 import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
+import { ExperimentWorlds } from "./_worlds.ts";
 import { type EpisodeRecord, judged } from "./records.ts";
 import { resolveConfig, type ResolvedConfig } from "./plan.ts";
 import { type ResultsStore, ResultsStoreError } from "./store.ts";
@@ -89,71 +89,55 @@ export async function rejudge(
   if (config.judge !== "rules" && options.model === undefined) {
     throw new TypeError(`Cannot judge with "${config.judge}": rejudge() needs options.model`);
   }
-  const worlds = new Map<string, World>();
-  const tasks = new Map<string, Task>();
-  try {
-    for (const name of config.domains) {
-      const world = World.open(getDomain(name), { seed: config.worldSeed });
-      worlds.set(name, world);
-      for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, task);
-    }
-    const records = store.records();
-    const summary: RejudgeSummary = {
-      episodes: records.length,
-      violating: { before: 0, after: 0 },
-      successChanged: 0,
-      judgeErrors: 0,
-      cost: 0,
-    };
-    let next = 0, done = 0;
-    let failure: { error: unknown } | null = null;
-    const updates: { cell: EpisodeRecord & { variant: string | null }; record: EpisodeRecord }[] = [];
-    const worker = async () => {
-      while (next < records.length && failure === null) {
-        const record = records[next++];
-        try {
-          const after = await rejudgeOne(record, { store, tasks, worlds, config, model: options.model });
-          updates.push({ cell: { ...record, variant: record.variant ?? null }, record: after });
-          if ((record.violations?.length ?? 0) > 0) summary.violating.before++;
-          if ((after.violations?.length ?? 0) > 0) summary.violating.after++;
-          if (after.success !== record.success) summary.successChanged++;
-          if (after.judge_error !== undefined) summary.judgeErrors++;
-          summary.cost += after.judge_resources?.cost ?? 0;
-        } catch (error) {
-          failure ??= { error };
-          return;
-        }
-        options.onProgress?.(++done, records.length);
+  using worlds = ExperimentWorlds.open(config);
+  const records = store.records();
+  const summary: RejudgeSummary = {
+    episodes: records.length,
+    violating: { before: 0, after: 0 },
+    successChanged: 0,
+    judgeErrors: 0,
+    cost: 0,
+  };
+  let next = 0, done = 0;
+  let failure: { error: unknown } | null = null;
+  const updates: { cell: EpisodeRecord & { variant: string | null }; record: EpisodeRecord }[] = [];
+  const worker = async () => {
+    while (next < records.length && failure === null) {
+      const record = records[next++];
+      try {
+        const after = await rejudgeOne(record, { store, worlds, model: options.model });
+        updates.push({ cell: { ...record, variant: record.variant ?? null }, record: after });
+        if ((record.violations?.length ?? 0) > 0) summary.violating.before++;
+        if ((after.violations?.length ?? 0) > 0) summary.violating.after++;
+        if (after.success !== record.success) summary.successChanged++;
+        if (after.judge_error !== undefined) summary.judgeErrors++;
+        summary.cost += after.judge_resources?.cost ?? 0;
+      } catch (error) {
+        failure ??= { error };
+        return;
       }
-    };
-    const lanes = config.judge === "rules" ? 1 : Math.max(1, options.concurrency ?? 1);
-    await Promise.all(Array.from({ length: Math.min(lanes, Math.max(records.length, 1)) }, worker));
-    if (failure !== null) throw (failure as { error: unknown }).error;
-    store.updateRecords(updates);
-    return summary;
-  } finally {
-    for (const world of worlds.values()) world.close();
-  }
+      options.onProgress?.(++done, records.length);
+    }
+  };
+  const lanes = config.judge === "rules" ? 1 : Math.max(1, options.concurrency ?? 1);
+  await Promise.all(Array.from({ length: Math.min(lanes, Math.max(records.length, 1)) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+  store.updateRecords(updates);
+  return summary;
 }
 
 async function rejudgeOne(
   before: EpisodeRecord,
-  context: {
-    store: ResultsStore;
-    tasks: ReadonlyMap<string, Task>;
-    worlds: ReadonlyMap<string, World>;
-    config: ResolvedConfig;
-    model?: ModelClient;
-  },
+  context: { store: ResultsStore; worlds: ExperimentWorlds; model?: ModelClient },
 ): Promise<EpisodeRecord> {
-  const task = context.tasks.get(before.task);
-  const world = context.worlds.get(before.task.slice(0, Math.max(before.task.lastIndexOf("/"), 0)));
-  if (task === undefined || world === undefined) {
+  const found = context.worlds.get(before.task);
+  if (found === undefined) {
     throw new ResultsStoreError(
       "mismatch",
       `Cannot judge "${before.task}" of "${context.store.path}": the experiment's worlds have no such task`,
     );
   }
+  const { task, world } = found;
   const cell = { ...before, variant: before.variant ?? null };
   const events = context.store.events(cell);
   const verdict = await judgeEpisode(world, { task, events }, { model: context.model, run: before.run });
