@@ -5,17 +5,19 @@
  * @module
  */
 import { readFlags } from "./_flags.ts";
+import { hasTauBench, tauBenchFolder } from "./_tau_bench.ts";
 import { REPLAY_DOMAINS, type ReplayedTask, replayTau, writeReplay } from "./replay.ts";
 
 /** Usage text of `deno task replay`. */
-export const USAGE = `Usage: deno task replay --data DIR --out FILE [--domain NAME]
+export const USAGE = `Usage: deno task replay --out FILE [--data DIR] [--domain NAME]
 
 Replays the gold actions of every task in DIR/tasks_test.json on the data of DIR/db.json
 and writes one line {"task": i, "state": <final state>} per task to FILE.
 
 Flags:
   --domain NAME   domain of the data: ${Object.keys(REPLAY_DOMAINS).join(", ")} (default "airline")
-  --data DIR      folder holding τ-bench's db.json and tasks_test.json (required)
+  --data DIR      folder holding τ-bench's db.json and tasks_test.json (default: the domain's
+                  folder in $ARK_TAU_BENCH, else in ../shared/tau-bench beside the repository)
   --out FILE      file to write (required)
   --help          show this help
 `;
@@ -51,9 +53,8 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
     const accepted = Object.keys(REPLAY_DOMAINS).map((d) => `"${d}"`).join(", ");
     throw new TypeError(`Unknown domain "${domain}" for --domain: expected one of ${accepted}`);
   }
-  if (values.data === undefined) throw new TypeError("Missing --data DIR: the folder of τ-bench's db.json");
   if (values.out === undefined) throw new TypeError("Missing --out FILE: the file to write");
-  return { domain, data: values.data, out: values.out };
+  return { domain, data: values.data ?? tauBenchFolder(domain), out: values.out };
 }
 
 function checkWritable(path: string): void {
@@ -75,6 +76,9 @@ export function main(args: readonly string[]): number {
       return 0;
     }
     out = parsed.out;
+    if (parsed.data === tauBenchFolder(parsed.domain) && !hasTauBench(parsed.domain)) {
+      throw new Error(`τ-bench data not found at "${parsed.data}": pass --data DIR or set ARK_TAU_BENCH`);
+    }
     // Validates the domain and loads the data; nothing is replayed or written yet.
     replayed = replayTau(parsed.domain, parsed.data);
     checkWritable(out);

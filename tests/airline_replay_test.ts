@@ -1,9 +1,11 @@
 import { assertEquals } from "@std/assert";
 import { replayTau } from "../eval/replay.ts";
+import { tauBenchTests } from "./fixtures/tau_bench.ts";
 
-// τ-bench's fixtures are read at test time from the shared folder, never copied into the repo.
+// τ-bench's fixtures are read at test time from their own folder, never copied into the repo; the
+// tests registered with `tau.test` are skipped without them.
 const ROOT = new URL("../", import.meta.url).pathname;
-const TAU = `${ROOT}../shared/tau-bench/airline/`;
+const tau = tauBenchTests("airline");
 
 type Tables = Record<string, Record<string, unknown>>;
 
@@ -13,9 +15,10 @@ interface Patch {
   removed: Record<string, string[]>;
 }
 
-const readJson = (name: string) => JSON.parse(Deno.readTextFileSync(`${TAU}${name}`));
-const initial = readJson("db.json") as Tables;
-const patches = readJson("gold_final_patches_visible.json") as Patch[];
+const readJson = (name: string) => JSON.parse(Deno.readTextFileSync(`${tau.folder}/${name}`));
+// Empty without τ-bench's files: the tests that read them are skipped then.
+const initial = (tau.present ? readJson("db.json") : {}) as Tables;
+const patches = (tau.present ? readJson("gold_final_patches_visible.json") : []) as Patch[];
 
 // τ-bench's gold final state of a task: db.json with the patch's records replaced or removed.
 function goldState(patch: Patch): Tables {
@@ -38,10 +41,10 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-Deno.test("replayTau() reproduces every visible τ-bench airline gold final state", () => {
+tau.test("replayTau() reproduces every visible τ-bench airline gold final state", () => {
   const byTask = new Map(patches.map((p) => [p.task_id, p]));
   let compared = 0;
-  for (const { task, state } of replayTau("airline", TAU, { tasks: [...byTask.keys()] })) {
+  for (const { task, state } of replayTau("airline", tau.folder, { tasks: [...byTask.keys()] })) {
     const patch = byTask.get(task)!;
     assertEquals(sortKeys(state), sortKeys(goldState(patch)), `task ${task}`);
     compared++;
@@ -49,22 +52,13 @@ Deno.test("replayTau() reproduces every visible τ-bench airline gold final stat
   assertEquals(compared, patches.length);
 });
 
-Deno.test("deno task replay writes one line per task", async () => {
+tau.test("deno task replay writes one line per task, from the τ-bench folder by default", async () => {
   const out = await Deno.makeTempFile({ suffix: ".jsonl" });
   try {
     const { code } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "eval/replay_cli.ts",
-        "--domain",
-        "airline",
-        "--data",
-        "../shared/tau-bench/airline",
-        "--out",
-        out,
-      ],
+      args: ["run", "-A", "eval/replay_cli.ts", "--domain", "airline", "--out", out],
       cwd: ROOT,
+      env: { ARK_TAU_BENCH: tau.root },
       stdout: "null",
       stderr: "piped",
     }).output();
@@ -82,28 +76,40 @@ Deno.test("deno task replay writes one line per task", async () => {
 });
 
 Deno.test("deno task replay rejects bad flags with one line and exit code 2", async () => {
+  // Folders of its own: an empty τ-bench folder, and airline data without records or tasks.
+  const empty = await Deno.makeTempDir();
+  const blank = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${blank}/db.json`, '{"flights": {}, "reservations": {}, "users": {}}');
+  await Deno.writeTextFile(`${blank}/tasks_test.json`, "[]");
   const run = (...args: string[]) =>
-    new Deno.Command(Deno.execPath(), { args: ["run", "-A", "eval/replay_cli.ts", ...args], cwd: ROOT }).output();
-  for (
-    const [args, message] of [
-      [["--bogus"], 'Unknown flag "--bogus"'],
-      [
-        ["--domain", "retail", "--data", "x", "--out", "y"],
-        'Unknown domain "retail" for --domain: expected one of "airline"',
-      ],
-      [["--out", "y"], "Missing --data"],
-      [["--data", "/nonexistent", "--out", "y"], '"/nonexistent/db.json": no such file'],
-      [
-        ["--data", "../shared/tau-bench/airline", "--out", "/nonexistent/out.jsonl"],
-        'Cannot write "/nonexistent/out.jsonl"',
-      ],
-    ] as const
-  ) {
-    const { code, stdout, stderr } = await run(...args);
-    const text = new TextDecoder().decode(stderr);
-    assertEquals(code, 2, args.join(" "));
-    assertEquals(text.trimEnd().split("\n").length, 1, text);
-    assertEquals(text.includes(message), true, text);
-    assertEquals(stdout.length, 0);
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "eval/replay_cli.ts", ...args],
+      cwd: ROOT,
+      env: { ARK_TAU_BENCH: empty },
+    }).output();
+  try {
+    for (
+      const [args, message] of [
+        [["--bogus"], 'Unknown flag "--bogus"'],
+        [
+          ["--domain", "retail", "--data", "x", "--out", "y"],
+          'Unknown domain "retail" for --domain: expected one of "airline"',
+        ],
+        [["--data", blank], "Missing --out FILE"],
+        [["--out", "y"], `τ-bench data not found at "${empty}/airline": pass --data DIR or set ARK_TAU_BENCH`],
+        [["--data", "/nonexistent", "--out", "y"], '"/nonexistent/db.json": no such file'],
+        [["--data", blank, "--out", "/nonexistent/out.jsonl"], 'Cannot write "/nonexistent/out.jsonl"'],
+      ] as const
+    ) {
+      const { code, stdout, stderr } = await run(...args);
+      const text = new TextDecoder().decode(stderr);
+      assertEquals(code, 2, args.join(" "));
+      assertEquals(text.trimEnd().split("\n").length, 1, text);
+      assertEquals(text.includes(message), true, text);
+      assertEquals(stdout.length, 0);
+    }
+  } finally {
+    await Deno.remove(empty, { recursive: true });
+    await Deno.remove(blank, { recursive: true });
   }
 });

@@ -3,8 +3,12 @@ import type { Json } from "../types.ts";
 import type { Reservation } from "./_data.ts";
 import { readFlight } from "./_read.ts";
 import { bookable, call, data, fails, methodOf, res, user, userWith, world } from "./_test_utils.ts";
+import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 
-Deno.test("bookReservation() checks in τ-bench's order with its error texts", () => {
+// Tests registered with `tau.test` run on τ-bench's airline data and are skipped without them.
+const tau = tauBenchTests("airline");
+
+tau.test("bookReservation() checks in τ-bench's order with its error texts", () => {
   using ctx = world();
   const [userId, u] = userWith("gift_card", "credit_card");
   const { f, date, d } = bookable.find((b) => b.d.available_seats!.economy > 0)!;
@@ -63,7 +67,7 @@ Deno.test("bookReservation() checks in τ-bench's order with its error texts", (
   assertEquals(tracker.changes(), []);
 });
 
-Deno.test("bookReservation() debits gift cards, spends certificates whole and never takes seats", () => {
+tau.test("bookReservation() debits gift cards, spends certificates whole and never takes seats", () => {
   using ctx = world();
   const [userId, u] = userWith("gift_card", "certificate", "credit_card");
   const gift = methodOf(u, "gift_card");
@@ -124,7 +128,7 @@ Deno.test("bookReservation() debits gift cards, spends certificates whole and ne
   assertEquals(readFlight(ctx.db, f.flight_number), before);
 });
 
-Deno.test("bookReservation() uses HATHAT, HATHAU, then overwrites HATHAV", () => {
+tau.test("bookReservation() uses HATHAT, HATHAU, then overwrites HATHAV", () => {
   using ctx = world();
   const [userId, u] = userWith("credit_card");
   const card = methodOf(u, "credit_card").id;
@@ -148,7 +152,7 @@ Deno.test("bookReservation() uses HATHAT, HATHAU, then overwrites HATHAV", () =>
   assertEquals(user(ctx, userId).reservations.slice(-4), ["HATHAT", "HATHAU", "HATHAV", "HATHAV"]);
 });
 
-Deno.test("bookReservation() with one certificate listed twice fails after spending it, as τ-bench does", () => {
+tau.test("bookReservation() with one certificate listed twice fails after spending it, as τ-bench does", () => {
   using ctx = world();
   const [userId, u] = userWith("certificate", "gift_card");
   const cert = methodOf(u, "certificate");

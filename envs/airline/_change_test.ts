@@ -3,8 +3,12 @@ import type { Json } from "../types.ts";
 import type { Reservation } from "./_data.ts";
 import { readFlight } from "./_read.ts";
 import { call, data, fails, future, methodOf, user, users, world } from "./_test_utils.ts";
+import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 
-Deno.test("cancelReservation() appends a negation of every payment and marks the reservation cancelled", () => {
+// Tests registered with `tau.test` run on τ-bench's airline data and are skipped without them.
+const tau = tauBenchTests("airline");
+
+tau.test("cancelReservation() appends a negation of every payment and marks the reservation cancelled", () => {
   using ctx = world();
   const id = future.reservation_id;
   const paid = future.payment_history;
@@ -20,7 +24,7 @@ Deno.test("cancelReservation() appends a negation of every payment and marks the
   assertEquals(user(ctx, future.user_id), data.users[future.user_id]);
 });
 
-Deno.test("updateReservationBaggages() checks the payment method and charges 50 per added non-free bag", () => {
+tau.test("updateReservationBaggages() checks the payment method and charges 50 per added non-free bag", () => {
   using ctx = world();
   const id = future.reservation_id;
   const owner = data.users[future.user_id];
@@ -62,7 +66,7 @@ Deno.test("updateReservationBaggages() checks the payment method and charges 50 
   assertEquals((lower as unknown as Reservation).payment_history.length, future.payment_history.length + 1);
 });
 
-Deno.test("updateReservationFlights() keeps paid prices, charges the difference and never stores the cabin", () => {
+tau.test("updateReservationFlights() keeps paid prices, charges the difference and never stores the cabin", () => {
   using ctx = world();
   const id = future.reservation_id;
   const owner = data.users[future.user_id];
@@ -121,7 +125,7 @@ Deno.test("updateReservationFlights() keeps paid prices, charges the difference 
   assertEquals(user(ctx, future.user_id).payment_methods[gift.id], { ...gift, amount: gift.amount - refund });
 });
 
-Deno.test("updateReservationPassengers() replaces passengers but not their number", () => {
+tau.test("updateReservationPassengers() replaces passengers but not their number", () => {
   using ctx = world();
   const id = future.reservation_id;
   const pax = future.passengers.map((p, i) => ({ first_name: `N${i}`, last_name: p.last_name, dob: "2001-01-01" }));
@@ -139,7 +143,7 @@ Deno.test("updateReservationPassengers() replaces passengers but not their numbe
   );
 });
 
-Deno.test("sendCertificate() adds the three fixed certificate ids in turn, then refuses", () => {
+tau.test("sendCertificate() adds the three fixed certificate ids in turn, then refuses", () => {
   using ctx = world();
   const [userId, u] = users[0];
   assertEquals(fails(ctx, "send_certificate", { user_id: "nobody", amount: 50 }), ["not_found", "user not found"]);

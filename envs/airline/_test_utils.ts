@@ -1,20 +1,24 @@
-// Test fixture: the airline world on τ-bench's data, read at test time from the shared folder
+// Test fixture: the airline world on τ-bench's data, read at test time from their own folder
 // (never copied into the repo), and helpers to call tools and find records. Used by tests only.
+// Without τ-bench's files the world is empty and the finders find nothing: the tests that use them
+// register with `tauBenchTests()` and are skipped.
 import { assertThrows } from "@std/assert";
+import { tauBenchDir } from "../../tests/fixtures/tau_bench.ts";
 import { Store } from "../_sqlite.ts";
 import { Clock } from "../clock.ts";
 import { Rng } from "../rng.ts";
 import { callTool, ToolError } from "../tool.ts";
 import type { Json, ToolContext } from "../types.ts";
-import type { PaymentMethod, Reservation, User } from "./_data.ts";
+import type { AirlineData, PaymentMethod, Reservation, User } from "./_data.ts";
 import { readReservation, readUser } from "./_read.ts";
 import { loadTauAirline, openTauAirline } from "./tau.ts";
 import { airlineTools } from "./tools.ts";
 
-/** The folder of τ-bench's airline fixtures. */
-export const TAU = new URL("../../../shared/tau-bench/airline/", import.meta.url).pathname;
-/** τ-bench's airline db.json, parsed. */
-export const { data } = loadTauAirline(TAU);
+const DIR = tauBenchDir("airline");
+/** τ-bench's airline db.json, parsed (empty tables when τ-bench's files are absent). */
+export const data: AirlineData = DIR === null
+  ? { flights: {}, reservations: {}, users: {} }
+  : loadTauAirline(`${DIR}/airline`).data;
 const IMAGE = (() => {
   using db = openTauAirline(data);
   return db.snapshot();

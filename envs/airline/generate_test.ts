@@ -3,6 +3,7 @@ import { Rng } from "../rng.ts";
 import type { AirlineData } from "./_data.ts";
 import { generateAirline } from "./generate.ts";
 import { BAG_FEE, FLIGHT_DATES, INSURANCE_FEE, NOW, TODAY } from "./_rules.ts";
+import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 
 const data = generateAirline(new Rng("0").child("world"), 1);
 
@@ -105,20 +106,13 @@ Deno.test("generateAirline() has some reservations booked within the last 24 hou
   assert(round > 0.3 && round < 0.6, `round trips ${round}`);
 });
 
-const TAU = new URL("../../../shared/tau-bench/airline/db.json", import.meta.url);
-const hasTau = (() => {
-  try {
-    return Deno.statSync(TAU).isFile;
-  } catch {
-    return false;
-  }
-})();
+// Read at test time from τ-bench's folder; skipped without it.
+const tauBench = tauBenchTests("airline");
 
-Deno.test({
+tauBench.test({
   name: "generateAirline() has distributions close to τ-bench's db.json",
-  ignore: !hasTau,
   fn: () => {
-    const tau = JSON.parse(Deno.readTextFileSync(TAU)) as AirlineData;
+    const tau = JSON.parse(Deno.readTextFileSync(`${tauBench.folder}/db.json`)) as AirlineData;
     const stats = (d: AirlineData) => {
       const rs = Object.values(d.reservations), us = Object.values(d.users);
       const mean = <T>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0) / xs.length;

@@ -1,15 +1,16 @@
 import { assertEquals, assertThrows } from "@std/assert";
+import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 import { exportTauAirline, loadTauAirline, openTauAirline } from "./tau.ts";
 
-// τ-bench's data are read at test time from the shared folder, never copied into the repo.
-const TAU = new URL("../../../shared/tau-bench/airline/", import.meta.url).pathname;
+// τ-bench's data are read at test time from their own folder, never copied into the repo.
+const tau = tauBenchTests("airline");
 
-Deno.test("exportTauAirline() gives back db.json exactly after openTauAirline() loaded it", () => {
-  const { data, tasks } = loadTauAirline(TAU);
+tau.test("exportTauAirline() gives back db.json exactly after openTauAirline() loaded it", () => {
+  const { data, tasks } = loadTauAirline(tau.folder);
   assertEquals(tasks.length, 50);
   using db = openTauAirline(data);
   const exported = exportTauAirline(db);
-  assertEquals(exported, JSON.parse(Deno.readTextFileSync(`${TAU}db.json`)));
+  assertEquals(exported, JSON.parse(Deno.readTextFileSync(`${tau.folder}/db.json`)));
   // Same key order too: the text is identical.
   assertEquals(JSON.stringify(exported) === JSON.stringify(data), true);
 });

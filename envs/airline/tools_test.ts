@@ -8,10 +8,14 @@ import type { AirlineData } from "./_data.ts";
 import { airlineRows } from "./_rows.ts";
 import { AIRLINE_SCHEMA } from "./schema.ts";
 import { airlineTools } from "./tools.ts";
-import { bookable, call, data, fails, future, res, TAU, users, userWith, world } from "./_test_utils.ts";
+import { bookable, call, data, fails, future, res, users, userWith, world } from "./_test_utils.ts";
+import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 
-Deno.test("airlineTools has τ-bench's names, parameters, write and end flags", () => {
-  const spec = JSON.parse(Deno.readTextFileSync(`${TAU}tools.json`)) as {
+// Tests registered with `tau.test` run on τ-bench's airline data and are skipped without them.
+const tau = tauBenchTests("airline");
+
+tau.test("airlineTools has τ-bench's names, parameters, write and end flags", () => {
+  const spec = JSON.parse(Deno.readTextFileSync(`${tau.folder}/tools.json`)) as {
     name: string;
     writes_db: boolean;
     terminates_episode: boolean;
@@ -33,7 +37,7 @@ Deno.test("airlineTools has τ-bench's names, parameters, write and end flags", 
   );
 });
 
-Deno.test("read tools run with writes refused and change nothing", () => {
+tau.test("read tools run with writes refused and change nothing", () => {
   using ctx = world();
   using tracker = ctx.db.track();
   const [userId, u] = users[0];
@@ -51,7 +55,7 @@ Deno.test("read tools run with writes refused and change nothing", () => {
   assertEquals(res(ctx, u.reservations[0]).status, undefined);
 });
 
-Deno.test("tools reject invalid arguments with invalid_args naming the field", () => {
+tau.test("tools reject invalid arguments with invalid_args naming the field", () => {
   using ctx = world();
   const [code, message] = fails(ctx, "update_reservation_baggages", {
     reservation_id: future.reservation_id,
@@ -76,7 +80,7 @@ Deno.test("tools reject invalid arguments with invalid_args naming the field", (
   );
 });
 
-Deno.test("getReservationDetails() returns the db.json record and says 'user not found' for an unknown id", () => {
+tau.test("getReservationDetails() returns the db.json record and says 'user not found' for an unknown id", () => {
   using ctx = world();
   assertEquals(
     call(ctx, "get_reservation_details", { reservation_id: future.reservation_id }),
@@ -85,21 +89,21 @@ Deno.test("getReservationDetails() returns the db.json record and says 'user not
   assertEquals(fails(ctx, "get_reservation_details", { reservation_id: "NOSUCH" }), ["not_found", "user not found"]);
 });
 
-Deno.test("getUserDetails() returns the db.json record", () => {
+tau.test("getUserDetails() returns the db.json record", () => {
   using ctx = world();
   const [userId, u] = userWith("gift_card", "certificate", "credit_card");
   assertEquals(call(ctx, "get_user_details", { user_id: userId }), u as unknown as Json);
   assertEquals(fails(ctx, "get_user_details", { user_id: "nobody" }), ["not_found", "user not found"]);
 });
 
-Deno.test("listAllAirports() lists 20 airports with their cities", () => {
+tau.test("listAllAirports() lists 20 airports with their cities", () => {
   using ctx = world();
   const airports = call(ctx, "list_all_airports") as Record<string, string>;
   assertEquals(Object.keys(airports).length, 20);
   assertEquals([Object.keys(airports)[0], airports.SFO, airports.LGA], ["SFO", "San Francisco", "LaGuardia"]);
 });
 
-Deno.test("searchDirectFlight() lists bookable non-stop flights in table order", () => {
+tau.test("searchDirectFlight() lists bookable non-stop flights in table order", () => {
   using ctx = world();
   for (const [origin, destination, date] of [["JFK", "SEA", "2024-05-20"], ["SFO", "JFK", "2024-05-16"]]) {
     const expected = bookable.filter((b) => b.f.origin === origin && b.f.destination === destination && b.date === date)
@@ -112,7 +116,7 @@ Deno.test("searchDirectFlight() lists bookable non-stop flights in table order",
   assertEquals(call(ctx, "search_direct_flight", { origin: "JFK", destination: "SEA", date: "2024-05-10" }), []);
 });
 
-Deno.test("searchOnestopFlight() gives the second leg of an overnight connection the next day's details", () => {
+tau.test("searchOnestopFlight() gives the second leg of an overnight connection the next day's details", () => {
   using ctx = world();
   const results = call(ctx, "search_onestop_flight", { origin: "LGA", destination: "MCO", date: "2024-05-20" }) as {
     flight_number: string;
@@ -131,7 +135,7 @@ Deno.test("searchOnestopFlight() gives the second leg of an overnight connection
   }
 });
 
-Deno.test("searchOnestopFlight() matches a direct scan of the data in table order", () => {
+tau.test("searchOnestopFlight() matches a direct scan of the data in table order", () => {
   using ctx = world();
   const flights = Object.values(data.flights);
   const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -187,7 +191,7 @@ Deno.test("searchOnestopFlight() takes the real next calendar day across a month
   assertEquals([a.date, b.date, b.prices.economy], ["2024-05-31", "2024-06-01", 21]);
 });
 
-Deno.test("think() and transferToHumanAgents() return their fixed texts; only the transfer ends the episode", () => {
+tau.test("think() and transferToHumanAgents() return their fixed texts; only the transfer ends the episode", () => {
   using ctx = world();
   assertEquals(call(ctx, "think", { thought: "plan" }), "");
   assertEquals(call(ctx, "transfer_to_human_agents", { summary: "help" }), "Transfer successful");

@@ -1,0 +1,43 @@
+// Where the commands find τ-bench's data: `ARK_TAU_BENCH`, else `../shared/tau-bench` beside the
+// repository (the files are never copied into it). The tests resolve the same folder in
+// tests/fixtures/tau_bench.ts; eval/_tau_bench_test.ts checks that the two agree.
+import { fileURLToPath } from "node:url";
+
+const DEFAULT_ROOT = fileURLToPath(new URL("../../shared/tau-bench", import.meta.url));
+
+/**
+ * The τ-bench folder: `ARK_TAU_BENCH` when set and the permission to read it is granted, else
+ * `../shared/tau-bench` beside the repository.
+ *
+ * @example
+ * ```ts
+ * import { tauBenchRoot } from "./_tau_bench.ts";
+ * tauBenchRoot(); // e.g. "/home/me/shared/tau-bench"
+ * ```
+ */
+export function tauBenchRoot(): string {
+  const granted = Deno.permissions.querySync({ name: "env", variable: "ARK_TAU_BENCH" }).state === "granted";
+  return (granted ? Deno.env.get("ARK_TAU_BENCH") : undefined) || DEFAULT_ROOT;
+}
+
+/**
+ * The folder of one domain's τ-bench data, `<root>/<domain>`.
+ *
+ * @example
+ * ```ts
+ * import { tauBenchFolder } from "./_tau_bench.ts";
+ * tauBenchFolder("airline").endsWith("/airline"); // true
+ * ```
+ */
+export function tauBenchFolder(domain: string): string {
+  return `${tauBenchRoot()}/${domain}`;
+}
+
+/** Whether τ-bench's data of the domain are there: its folder holds a `db.json`. */
+export function hasTauBench(domain: string): boolean {
+  try {
+    return Deno.statSync(`${tauBenchFolder(domain)}/db.json`).isFile;
+  } catch {
+    return false;
+  }
+}
