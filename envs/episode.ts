@@ -5,7 +5,7 @@
  * @module
  */
 import { jsonEqual } from "./_json.ts";
-import { changeDelta, type Grade, gradeEpisode } from "./grade.ts";
+import { changeDelta, type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
 import type { World } from "./world.ts";
 import type {
@@ -143,7 +143,6 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
   let confidence: number | null = null;
   let confidenceSource: EpisodeResult["confidenceSource"] = null;
   let agentError: string | null = null;
-  let firstErrorStep: number | null = null;
   let agentReport: AgentReport = {};
   let userReport: UserReport = {};
   // The episode's change so far, to give each writing call the rows it changed.
@@ -214,7 +213,6 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
         }
         event.latency_ms = draw("tool");
         events.push(event as EpisodeEvent);
-        if (!result.ok && firstErrorStep === null) firstErrorStep = step;
         if (result.ok && world.tool(action.name)?.terminates) {
           endedBy = "tool";
           break;
@@ -241,13 +239,8 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     agentError ??= agentReport.error ?? null;
   }
 
-  const toolEvents = events.filter((e) => e.kind === "tool");
-  const grade = gradeEpisode({ task, events, gold, tool: (n) => world.tool(n), refusal: options.refusal });
-  const writes = toolEvents.filter((e) => world.tool(e.tool!)?.writes);
   return {
-    ...grade,
-    events,
-    steps: events.reduce((n, e) => e.actor === "user" ? n : Math.max(n, e.step), 0),
+    ...episodeFigures(world, { task, events, gold, refusal: options.refusal }),
     endedBy,
     confidence,
     confidenceSource,
@@ -256,12 +249,61 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
     agentRetries: agentReport.retries ?? null,
     userError: userReport.error ?? null,
     userResources: { ...userReport.resources },
+  };
+}
+
+/** What an episode's events alone decide: its grade, calls, errors, writes, steps, time and faults. */
+export type EpisodeFigures = Omit<
+  EpisodeResult,
+  | "endedBy"
+  | "confidence"
+  | "confidenceSource"
+  | "agentResources"
+  | "agentError"
+  | "agentRetries"
+  | "userError"
+  | "userResources"
+>;
+
+/**
+ * The figures of an episode from its events (tool events carrying their results and changed rows):
+ * the grade, the calls, invalid calls, errors and writes, the first failing step, the agent steps,
+ * the simulated time and the faults. The same for an episode just run and one replayed from another
+ * harness's transcript.
+ *
+ * @example
+ * ```ts ignore
+ * import { episodeFigures } from "./episode.ts";
+ * const figures = episodeFigures(world, { task, events });
+ * figures.invalidCalls;
+ * ```
+ */
+export function episodeFigures(
+  world: World,
+  episode: {
+    task: Task;
+    events: readonly EpisodeEvent[];
+    /** @default {world.goldReplay(task)} */
+    gold?: GoldReplay;
+    /** @default {no message without an intent refuses} */
+    refusal?: (text: string) => boolean;
+  },
+): EpisodeFigures {
+  const { task, events } = episode;
+  const gold = episode.gold ?? world.goldReplay(task);
+  const toolEvents = events.filter((e) => e.kind === "tool");
+  const grade = gradeEpisode({ task, events, gold, tool: (n) => world.tool(n), refusal: episode.refusal });
+  const writes = toolEvents.filter((e) => world.tool(e.tool!)?.writes);
+  return {
+    ...grade,
+    events: [...events],
+    steps: events.reduce((n, e) => e.actor === "user" ? n : Math.max(n, e.step), 0),
     actions: toolEvents.map((e) => e.tool!),
     toolCalls: toolEvents.length,
     invalidCalls: toolEvents.filter((e) => e.error?.code === "invalid_args" || e.error?.code === "unknown_tool").length,
     toolErrors: toolEvents.filter((e) => e.error).length,
     writeCalls: { attempted: writes.length, succeeded: writes.filter((e) => !e.error).length },
-    firstErrorStep,
+    firstErrorStep: toolEvents.find((e) => e.error !== undefined)?.step ?? null,
     simTimeMs: events.reduce((t, e) => t + e.latency_ms, 0),
     ...faultFigures(task, toolEvents),
   };

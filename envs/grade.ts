@@ -40,8 +40,10 @@ export interface GradeInput {
 
 /** An episode's grade. */
 export interface Grade {
-  /** The expected outcome was earned (METRICS.md "Grading"). */
+  /** Success under the task's rule: `earned`, or τ-bench's reward for a `"tau-bench"` task. */
   success: boolean;
+  /** The expected outcome was earned (METRICS.md "Grading"). */
+  earned: boolean;
   /** The world's change equals the gold change (row-level). */
   stateMatch: boolean;
   /** Every required output appears in the agent's messages. */
@@ -218,7 +220,8 @@ function handOverMade(e: EpisodeEvent, tool: (name: string) => Tool | undefined)
  * Grades an episode (METRICS.md "Grading"): `act` when the change equals the gold change and the
  * outputs were said; `refuse` when nothing was written and the agent refused naming the outputs;
  * `transfer` when a hand-over succeeded with a summary and nothing was written beyond the gold;
- * `inform` when nothing was written and the outputs (at least one) were said.
+ * `inform` when nothing was written and the outputs (at least one) were said. A `"tau-bench"` task's
+ * `success` is τ-bench's reward instead (change equals the gold's, outputs said); `earned` stays ark's.
  *
  * @example
  * ```ts ignore
@@ -275,7 +278,7 @@ export function gradeEpisode(input: GradeInput): Grade {
   const nothingWritten = changes.length === 0;
   const goldHandOver = task.gold.some((c) => tool(c.name)?.handsOver);
   const withinGold = changesWithin(changes, gold.all);
-  const success = task.expect === "act"
+  const earned = task.expect === "act"
     ? stateMatch && outputsFound && (!goldHandOver || handedOver)
     : task.expect === "refuse"
     ? nothingWritten && refused
@@ -300,7 +303,8 @@ export function gradeEpisode(input: GradeInput): Grade {
   let reached = 0;
   while (reached < at.length && at[reached] !== null) reached++;
   return {
-    success,
+    success: task.rule === "tau-bench" ? stateMatch && outputsFound : earned,
+    earned,
     stateMatch,
     outputsFound,
     nothingWritten,

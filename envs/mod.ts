@@ -13,6 +13,8 @@ export {
   type DispatchCall,
   type DispatchResult,
   type EpisodeCondition,
+  type EpisodeFigures,
+  episodeFigures,
   type EpisodeOptions,
   type EpisodeResult,
   runEpisode,
@@ -32,6 +34,8 @@ export {
   sortChanges,
 } from "./grade.ts";
 export { domains, getDomain } from "./registry.ts";
+export { replayTrajectory } from "./replay.ts";
+export { inferExpect, openTauBench, tauBenchTask, type TauBenchWorld } from "./tau_bench.ts";
 export { deriveSeed, Rng } from "./rng.ts";
 export { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema, type ToolSpec } from "./tool.ts";
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";

@@ -246,6 +246,13 @@ export interface Task {
   expect: Expect;
   /** Free-form notes on why the gold is what it is (shown in reports). */
   rationale?: string;
+  /**
+   * How `success` is decided: `"outcome"`, the expected outcome earned (METRICS.md "Grading"), or
+   * `"tau-bench"`, τ-bench's reward (the change equals the gold change and the outputs were said),
+   * for a τ-bench task scored as τ-bench scores it; the outcome grade is then kept beside it.
+   * @default {"outcome"}
+   */
+  rule?: "outcome" | "tau-bench";
 }
 
 /** The rows of a world, by table, in insertion order. */
@@ -277,6 +284,51 @@ export interface Domain<D = unknown> {
    * @default {the generic constraints only, on what the tools declare}
    */
   constraints?: DomainConstraints;
+  /**
+   * Reading τ-bench's copy of this world: its data and test tasks from a folder of τ-bench's files
+   * (`db.json`, `tasks_test.json`), so τ-bench's runs can be replayed and judged in ark's world.
+   * Throws an `Error` naming the file when the folder does not hold them.
+   * @default {undefined: τ-bench has no such world}
+   */
+  tauBench?: {
+    load(dir: string): { data: D; tasks: TauBenchTask[] };
+    /**
+     * The known reasons a result τ-bench recorded for a call differs from this world's (a field
+     * τ-bench's data renamed since, a quirk ark does not reproduce), for the import's fidelity report.
+     * @default {none}
+     */
+    differences?: readonly TauBenchDifference[];
+  };
+}
+
+/** A known reason a result τ-bench recorded differs from the one ark's world gives for the same call. */
+export interface TauBenchDifference {
+  /** A short name, e.g. `"address_province"`. */
+  name: string;
+  /** What differs and why, one sentence for the import report. */
+  reason: string;
+  /**
+   * Whether the two results say the same thing in other words (a renamed field), rather than
+   * differ in substance (a τ-bench quirk ark deliberately does not reproduce).
+   */
+  equivalent: boolean;
+  /**
+   * Whether this explains a call's difference: the tool, its arguments, the recorded result (its
+   * JSON parsed, or the text) and the world's (its result, or `"Error: "` and the message).
+   */
+  explains(call: { tool: string; args: unknown; recorded: Json; result: Json }): boolean;
+}
+
+/** A τ-bench task as its task file holds it: the customer, the gold actions in order and the outputs. */
+export interface TauBenchTask {
+  task_id: number;
+  user_id: string;
+  /** The hidden brief of τ-bench's simulated user. */
+  instruction?: string;
+  /** The gold actions, in order. */
+  actions: { name: string; kwargs: Record<string, Json> }[];
+  /** Strings the agent's replies must contain. */
+  outputs?: string[];
 }
 
 /** Codes of domain failures that the episode loop shows to the agent. */

@@ -16,6 +16,8 @@ import { AIRLINE_SCHEMA } from "./schema.ts";
 import { airlineSolver } from "./solver.ts";
 import { airlineTasks } from "./tasks.ts";
 import { airlineTools } from "./tools.ts";
+import { loadTauAirline } from "./tau.ts";
+import { AIRLINE_TAU_DIFFERENCES } from "./_tau_differences.ts";
 
 export type * from "./_data.ts";
 export { AIRLINE_POLICY } from "./policy.ts";
@@ -39,4 +41,5 @@ export const airline = defineDomain<AirlineData>({
   tasks: airlineTasks,
   solver: airlineSolver,
   constraints: AIRLINE_CONSTRAINTS,
+  tauBench: { load: loadTauAirline, differences: AIRLINE_TAU_DIFFERENCES },
 });

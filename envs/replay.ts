@@ -1,0 +1,43 @@
+/**
+ * Replaying a trajectory in a world: its tool calls, in order, on a fresh episode, each answered
+ * with the result or error and the changed rows the world gives now. Used to rebuild the events of
+ * another harness's transcript (`deno task import`) and by tests that edit a trajectory.
+ *
+ * @module
+ */
+import { changeDelta } from "./grade.ts";
+import { Rng } from "./rng.ts";
+import type { EpisodeEvent, RowChange } from "./types.ts";
+import type { World } from "./world.ts";
+
+/**
+ * The trajectory with every tool call that reached the world answered again by `world` (results,
+ * errors and changed rows replaced; messages and faulted calls kept as they were). The world is
+ * left as it was.
+ *
+ * @example
+ * ```ts ignore
+ * import { replayTrajectory } from "./replay.ts";
+ * const events = replayTrajectory(world, [{ step: 1, actor: "tool", kind: "tool", tool: "get_user_details",
+ *   args: { user_id: "mia_li_3668" }, latency_ms: 0 }]);
+ * events[0].result; // the user's profile as the world holds it
+ * ```
+ */
+export function replayTrajectory(world: World, events: readonly EpisodeEvent[]): EpisodeEvent[] {
+  using recording = world.beginEpisode();
+  const ctx = world.context(new Rng("replay").child("tools"));
+  let sofar: RowChange[] = [];
+  return events.map((e) => {
+    if (e.kind !== "tool" || e.fault !== undefined) return e;
+    const { result: _r, error: _e, changes: _c, latency_ms, ...rest } = e;
+    const r = world.call(ctx, e.tool ?? "", e.world_args ?? e.args);
+    const out: EpisodeEvent = { ...rest, ...(r.ok ? { result: r.result } : { error: r.error }), latency_ms };
+    if (world.tool(e.tool ?? "")?.writes) {
+      const now = recording.changes();
+      const delta = changeDelta(sofar, now);
+      sofar = now;
+      if (delta.length > 0) out.changes = delta;
+    }
+    return out;
+  });
+}

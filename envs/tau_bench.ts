@@ -1,0 +1,102 @@
+/**
+ * τ-bench's worlds in ark: a domain that declares `tauBench` reads τ-bench's data and test tasks
+ * from a folder of τ-bench's files, and each τ-bench task becomes an ark task with its gold actions,
+ * outputs, an expected outcome inferred from its gold, and outcome milestones, scored by τ-bench's
+ * own reward rule (`rule: "tau-bench"`) with ark's outcome grade beside it.
+ *
+ * @module
+ */
+import { outcomeMilestones } from "./grade.ts";
+import type { Domain, Expect, Task, TauBenchTask, Tool, ToolCall } from "./types.ts";
+import { World } from "./world.ts";
+
+/**
+ * What a correct agent does on a task, inferred from its gold calls and outputs: `transfer` when
+ * the gold hands over to a human and writes nothing, `act` when it writes, `inform` when it only
+ * reads and lists facts to tell, `refuse` when it changes nothing and tells nothing (the user's
+ * request is against the policy: τ-bench then rewards an unchanged world, however it came about).
+ *
+ * @example
+ * ```ts
+ * import { inferExpect } from "./tau_bench.ts";
+ * const tools = [{ name: "get", writes: false }, { name: "cancel", writes: true }];
+ * inferExpect({ gold: [{ name: "get", args: {} }], outputs: [] }, tools); // "refuse"
+ * ```
+ */
+export function inferExpect(
+  task: { gold: readonly ToolCall[]; outputs: readonly string[] },
+  tools: readonly Pick<Tool, "name" | "writes" | "handsOver">[],
+): Expect {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const writes = task.gold.some((c) => byName.get(c.name)?.writes && !byName.get(c.name)?.handsOver);
+  if (writes) return "act";
+  if (task.gold.some((c) => byName.get(c.name)?.handsOver)) return "transfer";
+  return task.outputs.length > 0 ? "inform" : "refuse";
+}
+
+/**
+ * A τ-bench task as an ark task of `domain`: id `tau-bench:<domain>/<task_id>`, the gold actions,
+ * the outputs, the expected outcome (`inferExpect()`) and its outcome milestones; `success` follows
+ * τ-bench's reward rule. The brief of τ-bench's simulated user is the goal.
+ *
+ * @example
+ * ```ts
+ * import { getDomain } from "./registry.ts";
+ * import { tauBenchTask } from "./tau_bench.ts";
+ * const task = tauBenchTask({ task_id: 3, user_id: "u", actions: [], outputs: ["4"] }, getDomain("airline"));
+ * [task.id, task.expect, task.rule]; // ["tau-bench:airline/3", "inform", "tau-bench"]
+ * ```
+ */
+export function tauBenchTask(tau: TauBenchTask, domain: Pick<Domain, "name" | "tools">): Task {
+  const gold = tau.actions.map((a) => ({ name: a.name, args: a.kwargs }));
+  const outputs = [...tau.outputs ?? []];
+  const expect = inferExpect({ gold, outputs }, domain.tools);
+  const task: Task = {
+    id: `tau-bench:${domain.name}/${tau.task_id}`,
+    intent: `tau-bench:${expect}`,
+    goal: tau.instruction ?? "",
+    facts: { user_id: tau.user_id },
+    volunteered: [],
+    openings: [],
+    gold,
+    outputs,
+    milestones: [],
+    expect,
+    rule: "tau-bench",
+    rationale: `τ-bench test task ${tau.task_id}; "${expect}" inferred from its gold actions and outputs`,
+  };
+  task.milestones = outcomeMilestones(task, domain.tools);
+  return task;
+}
+
+/** A world holding τ-bench's data of a domain, with τ-bench's test tasks as ark tasks. */
+export interface TauBenchWorld extends Disposable {
+  world: World;
+  /** The tasks in τ-bench's order (index = `task_id`). */
+  tasks: Task[];
+}
+
+/**
+ * Opens `domain`'s world on τ-bench's data in `dir` (a folder holding τ-bench's `db.json` and
+ * `tasks_test.json` of that domain). Throws an `Error` when the domain has no τ-bench counterpart
+ * or the folder does not hold its files.
+ *
+ * @example
+ * ```ts ignore
+ * import { getDomain, openTauBench } from "./mod.ts";
+ * using tau = openTauBench(getDomain("airline"), "../shared/tau-bench/airline");
+ * tau.tasks.length; // 50
+ * ```
+ */
+export function openTauBench(domain: Domain, dir: string): TauBenchWorld {
+  if (domain.tauBench === undefined) {
+    throw new Error(`Cannot read τ-bench's data for domain "${domain.name}": τ-bench has no such world`);
+  }
+  const { data, tasks } = domain.tauBench.load(dir);
+  const world = World.fromData(domain, data);
+  return {
+    world,
+    tasks: tasks.map((t) => tauBenchTask(t, domain)),
+    [Symbol.dispose]: () => world.close(),
+  };
+}
