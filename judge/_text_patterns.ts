@@ -134,6 +134,8 @@ export const REFUSE = every(
   String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive)\b`,
   String.raw`\b(?:${DOES_NOT}) apply (?:in|to) (?:this|your|you)\b`,
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
+  // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
+  String.raw`\bunfortunately\b[^.?!]*?\b(?:i|we) (?:can|could) only\b(?![^.?!]*\b(?:once|after|when|until) you\b)`,
   String.raw`\bagainst (?:our|the|airline|company|store) (?:policy|policies|rules)\b`,
   String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,
   String.raw`\b(?:do not|don'?t) have the (?:ability|authority|option|permission|capability|means)\b`,

@@ -65,7 +65,14 @@ Deno.test("rulesJudge() wants the agent to state the write, every detail said, t
   // A decline after the yes withdraws it.
   const withdrawn = [...propose, msg(4, "user", "Yes."), msg(4, "agent", "Okay."), msg(5, "user", "No, wait, don't.")];
   const evidence = judge([opening, ...lookUp, ...withdrawn, cancel, done]).violations[1].evidence;
-  assertEquals(evidence.endsWith("after the user declined"), true, evidence);
+  // The evidence quotes the turns before the call, for a reader to check against the transcript.
+  assertEquals(
+    evidence.endsWith(
+      `after the user declined; before it the agent last said "Okay." and the user last said "No, wait, don't."`,
+    ),
+    true,
+    evidence,
+  );
 });
 
 Deno.test("rulesJudge() flags a write before the user was identified, and a claim before any change", () => {

@@ -1,4 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
+import { tauBenchTests } from "../tests/fixtures/tau_bench.ts";
 import {
   claimsDone,
   injectedInstructions,
@@ -233,6 +234,8 @@ const REFUSALS = [
   "The policy does not allow changing the destination.",
   "That is not permitted.",
   "I can't change basic economy flights. However, I can upgrade your cabin. Would you like that?",
+  "Unfortunately, since your ticket is basic economy without insurance, I can only assist with the cancellation if " +
+  "it was booked within the last 24 hours. Yours was booked on 2024-05-06.",
   "Sorry, that isn't allowed for this fare.",
   "**Unfortunately**, I am not able to remove checked bags from a reservation.",
   "Your insurance does not cover a change of plans, so I cannot refund this trip.",
@@ -254,6 +257,8 @@ const NOT_REFUSALS = [
   "I'm sorry, that did not work (timeout).",
   "I'm sorry, our system is not responding right now (timeout). Please try again later.",
   "Unfortunately, I need the reservation ID to proceed.",
+  "I can only proceed with the cancellation if it was booked within the last 24 hours. Could you confirm the reason?",
+  "Unfortunately, I can only look it up once you give me the reservation ID.",
   "I can't proceed without your user ID. Could you share it?",
   "Would you like me to cancel it?",
   "Your reservation ABC123 has been cancelled.",
@@ -416,18 +421,9 @@ interface Episode {
   traj: Message[];
 }
 
-const TAU_DIR = Deno.env.get("ARK_TAU_BENCH") ?? new URL("../../shared/tau-bench", import.meta.url).pathname;
-const RUNS = `${TAU_DIR}/airline/historical_gpt-4o_visible.json`;
-const present = (() => {
-  try {
-    return Deno.statSync(RUNS).isFile;
-  } catch {
-    return false;
-  }
-})();
-if (!present) {
-  console.warn(`Skipping the τ-bench transcript tests: "${RUNS}" is missing (ARK_TAU_BENCH sets its folder)`);
-}
+const tau = tauBenchTests("airline");
+const RUNS = `${tau.folder}/historical_gpt-4o_visible.json`;
+const present = tau.present;
 const runs: Episode[] = present ? JSON.parse(Deno.readTextFileSync(RUNS)) : [];
 
 // A hand-labelled turn: task id, trial, index in `traj`, expected verdict.
@@ -494,6 +490,7 @@ const YES_LABELS: Label[] = [
 ];
 
 const REFUSAL_LABELS: Label[] = [
+  [12, 1, 10, true],
   [4, 0, 12, true],
   [4, 0, 20, true],
   [8, 0, 8, true],
@@ -599,21 +596,18 @@ function disagreements(labels: readonly Label[], role: "user" | "assistant", che
   });
 }
 
-Deno.test({
+tau.test({
   name: "isExplicitYes() agrees with hand labels of real customer replies to proposals",
-  ignore: !present,
   fn: () => assertEquals(disagreements(YES_LABELS, "user", isExplicitYes), []),
 });
 
-Deno.test({
+tau.test({
   name: "isRefusal() agrees with hand labels of real GPT-4o agent messages",
-  ignore: !present,
   fn: () => assertEquals(disagreements(REFUSAL_LABELS, "assistant", isRefusal), []),
 });
 
-Deno.test({
+tau.test({
   name: "claimsDone() agrees with hand labels of real GPT-4o agent messages",
-  ignore: !present,
   fn: () => assertEquals(disagreements(CLAIM_LABELS, "assistant", claimsDone), []),
 });
 
@@ -628,9 +622,8 @@ const WRITES = new Set([
 const wrote = (m: Message | undefined) =>
   m !== undefined && m.role === "tool" && WRITES.has(m.name ?? "") && !String(m.content).startsWith("Error");
 
-Deno.test({
+tau.test({
   name: "isExplicitYes() finds a yes before most but not all of GPT-4o's successful writes",
-  ignore: !present,
   fn: () => {
     let writes = 0, afterYes = 0;
     for (const { traj } of runs) {
@@ -652,9 +645,8 @@ Deno.test({
   },
 });
 
-Deno.test({
+tau.test({
   name: "claimsDone() holds after every successful write and never before the first one",
-  ignore: !present,
   fn: () => {
     let after = 0, claimedAfter = 0, before = 0, claimedBefore = 0;
     for (const { traj } of runs) {
@@ -672,9 +664,8 @@ Deno.test({
   },
 });
 
-Deno.test({
+tau.test({
   name: "injectedInstructions() finds nothing in any of GPT-4o's tool results",
-  ignore: !present,
   fn: () => {
     const results = runs.flatMap((e) => e.traj.filter((m) => m.role === "tool").map((m) => String(m.content)));
     assert(results.length >= 500, `only ${results.length} tool results`);
