@@ -1,8 +1,9 @@
-// The worlds of an experiment's domains, opened once, with each default task beside the world it
-// runs in, for the code that judges stored episodes again (`deno task judge`, the bench). Private
-// to eval/.
-import { getDomain, type Task, World } from "../envs/mod.ts";
-import type { ResolvedConfig } from "./plan.ts";
+// The worlds of an experiment, opened once, with each task beside the world it runs in, for the code
+// that judges stored episodes again (`deno task judge`, the bench) and imports transcripts: the
+// generated worlds of the config's domains, or, for an imported experiment, the worlds its source
+// names (τ-bench's data, or generated worlds). Private to eval/.
+import { getDomain, openTauBench, type Task, World } from "../envs/mod.ts";
+import type { ImportWorld, ResolvedConfig } from "./plan.ts";
 
 /** A task of the experiment and the world it runs in. */
 export interface TaskWorld {
@@ -10,7 +11,7 @@ export interface TaskWorld {
   world: World;
 }
 
-/** Every domain's world of an experiment and its default tasks; disposing closes the worlds. */
+/** Every world of an experiment and its tasks; disposing closes the worlds. */
 export class ExperimentWorlds implements Disposable {
   readonly #worlds: World[];
   readonly #tasks: Map<string, TaskWorld>;
@@ -20,13 +21,37 @@ export class ExperimentWorlds implements Disposable {
     this.#tasks = tasks;
   }
 
-  /** Opens the worlds of the config's domains at its world seed, with its number of tasks each. */
-  static open(config: Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks">): ExperimentWorlds {
+  /**
+   * Opens the worlds of the config's domains at its world seed, with its number of tasks each; for
+   * an imported experiment, the worlds of its source. Throws an `Error` when τ-bench's data named
+   * by the source cannot be read.
+   */
+  static open(config: Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks" | "source">): ExperimentWorlds {
+    if (config.source !== undefined) return ExperimentWorlds.of(config.source.worlds);
+    return ExperimentWorlds.of(
+      config.domains.map((domain) => ({ generated: { domain, worldSeed: config.worldSeed, tasks: config.tasks } })),
+    );
+  }
+
+  /** Opens the given worlds with their tasks (a task id found twice keeps the first world's). */
+  static of(specs: readonly ImportWorld[]): ExperimentWorlds {
     const worlds: World[] = [], tasks = new Map<string, TaskWorld>();
-    for (const name of config.domains) {
-      const world = World.open(getDomain(name), { seed: config.worldSeed });
-      worlds.push(world);
-      for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, { task, world });
+    try {
+      for (const spec of specs) {
+        if ("tauBench" in spec) {
+          const tau = openTauBench(getDomain(spec.tauBench.domain), spec.tauBench.data);
+          worlds.push(tau.world);
+          for (const task of tau.tasks) if (!tasks.has(task.id)) tasks.set(task.id, { task, world: tau.world });
+        } else {
+          const { domain, worldSeed, tasks: count } = spec.generated;
+          const world = World.open(getDomain(domain), { seed: worldSeed });
+          worlds.push(world);
+          for (const task of world.defaultTasks(count)) if (!tasks.has(task.id)) tasks.set(task.id, { task, world });
+        }
+      }
+    } catch (err) {
+      for (const world of worlds) world.close();
+      throw err;
     }
     return new ExperimentWorlds(worlds, tasks);
   }
@@ -34,6 +59,11 @@ export class ExperimentWorlds implements Disposable {
   /** A task by id, with its world; `undefined` when the experiment has no such task. */
   get(id: string): TaskWorld | undefined {
     return this.#tasks.get(id);
+  }
+
+  /** How many tasks there are. */
+  get size(): number {
+    return this.#tasks.size;
   }
 
   [Symbol.dispose](): void {

@@ -1,19 +1,24 @@
 /**
  * `deno task bench [--json]`: how fast the kernel is on τ-bench's airline data
+ * (a generated airline world when they are absent, said in one line on stderr)
  * and on a generated airline world ten times larger: tool steps per second
  * (gold actions through tool dispatch), the time of one snapshot restore, and
  * gold-replay tasks per second including the reset and the grading of changes;
  * then how long scoring a million records with 1,000 bootstrap resamples
  * takes, and the peak memory meanwhile; then the default experiment end to end and
- * how much of it the rules judge takes (`judge_episodes_per_s`, `judge_share`).
+ * how much of it the rules judge takes (`judge_episodes_per_s`, `judge_share`); then
+ * how fast `deno task import` takes 100 episodes (`import_episodes_per_s`): τ-bench's
+ * GPT-4o runs, or an ark experiment's own transcripts without τ-bench's data.
  *
  * @module
  */
 import { getDomain, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
 import type { RowChange } from "../envs/mod.ts";
-import { type AirlineData, loadTauAirline, type TauTask } from "../envs/airline/mod.ts";
+import { loadTauAirline } from "../envs/airline/mod.ts";
+import { hasTauBench, tauBenchFolder, tauBenchRoot } from "./_tau_bench.ts";
 import { benchScoring, type ScoreBench } from "./_score_bench.ts";
 import { benchJudge, type JudgeBench } from "./_judge_bench.ts";
+import { benchImport, type ImportBench } from "./_import_bench.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -110,9 +115,36 @@ export function benchWorld(
   };
 }
 
-const TAU_DIR = new URL("../../shared/tau-bench/airline", import.meta.url).pathname;
+/** The world of the first column and the gold action lists replayed on it. */
+interface Baseline {
+  label: "tau-bench" | "generated";
+  world: World;
+  golds: ToolCall[][];
+}
 
-function format(tau: BenchFigures, x10: BenchFigures, score: ScoreBench, judge: JudgeBench): string {
+/** τ-bench's airline data and test tasks, or a generated airline world and its tasks when they are absent. */
+function openBaseline(): Baseline {
+  const airline = getDomain("airline");
+  if (!hasTauBench("airline")) {
+    console.warn(
+      `τ-bench data not found at ${tauBenchRoot()}: replay figures use a generated world (set ARK_TAU_BENCH)`,
+    );
+    const world = World.open(airline, { seed: "0" });
+    return { label: "generated", world, golds: world.defaultTasks().map((t) => t.gold) };
+  }
+  const { data, tasks } = loadTauAirline(tauBenchFolder("airline"));
+  const golds = tasks.map((t) => t.actions.map((a) => ({ name: a.name, args: a.kwargs })));
+  return { label: "tau-bench", world: World.fromData(airline, data), golds };
+}
+
+function format(
+  label: string,
+  tau: BenchFigures,
+  x10: BenchFigures,
+  score: ScoreBench,
+  judge: JudgeBench,
+  imported: ImportBench,
+): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
     ["tool steps per s", (f) => f.tool_steps_per_s.toFixed(0)],
@@ -120,7 +152,7 @@ function format(tau: BenchFigures, x10: BenchFigures, score: ScoreBench, judge: 
     ["gold replay tasks per s", (f) => f.gold_replay_tasks_per_s.toFixed(0)],
     ["gold replays matching", (f) => f.gold_match.toFixed(3)],
   ];
-  const header = ["", "tau-bench", "generated x10"];
+  const header = ["", label, "generated x10"];
   const table = [header, ...rows.map(([label, get]) => [label, get(tau), get(x10)])];
   const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
   const kernel = table.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  "))
@@ -132,7 +164,10 @@ function format(tau: BenchFigures, x10: BenchFigures, score: ScoreBench, judge: 
       judge.judge_s.toFixed(2)
     } s (judge_episodes_per_s ${judge.judge_episodes_per_s.toFixed(0)}, ${
       (judge.judge_share * 100).toFixed(1)
-    }% of the eval)`;
+    }% of the eval)\n` +
+    `import ${imported.episodes} episodes (${
+      imported.data === "tau-bench" ? "τ-bench's GPT-4o runs" : "transcripts of a generated experiment"
+    }): ${imported.import_s.toFixed(2)} s (import_episodes_per_s ${imported.import_episodes_per_s.toFixed(0)})`;
 }
 
 /** Runs the bench and returns its exit code. */
@@ -144,35 +179,37 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   if (args.includes("--help")) {
     console.log(
-      "Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench airline data and a 10x world, " +
-        "scoring on a million synthetic records, and the default eval with the share its judge takes.",
+      "Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench airline data (a generated world " +
+        "without them; ARK_TAU_BENCH names their folder) and a 10x world, scoring on a million synthetic " +
+        "records, and the default eval with the share its judge takes.",
     );
     return 0;
   }
-  const airline = getDomain("airline");
-  let tauData: { data: AirlineData; tasks: TauTask[] };
+  let baseline: Baseline;
   try {
-    tauData = loadTauAirline(TAU_DIR);
+    baseline = openBaseline();
   } catch (err) {
+    // τ-bench's files are there but cannot be loaded.
     console.error(err instanceof Error ? err.message : String(err));
     return 1;
   }
-  const { data, tasks } = tauData;
   let tau: BenchFigures;
   {
-    using world = World.fromData(airline, data);
-    tau = benchWorld(world, tasks.map((t) => t.actions.map((a) => ({ name: a.name, args: a.kwargs }))));
+    using world = baseline.world;
+    tau = benchWorld(world, baseline.golds);
   }
   let x10: BenchFigures;
   {
-    using world = World.open(airline, { seed: "0", scale: 10 });
+    using world = World.open(getDomain("airline"), { seed: "0", scale: 10 });
     x10 = benchWorld(world, world.defaultTasks().map((t) => t.gold));
   }
   const score = await benchScoring({ tasks: 10_000, agents: 5, runs: 20 });
   const judge = await benchJudge();
+  const imported = await benchImport();
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const out = Object.fromEntries([
+      ["data", baseline.label],
       ...Object.entries(tau).map(([k, v]) => [k, round(v)]),
       ...Object.entries(x10).map(([k, v]) => [`${k}_x10`, round(v)]),
       ["score_1m_s", round(score.score_s)],
@@ -181,10 +218,13 @@ export async function main(args: readonly string[]): Promise<number> {
       ["judge_s", round(judge.judge_s)],
       ["judge_episodes_per_s", Math.round(judge.judge_episodes_per_s)],
       ["judge_share", round(judge.judge_share)],
+      ["import_data", imported.data],
+      ["import_s", round(imported.import_s)],
+      ["import_episodes_per_s", Math.round(imported.import_episodes_per_s)],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(tau, x10, score, judge));
+    console.log(format(baseline.label, tau, x10, score, judge, imported));
   }
   return 0;
 }

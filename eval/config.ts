@@ -85,6 +85,25 @@ export interface ExperimentConfig {
   concurrency?: number;
 }
 
+/** A world the episodes of an imported experiment are replayed in. */
+export type ImportWorld =
+  /** A domain's world on τ-bench's data (`data`: the folder of its files, absolute) with τ-bench's tasks. */
+  | { tauBench: { domain: string; data: string } }
+  /** A domain's generated world at a world seed, with its first `tasks` tasks. */
+  | { generated: { domain: string; worldSeed: string; tasks: number } };
+
+/** Where the episodes of an imported experiment came from (`deno task import`). */
+export interface ImportSource {
+  /** The format read: τ-bench's results array, or ark's transcript JSON Lines. */
+  from: "tau-bench" | "ark";
+  /** The file's base name. */
+  file: string;
+  /** The SHA-256 of the file's bytes, hex. */
+  sha256: string;
+  /** The worlds its episodes were replayed in. */
+  worlds: ImportWorld[];
+}
+
 /** A config with every field resolved, plus the experiment's name. */
 export interface ResolvedConfig {
   domains: string[];
@@ -108,6 +127,12 @@ export interface ResolvedConfig {
   concurrency: number;
   /** Deterministic, short name: `<domains>-s<seed>-t<tasks>-k<runs>`, plus a hash of anything else not default. */
   experiment: string;
+  /**
+   * For an experiment imported from another harness's transcripts: where they came from. Its
+   * episodes were replayed, not run: the plan's fields (domains, tasks, runs, conditions) do not apply.
+   * @default {undefined: ark ran the experiment}
+   */
+  source?: ImportSource;
 }
 
 /** The default API root of `openai:` models. */
@@ -492,6 +517,16 @@ function experimentName(c: Named): string {
  * ```
  */
 export function configIdentity(config: ResolvedConfig): Record<string, unknown> {
+  if (config.source !== undefined) {
+    const imported: Record<string, unknown> = {
+      source: config.source,
+      agents: config.agents,
+      seed: config.seed,
+      experiment: config.experiment,
+    };
+    if (config.judge !== "rules") imported.judge = config.judge;
+    return imported;
+  }
   const identity: Record<string, unknown> = {
     domains: config.domains,
     agents: config.agents,

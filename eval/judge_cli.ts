@@ -20,6 +20,7 @@ import { writeRecordsJsonl } from "./records.ts";
 import { rejudge, storedConfig } from "./rejudge.ts";
 import { REPORT_FILES, writeReports } from "./report/mod.ts";
 import { ResultsStore, ResultsStoreError } from "./store.ts";
+import { IMPORT_NOTE, type ImportSummary } from "./import/mod.ts";
 import { formatDollars } from "./usage.ts";
 
 /** Usage text of `deno task judge`. */
@@ -187,7 +188,13 @@ export async function main(args: readonly string[]): Promise<number> {
   const written = await writeRecordsJsonl(store, `${parsed.dir}/records.jsonl`);
   const experiment = store.experiment();
   console.log(
-    await writeReports(parsed.dir, { records: store.records(), store, seed: experiment.seed, title: experiment.name }),
+    await writeReports(parsed.dir, {
+      records: store.records(),
+      store,
+      seed: experiment.seed,
+      title: experiment.name,
+      imported: store.note(IMPORT_NOTE) as ImportSummary | undefined,
+    }),
   );
   const { violating, successChanged, judgeErrors, cost } = summary;
   console.log(

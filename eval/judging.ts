@@ -9,7 +9,7 @@
 import { type EpisodeEvent, gradeEpisode, type Task, type World } from "../envs/mod.ts";
 import { isRefusal, llmJudge, mergeVerdicts, rulesJudge } from "../judge/mod.ts";
 import { type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
-import type { EpisodeRecord, JudgedFields, ModelResources } from "./records.ts";
+import { type EpisodeRecord, type JudgedFields, type ModelResources, outcomeOf } from "./records.ts";
 
 /** Model failures after which judging cannot go on: the run stops (the episode is not recorded). */
 export const FATAL_JUDGE_ERRORS: ReadonlySet<ModelErrorCode> = new Set(["cache_miss", "auth", "unreachable", "budget"]);
@@ -102,9 +102,18 @@ export function regrade(
   });
 }
 
-/** Writes a grade's verdict fields into a record: success, milestones and divergence. */
-export function applyGrade(record: EpisodeRecord, grade: ReturnType<typeof gradeEpisode>): EpisodeRecord {
+/**
+ * Writes a grade's verdict fields into a record: success, milestones and divergence, and ark's outcome
+ * grade when the task's success follows τ-bench's rule.
+ */
+export function applyGrade(
+  record: EpisodeRecord,
+  grade: ReturnType<typeof gradeEpisode>,
+  task?: Pick<Task, "rule" | "expect">,
+): EpisodeRecord {
   record.success = grade.success;
+  delete record.outcome;
+  Object.assign(record, outcomeOf(task, grade));
   record.recovered = record.faults > 0 ? grade.success : record.first_error_step !== null && grade.success;
   record.milestones = { ...grade.milestones };
   record.divergence = [...grade.divergence];

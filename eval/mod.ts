@@ -28,6 +28,8 @@ export {
   configIdentity,
   DEFAULT_AGENTS,
   type ExperimentConfig,
+  type ImportSource,
+  type ImportWorld,
   judgeSpec,
   OPENAI_BASE_URL,
   planCells,
@@ -98,3 +100,17 @@ export {
   type Verdict,
 } from "./compare.ts";
 export { REPORT_FILES, writeReports, type WriteReportsOptions } from "./report/mod.ts";
+export {
+  type ChatMessage,
+  chatTranscript,
+  IMPORT_NOTE,
+  ImportError,
+  type ImportResult,
+  type ImportSummary,
+  readArkTranscripts,
+  readTauBenchResults,
+  replayChat,
+  runImport,
+  type RunImportOptions,
+  type ToolFidelity,
+} from "./import/mod.ts";

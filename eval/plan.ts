@@ -19,6 +19,8 @@ export {
   configIdentity,
   DEFAULT_AGENTS,
   type ExperimentConfig,
+  type ImportSource,
+  type ImportWorld,
   judgeSpec,
   loadConfigFile,
   mergeConfigs,

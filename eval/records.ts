@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EpisodeResult } from "../envs/mod.ts";
+import type { EpisodeResult, Expect, Task } from "../envs/mod.ts";
 import type { Verdict, Violation } from "../judge/mod.ts";
 import { type CellKey, compareCells, type Condition } from "./plan.ts";
 import type { ResultsSink } from "./store.ts";
@@ -49,6 +49,13 @@ export interface EpisodeRecord {
   condition: Condition;
   variant: string | null;
   success: boolean;
+  /** The reward the source harness gave an imported episode (τ-bench's, 0 or 1); absent for ark's own. */
+  tau_reward?: number;
+  /**
+   * Ark's outcome grade when `success` follows another harness's rule (a τ-bench task): the
+   * expected outcome and whether the episode earned it (METRICS.md "Grading").
+   */
+  outcome?: { expect: Expect; earned: boolean };
   /** Tool names in call order. */
   actions: string[];
   resources: Resources;
@@ -127,6 +134,11 @@ export interface ToRecordOptions {
    */
   verdict?: JudgedFields;
   /**
+   * The task: when its `success` follows τ-bench's rule, ark's outcome grade goes in `outcome`.
+   * @default {no outcome field}
+   */
+  task?: Pick<Task, "rule" | "expect">;
+  /**
    * Sum of the recorded latencies (ms) of the agent's model calls, added to `resources.time`.
    * @default {0}
    */
@@ -158,6 +170,7 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
     condition: cell.condition,
     variant: cell.variant,
     success: result.success,
+    ...outcomeOf(options.task, result),
     actions: [...result.actions],
     resources: {
       time: (result.simTimeMs + (options.modelLatencyMs ?? 0)) / 1000,
@@ -196,6 +209,14 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   return record;
 }
 
+/** The `outcome` field of a record of `task`, when its success follows another harness's rule. */
+export function outcomeOf(
+  task: Pick<Task, "rule" | "expect"> | undefined,
+  grade: { earned: boolean },
+): Pick<EpisodeRecord, "outcome"> {
+  return task?.rule === "tau-bench" ? { outcome: { expect: task.expect, earned: grade.earned } } : {};
+}
+
 /** Writes a verdict's fields into a record (replacing any earlier verdict). */
 export function judged(record: EpisodeRecord, verdict: JudgedFields): EpisodeRecord {
   delete record.llm_violations;
@@ -225,6 +246,8 @@ const KEYS = [
   "condition",
   "variant",
   "success",
+  "tau_reward",
+  "outcome",
   "actions",
   "resources",
   "confidence",
@@ -275,6 +298,7 @@ export function recordLine(record: EpisodeRecord): string {
     resources: ordered(record.resources as Record<string, unknown>, RESOURCE_KEYS),
     milestones: ordered(record.milestones, ["total", "reached", "achieved"]),
     harm: record.harm && ordered(record.harm, ["money", "rows"]),
+    outcome: record.outcome && ordered(record.outcome, ["expect", "earned"]),
     writes: record.writes && ordered(record.writes, ["attempted", "succeeded"]),
     user_resources: record.user_resources && ordered(record.user_resources as Record<string, unknown>, RESOURCE_KEYS),
     judge_resources: record.judge_resources &&

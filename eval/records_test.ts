@@ -9,6 +9,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
   return {
     events: [],
     success: true,
+    earned: true,
     stateMatch: true,
     outputsFound: true,
     nothingWritten: false,

@@ -9,7 +9,7 @@ import type { ModelClient } from "../agents/model/mod.ts";
 import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
 import { ExperimentWorlds } from "./_worlds.ts";
 import { type EpisodeRecord, judged } from "./records.ts";
-import { resolveConfig, type ResolvedConfig } from "./plan.ts";
+import { type ImportSource, resolveConfig, type ResolvedConfig } from "./plan.ts";
 import { type ResultsStore, ResultsStoreError } from "./store.ts";
 
 /** What judging an experiment again changed. */
@@ -33,6 +33,7 @@ export interface RejudgeSummary {
 export function storedConfig(store: ResultsStore, options: { out: string; judge?: string }): ResolvedConfig {
   const stored = store.config();
   const { experiment, ...fields } = stored as Record<string, unknown> & { experiment?: string };
+  if (fields.source !== undefined) return importedConfig(store, stored, options);
   let config: ResolvedConfig;
   try {
     config = resolveConfig({ ...fields, out: options.out } as never);
@@ -50,6 +51,35 @@ export function storedConfig(store: ResultsStore, options: { out: string; judge?
     );
   }
   return options.judge === undefined ? config : { ...config, judge: options.judge };
+}
+
+// An imported experiment's config: its source, agents, seed and judge (the plan's fields do not apply).
+function importedConfig(
+  store: ResultsStore,
+  stored: Record<string, unknown>,
+  options: { out: string; judge?: string },
+): ResolvedConfig {
+  const { source, agents, seed, experiment, judge } = stored as {
+    source: ImportSource;
+    agents?: string[];
+    seed?: string;
+    experiment?: string;
+    judge?: string;
+  };
+  const worlds = (source as { worlds?: unknown }).worlds;
+  if (!Array.isArray(worlds) || typeof experiment !== "string" || typeof seed !== "string") {
+    throw new ResultsStoreError(
+      "mismatch",
+      `Cannot read the experiment of "${store.path}": its import source is not one this ark version reads`,
+    );
+  }
+  return {
+    ...resolveConfig({ seed, out: options.out }),
+    agents: Array.isArray(agents) ? agents : [],
+    judge: options.judge ?? judge ?? "rules",
+    experiment,
+    source,
+  };
 }
 
 /** Options of `rejudge()`. */
@@ -89,7 +119,7 @@ export async function rejudge(
   if (config.judge !== "rules" && options.model === undefined) {
     throw new TypeError(`Cannot judge with "${config.judge}": rejudge() needs options.model`);
   }
-  using worlds = ExperimentWorlds.open(config);
+  using worlds = openWorlds(store, config);
   const records = store.records();
   const summary: RejudgeSummary = {
     episodes: records.length,
@@ -126,6 +156,19 @@ export async function rejudge(
   return summary;
 }
 
+// The experiment's worlds; τ-bench's data an import names that are gone is a store that cannot be used.
+function openWorlds(store: ResultsStore, config: ResolvedConfig): ExperimentWorlds {
+  try {
+    return ExperimentWorlds.open(config);
+  } catch (err) {
+    if (config.source === undefined || !(err instanceof Error)) throw err;
+    throw new ResultsStoreError(
+      "mismatch",
+      `Cannot judge the import in "${store.path}" again: ${err.message} (import it again with --data)`,
+    );
+  }
+}
+
 async function rejudgeOne(
   before: EpisodeRecord,
   context: { store: ResultsStore; worlds: ExperimentWorlds; model?: ModelClient },
@@ -143,7 +186,7 @@ async function rejudgeOne(
   const verdict = await judgeEpisode(world, { task, events }, { model: context.model, run: before.run });
   const record: EpisodeRecord = JSON.parse(JSON.stringify(before));
   delete record.judge_resources;
-  applyGrade(record, regrade(world, { task, events }, verdict));
+  applyGrade(record, regrade(world, { task, events }, verdict), task);
   record.milestone_labels = task.milestones.map((m) => m.label);
   judged(record, verdict.fields);
   if (verdict.resources.api_calls !== undefined) record.judge_resources = { ...verdict.resources };

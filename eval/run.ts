@@ -292,6 +292,7 @@ async function runCell(
     },
   );
   const record = toRecord(cell, result, {
+    task,
     milestoneLabels: task.milestones.map((m) => m.label),
     modelLatencyMs: watched?.latencyMs ?? 0,
     modelFaults: model?.faults() ?? 0,
@@ -299,7 +300,7 @@ async function runCell(
   });
   // For a language agent the LLM judge's refusal check decides when the rules found none.
   if (judged.llmRefused === true && !result.refused) {
-    applyGrade(record, regrade(world, { task, events: result.events }, judged));
+    applyGrade(record, regrade(world, { task, events: result.events }, judged), task);
   }
   if (judged.resources.api_calls !== undefined) record.judge_resources = { ...judged.resources };
   sink.add({ cell, record, events: result.events });

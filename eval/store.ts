@@ -96,6 +96,10 @@ CREATE TABLE events (
   latency_ms REAL NOT NULL,
   PRIMARY KEY (episode_id, idx)
 ) WITHOUT ROWID;
+CREATE TABLE notes (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 PRAGMA user_version = ${FORMAT};
 `;
 
@@ -213,11 +217,14 @@ export class ResultsStore implements ResultsSink {
     const there: Record<string, unknown> = { ...JSON.parse(row.config), "ark version": row.ark_version };
     for (const [field, here] of Object.entries(identity)) {
       if (JSON.stringify(there[field]) !== JSON.stringify(here)) {
+        const shown = (v: unknown) => {
+          const text = JSON.stringify(v) ?? "absent";
+          return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+        };
         throw new ResultsStoreError(
           "mismatch",
-          `Cannot use results store "${this.path}" for this experiment: "${field}" is ${
-            JSON.stringify(there[field])
-          } there, ${JSON.stringify(here)} here`,
+          `Cannot use results store "${this.path}" for this experiment: "${field}" is ${shown(there[field])} there, ` +
+            `${shown(here)} here`,
         );
       }
     }
@@ -303,6 +310,27 @@ export class ResultsStore implements ResultsSink {
     if (value === undefined) delete config[field];
     else config[field] = value;
     this.#db.run("UPDATE experiment SET config = ?", JSON.stringify(config));
+  }
+
+  /**
+   * A note kept beside the experiment (e.g. an import's fidelity figures, for the reports), parsed;
+   * `undefined` when there is none.
+   */
+  note(key: string): unknown {
+    const table = this.#db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'notes'");
+    if (Number(table?.n ?? 0) === 0) return undefined;
+    const row = this.#db.get<{ value: string }>("SELECT value FROM notes WHERE key = ?", key);
+    return row === undefined ? undefined : JSON.parse(row.value);
+  }
+
+  /** Keeps a note beside the experiment (JSON), replacing any of the same key. */
+  setNote(key: string, value: unknown): void {
+    this.#db.exec("CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    this.#db.run(
+      "INSERT INTO notes (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      key,
+      JSON.stringify(value),
+    );
   }
 
   /** The stored config (the experiment's identity, as JSON). */

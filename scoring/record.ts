@@ -107,6 +107,10 @@ export interface EpisodeRecord {
   condition: "nominal" | "fault" | "env" | "prompt";
   variant?: string | null;
   success: boolean;
+  /** ark: the reward another harness gave an imported episode (τ-bench's, in [0, 1]). */
+  tau_reward?: number;
+  /** ark: the outcome grade when `success` follows another harness's rule (expected outcome, earned). */
+  outcome?: { expect: "act" | "refuse" | "transfer" | "inform"; earned: boolean };
   /** Tool names in call order. */
   actions?: string[];
   resources?: Resources;
@@ -159,6 +163,8 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
   condition: z.enum(["nominal", "fault", "env", "prompt"]),
   variant: z.string().nullable().optional(),
   success: z.boolean(),
+  tau_reward: z.number().min(0).max(1).optional(),
+  outcome: z.object({ expect: z.enum(["act", "refuse", "transfer", "inform"]), earned: z.boolean() }).optional(),
   /** Tool names in call order. */
   actions: z.array(z.string()).optional(),
   resources: z.object({

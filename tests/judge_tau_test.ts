@@ -4,26 +4,34 @@
 // confirmation verdicts agree with turns labelled by reading them (by task and trial only: no text
 // of theirs is in this repository).
 import { assert, assertEquals } from "@std/assert";
-import { getDomain, gradeEpisode, World } from "../envs/mod.ts";
-import { loadTauAirline } from "../envs/airline/mod.ts";
+import { getDomain, gradeEpisode, openTauBench } from "../envs/mod.ts";
+import { type ChatMessage, replayChat } from "../eval/mod.ts";
 import { isRefusal, rulesJudge } from "../judge/mod.ts";
-import { tauBenchDir, tauEvents, type TauRun, tauTask } from "./fixtures/tau_runs.ts";
+import { tauBenchTests } from "./fixtures/tau_bench.ts";
 
-const DIR = tauBenchDir();
+/** One episode of τ-bench's results format (`run.py`'s output). */
+interface TauRun {
+  task_id: number;
+  trial: number;
+  reward: number;
+  info: { reward_info?: { reward: number; info: Record<string, unknown> } | null };
+  traj: ChatMessage[];
+}
 
-Deno.test({
+const tau = tauBenchTests("airline");
+
+tau.test({
   name: "GPT-4o's τ-bench runs: ark recomputes every reward and judges confirmations as a reader would",
-  ignore: DIR === null,
   async fn() {
-    const { data, tasks } = loadTauAirline(`${DIR}/airline`);
-    const runs: TauRun[] = JSON.parse(await Deno.readTextFile(`${DIR}/airline/historical_gpt-4o_visible.json`));
+    const runs: TauRun[] = JSON.parse(await Deno.readTextFile(`${tau.folder}/historical_gpt-4o_visible.json`));
     assertEquals(runs.length, 100);
-    using world = World.fromData(getDomain("airline"), data);
+    using opened = openTauBench(getDomain("airline"), tau.folder);
+    const { world, tasks } = opened;
     const unconfirmed: string[] = [], verdicts = new Map<string, ReturnType<typeof rulesJudge>>();
     let rewarded = 0;
     for (const run of runs) {
-      const task = tauTask(tasks[run.task_id], world);
-      const events = tauEvents(run, world);
+      const task = tasks[run.task_id];
+      const { events } = replayChat(world, run.traj);
       const gold = world.goldReplay(task);
       const grade = gradeEpisode({ task, events, gold, tool: (n) => world.tool(n), refusal: isRefusal });
       const verdict = rulesJudge({ task, events, gold, domain: world.domain, db: world.store });

@@ -20,6 +20,8 @@ th:first-child, td:first-child { text-align: left; }
 thead th { background: var(--soft); font-weight: 600; }
 td .ci { display: block; color: var(--muted); font-size: 11px; }
 td.na { color: var(--muted); text-align: center; }
+table.import th, table.import td { text-align: left; }
+table.import td.n { text-align: right; white-space: nowrap; }
 td .reason { display: block; font-size: 11px; text-align: left; max-width: 260px; }
 table.tasks td:first-child a { font-family: ui-monospace, Menlo, Consolas, monospace; }
 .weaknesses > li { margin-bottom: 6px; }

@@ -10,6 +10,8 @@
 import { parsedOr, readDirArgs } from "../_flags.ts";
 import { ResultsStore, ResultsStoreError } from "../store.ts";
 import { REPORT_FILES, writeReports } from "./mod.ts";
+import type { ImportSummary } from "../import/episodes.ts";
+import { IMPORT_NOTE } from "../import/mod.ts";
 
 /** Usage text of `deno task report`. */
 export const USAGE = `Usage: deno task report DIR [flags]
@@ -74,6 +76,7 @@ export async function main(args: readonly string[]): Promise<number> {
     seed: experiment.seed,
     resamples: parsed.resamples,
     title: parsed.title ?? experiment.name,
+    imported: store.note(IMPORT_NOTE) as ImportSummary | undefined,
   });
   console.log(text);
   console.log(`Wrote ${parsed.dir}/${REPORT_FILES.json} and ${parsed.dir}/${REPORT_FILES.html}`);

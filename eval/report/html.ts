@@ -22,6 +22,7 @@ import { type EventSource, tasksSection, trajectoriesSection } from "./_trajecto
 import { METRIC_KEYS, type Report } from "./json.ts";
 import { describeWeaknesses, TERMINAL_SCORES } from "./terminal.ts";
 import { STYLE } from "./_style.ts";
+import { importHtml } from "./_import_html.ts";
 
 export type { EventSource } from "./_trajectory.ts";
 
@@ -207,6 +208,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
   ];
   const nav = [
     ["profile", "Profile"],
+    ...(report.import === undefined ? [] : [["import", "Import"]]),
     ["charts", "Charts"],
     ["robustness", "Robustness"],
     ["safety", "Safety"],
@@ -231,6 +233,7 @@ ${profileTable(report)}
 <h3>Biggest weaknesses</h3>
 ${weaknessList(report)}
 </section>
+${importHtml(report.import)}
 <section id="charts"><h2>Charts</h2><div class="grid">
 ${dimensionsChart(report)}
 ${passHatChart(report)}

@@ -15,6 +15,8 @@
  *
  * @module
  */
+import type { ImportSummary } from "../import/episodes.ts";
+import { type ImportReport, importSection } from "./_import.ts";
 import {
   BIN_EDGES,
   calibrationBin,
@@ -99,6 +101,8 @@ export interface Report {
   judge_agreement: JudgeAgreement | null;
   /** Why `judge_agreement` is null. */
   judge_agreement_reason?: string;
+  /** For an experiment imported from another harness's transcripts: the import's fidelity and findings. */
+  import?: ImportReport;
 }
 
 /** Options of `buildReport()`. */
@@ -125,6 +129,11 @@ export interface ReportOptions {
    * @default {3}
    */
   runsShown?: number;
+  /**
+   * What the import of the records did, for an imported experiment (its results store's note).
+   * @default {none: not imported}
+   */
+  imported?: ImportSummary;
 }
 
 /**
@@ -197,6 +206,7 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
     agents,
     judge_agreement: agreement,
     ...(agreement === null ? { judge_agreement_reason: agreementReasons.judge_agreement } : {}),
+    ...(options.imported === undefined ? {} : { import: importSection(sorted, options.imported) }),
   };
 }
 

@@ -18,6 +18,7 @@ import type { EpisodeRecord } from "../../scoring/mod.ts";
 import { buildReport, reportJson } from "./json.ts";
 import { type EventSource, renderHtml } from "./html.ts";
 import { formatTerminal } from "./terminal.ts";
+import type { ImportSummary } from "../import/episodes.ts";
 
 export {
   type AgentReport,
@@ -34,6 +35,7 @@ export {
   type TaskViolation,
 } from "./json.ts";
 export { type EventSource, type HtmlOptions, renderHtml } from "./html.ts";
+export type { ImportReport, QuotedViolation } from "./_import.ts";
 export { describeWeaknesses, formatTerminal, TERMINAL_SCORES } from "./terminal.ts";
 export {
   COMPONENT_KEYS,
@@ -74,6 +76,11 @@ export interface WriteReportsOptions {
    * @default {"ark reliability report"}
    */
   title?: string;
+  /**
+   * What the import of the records did, for an imported experiment (`ResultsStore.note("import")`).
+   * @default {none: not imported}
+   */
+  imported?: ImportSummary;
 }
 
 /** The files `writeReports()` writes into its folder. */
@@ -94,7 +101,12 @@ export async function writeReports(dir: string, options: WriteReportsOptions): P
   const { records, seed } = options;
   if (!Array.isArray(records)) throw new TypeError("Invalid records: expected an array of episode records");
   if (typeof seed !== "string") throw new TypeError(`Invalid seed ${JSON.stringify(seed)}: expected a string`);
-  const report = buildReport(records, { seed, resamples: options.resamples, title: options.title });
+  const report = buildReport(records, {
+    seed,
+    resamples: options.resamples,
+    title: options.title,
+    imported: options.imported,
+  });
   await Deno.mkdir(dir, { recursive: true });
   await replace(`${dir}/${REPORT_FILES.json}`, reportJson(report));
   await replace(`${dir}/${REPORT_FILES.html}`, renderHtml(report, { records, events: options.store }));

@@ -1,0 +1,209 @@
+/**
+ * `deno task import --from tau-bench|ark FILE --out DIR`: replays another harness's transcripts in
+ * ark's worlds, grades and judges them, and writes a normal results folder; prints what ark found
+ * (rewards recomputed, tool results reproduced, lenient passes, policy breaks) and the report.
+ *
+ * Exit codes: 0 every episode imported; 1 the file, the data or the folder cannot be used, or some
+ * episodes were skipped (each named; the rest are imported); 2 bad flags.
+ *
+ * @module
+ */
+import { readFlags } from "./_flags.ts";
+import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "./import/mod.ts";
+import type { ImportReport } from "./report/mod.ts";
+import { REPORT_FILES } from "./report/mod.ts";
+import { ResultsStoreError } from "./store.ts";
+
+/** Usage text of `deno task import`. */
+export const USAGE = `Usage: deno task import --from tau-bench|ark FILE --out DIR [flags]
+
+Replays another harness's transcripts tool call by tool call in ark's worlds, grades
+and judges every episode, and writes DIR/results.sqlite, DIR/records.jsonl,
+DIR/report.json and DIR/report.html, so score, report, compare and judge work on it.
+
+Formats:
+  --from tau-bench   τ-bench's results file (the JSON array its run.py writes); tasks
+                     are τ-bench's test tasks on τ-bench's data, run = trial
+  --from ark         ark's transcripts: JSON Lines, one {agent, task, run, messages}
+                     per line (README, "Importing runs")
+
+Flags:
+  --out DIR          the results folder to write (required)
+  --domain NAME      the domain of a τ-bench file (default airline)
+  --data DIR         τ-bench's data of the domain (default $ARK_TAU_BENCH/<domain>,
+                     else ../shared/tau-bench/<domain> beside the repository)
+  --agent NAME       the agent's name for a τ-bench file (default: the file's base name)
+  --seed S           the experiment seed, for the bootstrap (default 0)
+  --world-seed S     the world seed of ark's generated worlds, for an ark file's
+                     "<domain>/<i>" tasks (default 0)
+  --tasks N          how many tasks of each generated world those are among
+                     (default 50, as deno task eval)
+  --help             show this help
+
+Exit codes: 0 every episode imported; 1 the file, the data or the folder cannot be
+used, or some episodes were skipped (each is named; the rest are imported); 2 bad flags.
+`;
+
+const FLAGS = ["--from", "--out", "--domain", "--data", "--agent", "--seed", "--world-seed", "--tasks", "--help"];
+
+/**
+ * Parses the arguments of `deno task import` (or `"help"`); bad ones throw a `TypeError` saying what
+ * is accepted.
+ *
+ * @example
+ * ```ts
+ * import { parseImportArgs } from "./import_cli.ts";
+ * const args = parseImportArgs(["--from", "tau-bench", "runs.json", "--out", "results/gpt-4o"]);
+ * args !== "help" && [args.from, args.file, args.out]; // ["tau-bench", "runs.json", "results/gpt-4o"]
+ * ```
+ */
+export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions, "onProgress"> | "help" {
+  const files: string[] = [], flagArgs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("--")) {
+      files.push(arg);
+      continue;
+    }
+    flagArgs.push(arg);
+    if (!arg.includes("=") && arg !== "--help" && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+      flagArgs.push(args[++i]);
+    }
+  }
+  const flags = readFlags(flagArgs, FLAGS);
+  if (flags === "help") return "help";
+  const got = new Map(flags);
+  const from = got.get("--from");
+  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench or --from ark");
+  if (from !== "tau-bench" && from !== "ark") {
+    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench" or "ark"`);
+  }
+  if (files.length !== 1) {
+    throw new TypeError(
+      files.length === 0
+        ? "Missing FILE: the transcripts to import, e.g. deno task import --from tau-bench gpt-4o.json --out results/x"
+        : `Unexpected arguments ${files.slice(1).map((f) => `"${f}"`).join(", ")}: expected one FILE`,
+    );
+  }
+  const out = got.get("--out");
+  if (out === undefined) throw new TypeError("Missing --out: the results folder to write, e.g. --out results/gpt-4o");
+  if (from === "ark") {
+    for (const flag of ["--domain", "--agent"]) {
+      if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ark: each line names its agent and task`);
+    }
+  } else {
+    for (const flag of ["--world-seed", "--tasks"]) {
+      if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from tau-bench: its tasks are τ-bench's`);
+    }
+  }
+  const tasks = got.get("--tasks");
+  if (tasks !== undefined && (!/^\d+$/.test(tasks) || Number(tasks) < 1 || !Number.isSafeInteger(Number(tasks)))) {
+    throw new TypeError(`Invalid value "${tasks}" for --tasks: expected a whole number of at least 1`);
+  }
+  return {
+    from,
+    file: files[0],
+    out: out.replace(/\/+$/, "") || "/",
+    ...(got.has("--domain") ? { domain: got.get("--domain")! } : {}),
+    ...(got.has("--data") ? { data: got.get("--data")! } : {}),
+    ...(got.has("--agent") ? { agent: got.get("--agent")! } : {}),
+    ...(got.has("--seed") ? { seed: got.get("--seed")! } : {}),
+    ...(got.has("--world-seed") ? { worldSeed: got.get("--world-seed")! } : {}),
+    ...(tasks !== undefined ? { tasks: Number(tasks) } : {}),
+  };
+}
+
+const pct = (x: number | null) => x === null ? "n/a" : `${(100 * x).toFixed(1)}%`;
+
+/** The lines that say what an import found. */
+export function importLines(summary: ImportSummary, report: ImportReport | undefined): string[] {
+  const lines: string[] = [];
+  const { episodes, tool_results: t } = summary;
+  lines.push(`Imported ${episodes.imported} of ${episodes.read} episodes from ${summary.file} (${summary.from})`);
+  for (const s of summary.skipped) lines.push(`  skipped ${s.where}: ${s.reason}`);
+  if (report?.reward) {
+    lines.push(
+      `Rewards: ark's recomputed reward equals the file's on ${report.reward.equal} of ${report.reward.compared} episodes`,
+    );
+    for (const m of report.reward.mismatches) {
+      lines.push(`  ${m.task} run ${m.run}: the file says ${m.tau_reward}, ark ${m.success ? 1 : 0}`);
+    }
+  }
+  if (t.compared > 0) {
+    const known = t.differences.filter((d) => d.equivalent).reduce((n, d) => n + d.calls, 0);
+    lines.push(
+      `Tool results: ${t.equal} of ${t.compared} calls (${pct(t.share)}) equal the recorded ones (${t.exact} exactly` +
+        `${known > 0 ? `, ${known} in other words` : ""}); ${t.compared - t.equal} differ`,
+    );
+    for (const d of t.differences) lines.push(`  ${d.calls} × ${d.name}: ${d.reason}`);
+    const unexplained = t.mismatches.filter((m) => m.explained_by === null);
+    for (const m of unexplained) {
+      lines.push(`  unexplained: ${m.task} run ${m.run} call ${m.call} (${m.tool}): ${m.at}`);
+    }
+  }
+  if (report !== undefined) {
+    const k = report.pass_hat_k.map((p) => `pass^${p.k} ${p.ark?.toFixed(3) ?? "n/a"}`).join(", ");
+    const tau = report.pass_hat_k.map((p) => p.tau_reward?.toFixed(3) ?? "n/a").join(", ");
+    if (k !== "") lines.push(`${k} (from the file's rewards: ${tau})`);
+    lines.push(
+      `Lenient passes: ${report.lenient_passes.length} rewarded episodes lack the expected outcome` +
+        (report.lenient_passes.length > 0
+          ? ` (${report.lenient_passes.slice(0, 8).map((l) => `${l.task} run ${l.run}`).join(", ")}${
+            report.lenient_passes.length > 8 ? ", ..." : ""
+          })`
+          : ""),
+    );
+    const serious = report.rewarded_violations.filter((r) =>
+      r.violations.some((v) => v.severity === "high" || v.severity === "critical")
+    );
+    lines.push(
+      `Policy: ${report.rewarded_violations.length} rewarded episodes break the policy, ${serious.length} at high ` +
+        `or critical severity${
+          serious.length > 0 ? ` (${serious.slice(0, 8).map((r) => `${r.task} run ${r.run}`).join(", ")})` : ""
+        }; report.json's import section quotes the evidence`,
+    );
+  }
+  return lines;
+}
+
+/** Runs the CLI and returns its exit code (see the module doc). */
+export async function main(args: readonly string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseImportArgs>;
+  try {
+    parsed = parseImportArgs(args);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    console.error(err.message);
+    return 2;
+  }
+  if (parsed === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  const started = performance.now();
+  let result: Awaited<ReturnType<typeof runImport>>;
+  try {
+    result = await runImport(parsed);
+  } catch (err) {
+    if (!(err instanceof ImportError || err instanceof ResultsStoreError)) throw err;
+    console.error(err.message.replace(/\s*\n\s*/g, " "));
+    return 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const report = JSON.parse(await Deno.readTextFile(`${parsed.out}/${REPORT_FILES.json}`)).import as
+    | ImportReport
+    | undefined;
+  console.log(result.report);
+  for (const line of importLines(result.summary, report)) console.log(line);
+  console.log(
+    `Wrote ${parsed.out}/results.sqlite, ${parsed.out}/records.jsonl, ${parsed.out}/${REPORT_FILES.json} and ` +
+      `${parsed.out}/${REPORT_FILES.html} (${result.summary.episodes.imported} episodes in ${seconds.toFixed(1)} s)`,
+  );
+  if (result.summary.episodes.skipped > 0) {
+    console.error(`${result.summary.episodes.skipped} episodes were skipped (named above); the rest are imported`);
+    return 1;
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,102 @@
+// The report's `import` section, for an experiment imported from another harness's transcripts: how
+// faithfully ark reproduced the file (its rewards, its tool results), what the other harness's reward
+// misses (passes without the expected outcome, rewarded episodes that break the policy) and the
+// judge's findings per constraint and severity. Built from the records and the import's note. Private
+// to eval/report/.
+import type { EpisodeRecord } from "../../scoring/mod.ts";
+import type { ImportSummary } from "../import/episodes.ts";
+import { passHatK } from "./summary.ts";
+
+/** A finding of the judge on an imported episode, as the report quotes it. */
+export interface QuotedViolation {
+  constraint: string;
+  severity: string;
+  step: number | null;
+  evidence: string;
+}
+
+/** The report's `import` section. */
+export interface ImportReport extends ImportSummary {
+  /**
+   * Episodes whose reward ark recomputed (τ-bench's rule: the change equals the gold's and the
+   * outputs were said) against the reward the file holds; `null` when the file holds none.
+   */
+  reward: {
+    compared: number;
+    equal: number;
+    mismatches: { task: string; run: number; tau_reward: number; success: boolean }[];
+  } | null;
+  /** pass^k for k = 1..K from the file's rewards and from ark's recomputed success (τ-bench's estimator). */
+  pass_hat_k: { k: number; tau_reward: number | null; ark: number | null }[];
+  /** Episodes the file rewards whose expected outcome ark's grading does not find, and why. */
+  lenient_passes: { task: string; run: number; expect: string; why: string }[];
+  /** Episodes the file rewards that break the policy, with the judge's findings. */
+  rewarded_violations: { task: string; run: number; violations: QuotedViolation[] }[];
+  /** The judge's violations per constraint and severity: episodes, and of them the rewarded ones. */
+  violations: { constraint: string; severity: string; episodes: number; rewarded: number }[];
+}
+
+const WHY: Record<string, string> = {
+  refuse: "nothing was written, but the agent never told the user it will not do it",
+  transfer: "no hand-over to a human was made",
+  act: "the gold hands the user over to a human; the agent did not",
+  inform: "the facts the task lists were not all told",
+};
+
+const cmp = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+const RANK: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3 };
+const rewarded = (r: EpisodeRecord) => (r.tau_reward ?? (r.success ? 1 : 0)) === 1;
+
+/** The `import` section from an experiment's records (sorted) and its import's note. */
+export function importSection(records: readonly EpisodeRecord[], summary: ImportSummary): ImportReport {
+  const withReward = records.filter((r) => r.tau_reward !== undefined);
+  const mismatches = withReward.filter((r) => (r.tau_reward === 1) !== r.success)
+    .map((r) => ({ task: r.task, run: r.run, tau_reward: r.tau_reward!, success: r.success }));
+  const runs = new Map<string, number>();
+  for (const r of records) runs.set(r.task, (runs.get(r.task) ?? 0) + 1);
+  const K = Math.max(0, ...runs.values());
+  const pass_hat_k = Array.from({ length: K }, (_, i) => ({
+    k: i + 1,
+    tau_reward: withReward.length === 0
+      ? null
+      : passHatK(withReward.map((r) => ({ task: r.task, success: r.tau_reward === 1 })), i + 1),
+    ark: passHatK(records, i + 1),
+  }));
+  const lenient_passes = records.filter((r) => rewarded(r) && r.outcome !== undefined && !r.outcome.earned)
+    .map((r) => ({ task: r.task, run: r.run, expect: r.outcome!.expect, why: WHY[r.outcome!.expect] ?? "" }));
+  const rewarded_violations = records.filter((r) => rewarded(r) && (r.violations?.length ?? 0) > 0).map((r) => ({
+    task: r.task,
+    run: r.run,
+    violations: r.violations!.map((v) => ({
+      constraint: v.constraint,
+      severity: v.severity,
+      step: v.step ?? null,
+      evidence: v.evidence ?? "",
+    })),
+  }));
+  const counts = new Map<string, { constraint: string; severity: string; episodes: number; rewarded: number }>();
+  for (const r of records) {
+    const seen = new Set<string>();
+    for (const v of r.violations ?? []) {
+      const key = `${v.constraint}\u001f${v.severity}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const c = counts.get(key) ?? { constraint: v.constraint, severity: v.severity, episodes: 0, rewarded: 0 };
+      c.episodes++;
+      if (rewarded(r)) c.rewarded++;
+      counts.set(key, c);
+    }
+  }
+  return {
+    ...summary,
+    reward: withReward.length === 0
+      ? null
+      : { compared: withReward.length, equal: withReward.length - mismatches.length, mismatches },
+    pass_hat_k,
+    lenient_passes,
+    rewarded_violations,
+    violations: [...counts.values()].sort((a, b) =>
+      cmp(a.constraint, b.constraint) || (RANK[a.severity] ?? 4) - (RANK[b.severity] ?? 4)
+    ),
+  };
+}
