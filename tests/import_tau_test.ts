@@ -117,6 +117,13 @@ tau.test("what τ-bench's reward misses: refusals passed by saying nothing, writ
     assert(quotes.length > 0, evidence);
     for (const q of quotes) assert(turns.includes(q), `${id}: "${q}" is not in the transcript`);
   }
+  // Task 32 trial 1: the agent listed the flight and $174 a passenger, never the $348 it charged.
+  const booking = confirmation.find((c) => c.id === "tau-bench:airline/32 1");
+  assertStringIncludes(
+    booking?.evidence ?? "",
+    'book_reservation at step 8 was made before all its details ("HAT271", 348)',
+  );
+  assertStringIncludes(booking!.evidence, "348 was never said");
   // The one rewarded episode among them: a $50 certificate sent before the user had approved it.
   const policyBreaks = imported.rewarded_violations.filter((r: { violations: { constraint: string }[] }) =>
     r.violations.some((v) => v.constraint === "explicit_confirmation")

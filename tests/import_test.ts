@@ -68,6 +68,15 @@ Deno.test("ark's own runs imported as chat transcripts get back their grades, mi
   assert(records.some((r) => !r.success) && records.some((r) => (r.violations?.length ?? 0) > 0));
   // A transcript has no simulated time: none is invented.
   assert([...back.values()].every((r) => r.resources.time === undefined && r.confidence === null));
+  // The report says what the import did: no rewards in the file, every tool result reproduced.
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  assertEquals([report.import.from, report.import.reward, report.import.tool_results.share], ["ark", null, 1]);
+  const html = await Deno.readTextFile(`${dir}/out/report.html`);
+  assertStringIncludes(html, '<section id="import"><h2>Import</h2>');
+  assertStringIncludes(
+    html,
+    `${records.length} of ${records.length} episodes imported from runs.jsonl (ark transcripts)`,
+  );
 });
 
 Deno.test("deno task import names each bad episode, imports the rest and exits 1 with the count", async () => {
