@@ -1,11 +1,13 @@
 /**
- * The scripted user simulator: plays a task's user from its facts, answers what
- * the agent asks, confirms only what the task wants done, and ends the
- * conversation when done or stuck. Works with any domain.
+ * The scripted user simulator: the user's side of the playbook protocol (`Intent`; docs/domains.md
+ * "The playbook protocol"). It plays a task's user from its facts: opens with the task's goal and
+ * volunteered facts, answers what the agent asks, confirms only a proposal whose call deep-equals a
+ * gold write of the task not confirmed yet, and ends the conversation when done or stuck. Works with
+ * any domain: which calls write it learns from the tools' declarations.
  *
  * @module
  */
-import { canonicalJson, jsonEqual } from "./_json.ts";
+import { canonicalJson, jsonEqual } from "./json.ts";
 import type { Rng } from "./rng.ts";
 import type { Intent, Json, Message, Task, Tool, ToolCall, UserSimulator } from "./types.ts";
 
@@ -17,7 +19,8 @@ export interface ScriptedUserOptions {
    */
   opening?: number;
   /**
-   * Replies without progress before the user gives up.
+   * Replies without progress (nudges after a message it cannot use, `unknown`s, `decline`s) the
+   * user tolerates: a nudge that would be the `patience`-th is a `stop`, unsatisfied, instead.
    * @default {3}
    */
   patience?: number;

@@ -1,7 +1,9 @@
 // The playbook's handler per user goal. A handler is re-run on every step and returns the
 // next decision from what is known so far: ask for facts, call a look-up, refuse, transfer,
-// or a write. Rules come from `_rules.ts`, the same functions the task generator uses.
-import type { AgentAction, Json, SolverOptions, ToolCall } from "../types.ts";
+// or a write. Rules come from `_rules.ts`, the same functions the task generator uses; the
+// machinery that runs the handlers is the shared `../playbook.ts`.
+import type { Json } from "../types.ts";
+import { type Decision, type Handler, handOver, isDecision, type Play, refuse, writeCall } from "../playbook.ts";
 import {
   addBags,
   type Cabin,
@@ -20,52 +22,14 @@ import {
 } from "./_rules.ts";
 import { cabinName, difference, legs } from "./_solver_text.ts";
 
-/** What the solver has on hand for its handlers. */
-export interface Play {
-  readonly options: SolverOptions;
-  goal?: string;
-  facts: Record<string, Json>;
-  fetch(name: string, args: Record<string, Json>): { value: Json } | { action: Decision };
-  need(fields: string[]): Decision | undefined;
-  close(why: string): Decision;
-}
-
-/** A handler's decision: the next action, or a write (proposed first when confirming). */
-export type Decision =
-  | { kind: "action"; action: AgentAction }
-  | {
-    kind: "write";
-    call: ToolCall;
-    propose: string;
-    after: (result: Json) => { text: string; facts?: Record<string, Json> };
-  };
-
-type Handler = (p: Play) => Decision;
 type Known = { user?: UserView; res?: ReservationView; userId: string; resId: string };
 
-const act = (action: AgentAction): Decision => ({ kind: "action", action });
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function refuse(reason: string): Decision {
-  return act({
-    type: "message",
-    text: `I'm sorry, but I can't do that: ${reason}.`,
-    intent: { kind: "refuse", reason },
-  });
-}
-
+/** Hands over to a human agent with a summary of the request. */
 function transfer(p: Play, why: TransferWhy): Decision {
   const summary = transferSummary(p.goal ?? "help", p.facts.user_id ?? null, p.facts.reservation_id ?? null, why);
-  return act({ type: "tool", name: "transfer_to_human_agents", args: { summary } });
-}
-
-function write(
-  call: ToolCall,
-  propose: string,
-  after: (result: Json) => string,
-  facts?: (r: Json) => Record<string, Json>,
-) {
-  return { kind: "write" as const, call, propose, after: (r: Json) => ({ text: after(r), facts: facts?.(r) }) };
+  return handOver({ name: "transfer_to_human_agents", args: { summary } });
 }
 
 /**
@@ -79,12 +43,12 @@ function identify(p: Play, withRes: boolean, lookUser: boolean, lookRes = withRe
   if (typeof userId !== "string" || typeof resId !== "string") return p.close("I could not read those ids");
   const known: Known = { userId, resId };
   if (lookUser) {
-    const got = p.fetch("get_user_details", { user_id: userId });
+    const got = p.lookUp("get_user_details", { user_id: userId });
     if ("action" in got) return got.action;
     known.user = got.value as unknown as UserView;
   }
   if (withRes && lookRes) {
-    const got = p.fetch("get_reservation_details", { reservation_id: resId });
+    const got = p.lookUp("get_reservation_details", { reservation_id: resId });
     if ("action" in got) return got.action;
     known.res = got.value as unknown as ReservationView;
     if (p.options.verify && known.res.user_id !== userId) {
@@ -96,8 +60,6 @@ function identify(p: Play, withRes: boolean, lookUser: boolean, lookRes = withRe
   }
   return known;
 }
-
-const stopped = (x: Decision | Known): x is Decision => "kind" in x;
 
 /** Asks for a payment id and, when verifying, checks that it may pay `amount` for a change. */
 function payment(p: Play, k: Known, amount: number, ok = canPayChange): Decision | string {
@@ -114,7 +76,7 @@ function payment(p: Play, k: Known, amount: number, ok = canPayChange): Decision
 
 const cancel: Handler = (p) => {
   const k = identify(p, true, p.options.verify, p.options.verify);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   if (k.res) {
     if (hasStarted(k.res)) return transfer(p, "started");
     const ask = p.need(["reason"]);
@@ -134,17 +96,16 @@ const cancel: Handler = (p) => {
     const history = (r as { payment_history?: { amount: number }[] })?.payment_history ?? [];
     return -history.slice(history.length / 2).reduce((s, e) => s + e.amount, 0);
   };
-  return write(
-    { name: "cancel_reservation", args: { reservation_id: k.resId } },
-    `I will cancel reservation ${k.resId} entirely${
+  return writeCall({ name: "cancel_reservation", args: { reservation_id: k.resId } }, {
+    propose: `I will cancel reservation ${k.resId} entirely${
       k.res ? `; the refund of $${sumPaid(k.res)} goes back to the original payment methods` : ""
     }.`,
-    (r) =>
+    done: (r) =>
       `Reservation ${k.resId} is cancelled. $${
         refunded(r)
       } will be refunded to the original payment methods within 5 to 7 business days.`,
-    (r) => ({ refund: refunded(r) }),
-  );
+    facts: (r) => ({ refund: refunded(r) }),
+  });
 };
 
 function sumPaid(res: ReservationView): number {
@@ -153,7 +114,7 @@ function sumPaid(res: ReservationView): number {
 
 const changeFlights: Handler = (p) => {
   const k = identify(p, true, p.options.verify);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const res = k.res!;
   if (p.options.verify) {
     if (hasStarted(res)) return transfer(p, "started");
@@ -175,7 +136,7 @@ const changeFlights: Handler = (p) => {
     return p.close(`I cannot move that flight to ${date}`);
   }
   const leg = res.flights[index];
-  const got = p.fetch("search_direct_flight", { origin: leg.origin, destination: leg.destination, date });
+  const got = p.lookUp("search_direct_flight", { origin: leg.origin, destination: leg.destination, date });
   if ("action" in got) return got.action;
   const offer = cheapestDirect(got.value as unknown as FlightOffer[], res.cabin, res.passengers.length);
   if (!offer) {
@@ -188,22 +149,21 @@ const changeFlights: Handler = (p) => {
   const diff = fareDifference(res, res.flights.map((f, i) => i === index ? offer.prices[res.cabin] : f.price));
   const paid = payment(p, k, diff);
   if (typeof paid !== "string") return paid;
-  return write(
-    {
-      name: "update_reservation_flights",
-      args: { reservation_id: k.resId, cabin: res.cabin, flights, payment_id: paid },
-    },
-    `I will change reservation ${k.resId} to the flights ${legs(flights)} in ${cabinName(res.cabin)}; ${
+  return writeCall({
+    name: "update_reservation_flights",
+    args: { reservation_id: k.resId, cabin: res.cabin, flights, payment_id: paid },
+  }, {
+    propose: `I will change reservation ${k.resId} to the flights ${legs(flights)} in ${cabinName(res.cabin)}; ${
       difference(diff, paid)
     }.`,
-    () => `Done: reservation ${k.resId} now has the flights ${legs(flights)}, and ${difference(diff, paid)}.`,
-    () => ({ difference: diff }),
-  );
+    done: () => `Done: reservation ${k.resId} now has the flights ${legs(flights)}, and ${difference(diff, paid)}.`,
+    facts: () => ({ difference: diff }),
+  });
 };
 
 const changeCabin: Handler = (p) => {
   const k = identify(p, true, p.options.verify);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const res = k.res!;
   if (p.options.verify && hasStarted(res)) return transfer(p, "started");
   const ask = p.need(["new_cabin"]);
@@ -213,7 +173,7 @@ const changeCabin: Handler = (p) => {
   if (cabin === res.cabin) return p.close(`Reservation ${k.resId} is already in ${cabinName(cabin)}`);
   const prices: number[] = [];
   for (const leg of res.flights) {
-    const got = p.fetch("search_direct_flight", { origin: leg.origin, destination: leg.destination, date: leg.date });
+    const got = p.lookUp("search_direct_flight", { origin: leg.origin, destination: leg.destination, date: leg.date });
     if ("action" in got) return got.action;
     const offer = (got.value as unknown as FlightOffer[]).find((o) => o.flight_number === leg.flight_number);
     if (!offer || !(offer.available_seats[cabin] >= res.passengers.length)) {
@@ -225,17 +185,21 @@ const changeCabin: Handler = (p) => {
   const paid = payment(p, k, diff);
   if (typeof paid !== "string") return paid;
   const flights = res.flights.map((f) => ({ flight_number: f.flight_number, date: f.date }));
-  return write(
-    { name: "update_reservation_flights", args: { reservation_id: k.resId, cabin, flights, payment_id: paid } },
-    `I will move reservation ${k.resId} to ${cabinName(cabin)} on the same flights; ${difference(diff, paid)}.`,
-    () => `Done: reservation ${k.resId} is now in ${cabinName(cabin)}, and ${difference(diff, paid)}.`,
-    () => ({ difference: diff }),
-  );
+  return writeCall({
+    name: "update_reservation_flights",
+    args: { reservation_id: k.resId, cabin, flights, payment_id: paid },
+  }, {
+    propose: `I will move reservation ${k.resId} to ${cabinName(cabin)} on the same flights; ${
+      difference(diff, paid)
+    }.`,
+    done: () => `Done: reservation ${k.resId} is now in ${cabinName(cabin)}, and ${difference(diff, paid)}.`,
+    facts: () => ({ difference: diff }),
+  });
 };
 
 const addBagsGoal: Handler = (p) => {
   const k = identify(p, true, true);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const res = k.res!;
   if (p.options.verify && hasStarted(res)) return transfer(p, "started");
   const ask = p.need(["extra_bags"]);
@@ -248,19 +212,23 @@ const addBagsGoal: Handler = (p) => {
   const paid = payment(p, k, bags.cost);
   if (typeof paid !== "string") return paid;
   const { cost, ...counts } = bags;
-  return write(
-    { name: "update_reservation_baggages", args: { reservation_id: k.resId, ...counts, payment_id: paid } },
-    `I will set reservation ${k.resId} to ${counts.total_baggages} checked bags, ${counts.nonfree_baggages} of them paid; ${
-      difference(cost, paid)
-    }.`,
-    () => `Done: reservation ${k.resId} now has ${counts.total_baggages} checked bags, and ${difference(cost, paid)}.`,
-    () => ({ cost }),
-  );
+  return writeCall({
+    name: "update_reservation_baggages",
+    args: { reservation_id: k.resId, ...counts, payment_id: paid },
+  }, {
+    propose:
+      `I will set reservation ${k.resId} to ${counts.total_baggages} checked bags, ${counts.nonfree_baggages} of them paid; ${
+        difference(cost, paid)
+      }.`,
+    done: () =>
+      `Done: reservation ${k.resId} now has ${counts.total_baggages} checked bags, and ${difference(cost, paid)}.`,
+    facts: () => ({ cost }),
+  });
 };
 
 const updatePassenger: Handler = (p) => {
   const k = identify(p, true, p.options.verify);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const res = k.res!;
   if (p.options.verify && hasStarted(res)) return transfer(p, "started");
   const changes = ["new_first_name", "new_last_name", "new_dob"];
@@ -283,24 +251,12 @@ const updatePassenger: Handler = (p) => {
     }
   );
   const q = passengers[index];
-  return write(
-    { name: "update_reservation_passengers", args: { reservation_id: k.resId, passengers } },
-    `I will update passenger ${p.facts.passenger_name} on reservation ${k.resId} to ${q.first_name} ${q.last_name}, born ${q.dob}.`,
-    () => `Done: the passenger is now ${q.first_name} ${q.last_name}, born ${q.dob}, on reservation ${k.resId}.`,
-  );
+  return writeCall({ name: "update_reservation_passengers", args: { reservation_id: k.resId, passengers } }, {
+    propose:
+      `I will update passenger ${p.facts.passenger_name} on reservation ${k.resId} to ${q.first_name} ${q.last_name}, born ${q.dob}.`,
+    done: () => `Done: the passenger is now ${q.first_name} ${q.last_name}, born ${q.dob}, on reservation ${k.resId}.`,
+  });
 };
 
-export {
-  addBagsGoal,
-  cancel,
-  changeCabin,
-  changeFlights,
-  identify,
-  payment,
-  refuse,
-  stopped,
-  transfer,
-  updatePassenger,
-  write,
-};
-export type { Handler, Known };
+export { addBagsGoal, cancel, changeCabin, changeFlights, identify, payment, transfer, updatePassenger };
+export type { Known };

@@ -1,6 +1,7 @@
 // More playbook handlers: booking, compensation, requests for a human, forbidden requests,
 // and the table from goal to handler.
 import type { Json } from "../types.ts";
+import { type Handler, isDecision, refuse, writeCall } from "../playbook.ts";
 import {
   bookingTotal,
   type Cabin,
@@ -19,20 +20,16 @@ import {
   cancel,
   changeCabin,
   changeFlights,
-  type Handler,
   identify,
   payment,
-  refuse,
-  stopped,
   transfer,
   updatePassenger,
-  write,
 } from "./_solver_goals.ts";
 import { cabinName } from "./_solver_text.ts";
 
 const book: Handler = (p) => {
   const k = identify(p, false, true);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const ask = p.need(["flight_type", "origin", "destination", "date", "cabin", "passengers"]);
   if (ask) return ask;
   const { origin, destination, date } = p.facts;
@@ -48,7 +45,7 @@ const book: Handler = (p) => {
   if (typeof origin !== "string" || typeof destination !== "string" || typeof date !== "string") {
     return p.close("I could not read the trip details");
   }
-  const got = p.fetch("search_direct_flight", { origin, destination, date });
+  const got = p.lookUp("search_direct_flight", { origin, destination, date });
   if ("action" in got) return got.action;
   const offer = cheapestDirect(got.value as unknown as FlightOffer[], cabin, passengers.length);
   if (!offer) return p.close(`There is no direct flight from ${origin} to ${destination} on ${date} with enough seats`);
@@ -76,24 +73,24 @@ const book: Handler = (p) => {
     insurance,
   };
   const id = (r: Json) => (r as { reservation_id?: string })?.reservation_id ?? "";
-  return write(
-    { name: "book_reservation", args },
-    `I will book flight ${offer.flight_number} from ${origin} to ${destination} on ${date} in ${
-      cabinName(cabin)
-    } for ` +
+  return writeCall({ name: "book_reservation", args }, {
+    propose:
+      `I will book flight ${offer.flight_number} from ${origin} to ${destination} on ${date} in ${
+        cabinName(cabin)
+      } for ` +
       `${passengers.length} passenger(s), insurance ${insurance}, ${bags} checked bag(s) (${nonfree} paid), ` +
       `for a total of $${total} paid with ${paid}.`,
-    (r) =>
+    done: (r) =>
       `Your reservation ${
         id(r)
       } is booked: flight ${offer.flight_number} on ${date}, total $${total} charged to ${paid}.`,
-    (r) => ({ reservation_id: id(r), total }),
-  );
+    facts: (r) => ({ reservation_id: id(r), total }),
+  });
 };
 
 const compensation: Handler = (p) => {
   const k = identify(p, true, p.options.verify);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const res = k.res!;
   const ask = p.need(["flight_number", "issue"]);
   if (ask) return ask;
@@ -112,20 +109,19 @@ const compensation: Handler = (p) => {
       );
     }
   }
-  return write(
-    { name: "send_certificate", args: { user_id: k.userId, amount } },
-    `I'm sorry about the ${issue} flight. I will send you a travel certificate of $${amount} ` +
+  return writeCall({ name: "send_certificate", args: { user_id: k.userId, amount } }, {
+    propose: `I'm sorry about the ${issue} flight. I will send you a travel certificate of $${amount} ` +
       `($${amount / res.passengers.length} per passenger).`,
-    () => `A certificate of $${amount} has been added to your account.`,
-    () => ({ amount }),
-  );
+    done: () => `A certificate of $${amount} has been added to your account.`,
+    facts: () => ({ amount }),
+  });
 };
 
 /** A request to hand over: identify (when verifying), then transfer. */
-const handOver: Handler = (p) => {
+const handOverGoal: Handler = (p) => {
   if (p.options.verify) {
     const k = identify(p, true, true);
-    if (stopped(k)) return k;
+    if (isDecision(k)) return k;
   }
   return transfer(p, "out_of_scope");
 };
@@ -135,27 +131,26 @@ function forbidden(rule: string, reckless: Handler): Handler {
   return (p) => {
     if (!p.options.verify) return reckless(p);
     const k = identify(p, true, true);
-    if (stopped(k)) return k;
+    if (isDecision(k)) return k;
     return refuse(rule);
   };
 }
 
 const addPassengerAnyway: Handler = (p) => {
   const k = identify(p, true, false);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const ask = p.need(["new_passenger"]);
   if (ask) return ask;
   const passengers = [...k.res!.passengers, p.facts.new_passenger as never];
-  return write(
-    { name: "update_reservation_passengers", args: { reservation_id: k.resId, passengers } },
-    `I will add the passenger to reservation ${k.resId}.`,
-    () => `Done: the passenger was added to reservation ${k.resId}.`,
-  );
+  return writeCall({ name: "update_reservation_passengers", args: { reservation_id: k.resId, passengers } }, {
+    propose: `I will add the passenger to reservation ${k.resId}.`,
+    done: () => `Done: the passenger was added to reservation ${k.resId}.`,
+  });
 };
 
 const removeBagsAnyway: Handler = (p) => {
   const k = identify(p, true, false);
-  if (stopped(k)) return k;
+  if (isDecision(k)) return k;
   const ask = p.need(["remove_bags", "payment_id"]);
   if (ask) return ask;
   const res = k.res!;
@@ -166,15 +161,14 @@ const removeBagsAnyway: Handler = (p) => {
     nonfree_baggages: Math.min(res.nonfree_baggages, total),
     payment_id: String(p.facts.payment_id),
   };
-  return write(
-    { name: "update_reservation_baggages", args },
-    `I will reduce reservation ${k.resId} to ${total} checked bags.`,
-    () => `Done: reservation ${k.resId} now has ${total} checked bags.`,
-  );
+  return writeCall({ name: "update_reservation_baggages", args }, {
+    propose: `I will reduce reservation ${k.resId} to ${total} checked bags.`,
+    done: () => `Done: reservation ${k.resId} now has ${total} checked bags.`,
+  });
 };
 
-/** The handler for each goal a user can state; `unknown` handles any other goal. */
-export const GOALS: Record<string, Handler> = {
+/** The handler for each goal a user can state (`OTHERWISE` handles any other goal). */
+export const GOALS: Readonly<Record<string, Handler>> = {
   cancel_reservation: cancel,
   change_flights: changeFlights,
   change_cabin: changeCabin,
@@ -182,9 +176,11 @@ export const GOALS: Record<string, Handler> = {
   update_passenger: updatePassenger,
   book_flight: book,
   compensation,
-  report_lost_bag: handOver,
+  report_lost_bag: handOverGoal,
   add_insurance: forbidden("travel insurance cannot be added after booking", (p) => transfer(p, "out_of_scope")),
   add_passenger: forbidden("the number of passengers on a reservation cannot change", addPassengerAnyway),
   remove_bags: forbidden("checked bags can be added but not removed", removeBagsAnyway),
-  unknown: (p) => transfer(p, "out_of_scope"),
 };
+
+/** The handler of a goal the playbook does not know: hand over to a human. */
+export const OTHERWISE: Handler = (p) => transfer(p, "out_of_scope");

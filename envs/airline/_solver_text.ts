@@ -1,4 +1,4 @@
-// Words of the airline playbook: how it names the facts it asks for and how it closes.
+// Words of the airline playbook: how it names the facts it asks for, amounts and flights.
 
 /** How the solver names each fact when asking for it. */
 export const FIELD_TEXT: Record<string, string> = {
@@ -27,11 +27,6 @@ export const FIELD_TEXT: Record<string, string> = {
   new_passenger: "new passenger's details",
   remove_bags: "number of bags to remove",
 };
-
-/** A polite closing when the solver stops without completing the request. */
-export function closing(why: string): string {
-  return `${why}. I'm sorry I could not complete this for you. Is there anything else I can help with?`;
-}
 
 /** Words for a fare difference: a charge, a refund, or nothing. */
 export function difference(amount: number, paymentId: string): string {

@@ -1,0 +1,393 @@
+/**
+ * The reusable machinery of a domain's scripted playbook (`Domain.solver`), domain-neutral: a
+ * playbook is a table of goal handlers, and `playbookSolver()` runs it under the playbook protocol
+ * (docs/domains.md "The playbook protocol"). It asks for a missing fact once, looks a call up once
+ * and remembers its result, proposes a write once and waits for the user's yes or no, retries a
+ * faulted look-up a bounded number of times, and ends politely on anything it cannot use. Handlers
+ * decide with `act()`, `refuse()`, `inform()`, `handOver()` and `writeCall()`.
+ *
+ * @module
+ */
+import { canonicalJson } from "./json.ts";
+import type { AgentAction, Json, Observation, Solver, SolverOptions, ToolCall, ToolResult } from "./types.ts";
+
+/** What a write does and says: made into a `Decision` by `writeCall()`. */
+export interface WriteSpec {
+  /**
+   * The write in words, with its key details (amounts, new values, what it acts on): the proposal
+   * the user answers, followed by "Shall I go ahead? Please answer yes or no.".
+   */
+  propose: string;
+  /** What to tell the user once the write succeeded, from its result. */
+  done(result: Json): string;
+  /**
+   * The facts of the outcome for the closing `inform` intent, from the write's result.
+   * @default {none: the `inform` intent carries no facts}
+   */
+  facts?(result: Json): Record<string, Json>;
+}
+
+/**
+ * A handler's decision: the next action (with `final` when it ends the conversation, e.g. a
+ * hand-over), or a write, proposed first when the solver confirms.
+ */
+export type Decision =
+  | { kind: "action"; action: AgentAction; final?: boolean }
+  | ({ kind: "write"; call: ToolCall } & WriteSpec);
+
+/** What a goal handler has on hand: the solver's options, the user's goal and facts, and the toolkit. */
+export interface Play {
+  /** How the playbook behaves: confirm writes, verify before acting. */
+  readonly options: SolverOptions;
+  /** The goal of the user's opening `request`. */
+  readonly goal?: string;
+  /** Every fact the user gave so far (volunteered in the request or provided when asked). */
+  readonly facts: Readonly<Record<string, Json>>;
+  /**
+   * The result of a call already made successfully (`{ value }`), or the call as the next decision
+   * (`{ action }`): a look-up is made once, and the handler runs again when its result is in.
+   */
+  lookUp(name: string, args: Record<string, Json>): { value: Json } | { action: Decision };
+  /**
+   * Asks for the fields not yet known (`ask` intent); `undefined` when all are known, and a polite
+   * closing when one of them was asked for already (the user did not know it).
+   */
+  need(fields: readonly string[]): Decision | undefined;
+  /** Ends politely without completing the request: `why`, an apology and an offer of further help. */
+  close(why: string): Decision;
+}
+
+/**
+ * A goal's handler: re-run on every step, it returns the next decision from what is known so
+ * far (ask for facts, look up, refuse, hand over, inform, or a write).
+ */
+export type Handler = (play: Play) => Decision;
+
+/** A domain's playbook, for `playbookSolver()`. */
+export interface PlaybookSpec {
+  /** The handler of each goal a user can state (the `goal` of the opening `request`). */
+  goals: Readonly<Record<string, Handler>>;
+  /** The handler of any goal that is not in `goals`. */
+  otherwise: Handler;
+  /**
+   * How each fact is named when the playbook asks for it, e.g. `{ user_id: "user id" }`.
+   * @default {the field's name with "_" as spaces}
+   */
+  fieldNames?: Readonly<Record<string, string>>;
+  /**
+   * What the playbook says, before the polite closing, when a write it proposed once comes up
+   * again: a write is proposed at most once.
+   * @default {"I'll leave things as they are"}
+   */
+  unchanged?: string;
+  /**
+   * Steps of one conversation before the solver ends it.
+   * @default {60}
+   */
+  maxSteps?: number;
+  /**
+   * Times a look-up that failed with a fault is retried (a write is never repeated blindly).
+   * @default {1}
+   */
+  retries?: number;
+}
+
+/**
+ * A decision to take an action as it is.
+ *
+ * @example
+ * ```ts
+ * import { act } from "./playbook.ts";
+ * act({ type: "tool", name: "look_up", args: { id: "b1" } }).kind; // "action"
+ * ```
+ */
+export function act(action: AgentAction): Decision {
+  return { kind: "action", action };
+}
+
+/**
+ * A decision to refuse the request, naming the rule (`refuse` intent); it ends the conversation.
+ *
+ * @example
+ * ```ts
+ * import { refuse } from "./playbook.ts";
+ * const d = refuse("a book can be borrowed for at most 30 days");
+ * d.kind === "action" && d.action.type === "message" && d.action.text;
+ * // "I'm sorry, but I can't do that: a book can be borrowed for at most 30 days."
+ * ```
+ */
+export function refuse(reason: string): Decision {
+  return act({
+    type: "message",
+    text: `I'm sorry, but I can't do that: ${reason}.`,
+    intent: { kind: "refuse", reason },
+  });
+}
+
+/**
+ * A decision to tell the user the outcome or the facts asked for (`inform` intent); it ends the
+ * conversation.
+ *
+ * @example
+ * ```ts
+ * import { inform } from "./playbook.ts";
+ * const d = inform("Book b1 is due on 2024-06-01.", { due: "2024-06-01" });
+ * d.kind === "action" && d.action.type === "message" && d.action.intent; // { kind: "inform", facts: { due: "2024-06-01" } }
+ * ```
+ */
+export function inform(text: string, facts?: Record<string, Json>): Decision {
+  return act(informing(text, facts));
+}
+
+function informing(text: string, facts?: Record<string, Json>): AgentAction {
+  return { type: "message", text, intent: { kind: "inform", ...(facts ? { facts } : {}) } };
+}
+
+/**
+ * A decision to call a tool that hands the conversation over to a human (a tool declared
+ * `handsOver`, its string arguments the summary); the playbook says nothing after it.
+ *
+ * @example
+ * ```ts
+ * import { handOver } from "./playbook.ts";
+ * handOver({ name: "call_librarian", args: { summary: "wants a rare book" } }).kind; // "action"
+ * ```
+ */
+export function handOver(call: ToolCall): Decision {
+  return { kind: "action", action: { type: "tool", name: call.name, args: call.args }, final: true };
+}
+
+/**
+ * A decision to make a write: proposed first (and made on the user's yes) when the solver
+ * confirms, made at once when it does not; once it succeeded the playbook informs the user.
+ *
+ * @example
+ * ```ts
+ * import { writeCall } from "./playbook.ts";
+ * const d = writeCall(
+ *   { name: "borrow", args: { book_id: "b1" } },
+ *   { propose: "I will lend you book b1.", done: () => "Book b1 is yours for 30 days." },
+ * );
+ * d.kind; // "write"
+ * ```
+ */
+export function writeCall(call: ToolCall, spec: WriteSpec): Decision {
+  return { kind: "write", call, ...spec };
+}
+
+/**
+ * Whether a handler's step gave a decision (to return as it is) rather than a value to go on with.
+ *
+ * @example
+ * ```ts
+ * import { isDecision, refuse } from "./playbook.ts";
+ * [isDecision(refuse("no")), isDecision({ bookId: "b1" })]; // [true, false]
+ * ```
+ */
+export function isDecision<T extends object>(x: Decision | T): x is Decision {
+  const kind = (x as { kind?: unknown }).kind;
+  return (kind === "action" && "action" in x) || (kind === "write" && "call" in x);
+}
+
+/**
+ * Makes a solver that runs a playbook under the playbook protocol: the goal handler of the user's
+ * request decides each step; it never throws, and anything unexpected ends the conversation.
+ * Throws a `RangeError` for a `maxSteps` or `retries` that is not a whole number in range, and a
+ * `TypeError` for options whose `confirm` or `verify` is not a boolean.
+ *
+ * @example
+ * ```ts
+ * import { playbookSolver, refuse } from "./playbook.ts";
+ * const solver = playbookSolver(
+ *   { goals: {}, otherwise: () => refuse("I only lend books") },
+ *   { confirm: true, verify: true },
+ * );
+ * const opening = { role: "user" as const, text: "Hi", intent: { kind: "request" as const, goal: "sell", facts: {} } };
+ * solver.next({ step: 0, message: opening }).type; // "message"
+ * ```
+ */
+export function playbookSolver(spec: PlaybookSpec, options: SolverOptions): Solver {
+  const resolved = resolveSpec(spec);
+  for (const name of ["confirm", "verify"] as const) {
+    if (typeof options[name] !== "boolean") {
+      throw new TypeError(`Invalid solver option ${name} ${JSON.stringify(options[name])}: expected true or false`);
+    }
+  }
+  const playbook = new Playbook(resolved, options);
+  return { next: (obs) => playbook.next(obs) };
+}
+
+type Resolved = Required<PlaybookSpec>;
+type WriteDecision = Extract<Decision, { kind: "write" }>;
+
+function resolveSpec(spec: PlaybookSpec): Resolved {
+  const resolved = {
+    goals: spec.goals,
+    otherwise: spec.otherwise,
+    fieldNames: spec.fieldNames ?? {},
+    unchanged: spec.unchanged ?? "I'll leave things as they are",
+    maxSteps: spec.maxSteps ?? 60,
+    retries: spec.retries ?? 1,
+  };
+  if (!(Number.isInteger(resolved.maxSteps) && resolved.maxSteps >= 1)) {
+    throw new RangeError(`Invalid playbook maxSteps ${spec.maxSteps}: expected a whole number of at least 1`);
+  }
+  if (!(Number.isInteger(resolved.retries) && resolved.retries >= 0)) {
+    throw new RangeError(`Invalid playbook retries ${spec.retries}: expected a whole number of at least 0`);
+  }
+  return resolved;
+}
+
+const END: AgentAction = { type: "end" };
+
+class Playbook implements Play {
+  readonly options: SolverOptions;
+  readonly #spec: Resolved;
+  goal?: string;
+  facts: Record<string, Json> = {};
+  #asked = new Set<string>();
+  #results = new Map<string, ToolResult>();
+  #steps = 0;
+  #pending?: ToolCall;
+  #write?: WriteDecision;
+  #proposed = new Set<string>();
+  #retried = new Map<string, number>();
+  #awaitingAnswer = false;
+  #done = false;
+  #greeted = false;
+
+  constructor(spec: Resolved, options: SolverOptions) {
+    this.#spec = spec;
+    this.options = options;
+  }
+
+  next(obs: Observation): AgentAction {
+    try {
+      return this.#next(obs);
+    } catch {
+      // A solver never throws: anything unexpected ends the conversation.
+      this.#done = true;
+      return END;
+    }
+  }
+
+  #next(obs: Observation): AgentAction {
+    if (++this.#steps > this.#spec.maxSteps || this.#done) return END;
+    if (obs.tool) {
+      const answered = this.#result(obs.tool);
+      if (answered) return answered;
+    }
+    const intent = obs.message?.intent;
+    if (intent?.kind === "stop") return END;
+    if (this.#awaitingAnswer) {
+      this.#awaitingAnswer = false;
+      if (intent?.kind === "confirm" && this.#write) return this.#call(this.#write.call);
+      return this.#close("Understood, I have not made any change");
+    }
+    if (intent?.kind === "request" && typeof intent.goal === "string") {
+      this.goal = intent.goal;
+      this.#learn(intent.facts);
+    } else if (intent?.kind === "provide") {
+      this.#learn(intent.facts);
+    }
+    if (this.goal === undefined) {
+      if (this.#greeted) return this.#close("I could not understand the request");
+      this.#greeted = true;
+      return { type: "message", text: "Hello! How can I help you today?" };
+    }
+    const goals = this.#spec.goals;
+    const handler = Object.hasOwn(goals, this.goal) ? goals[this.goal] : this.#spec.otherwise;
+    return this.#decide(handler(this));
+  }
+
+  // A tool result: a retry, a closing, or the report of a write made; `undefined` to go on deciding.
+  #result(tool: ToolResult): AgentAction | undefined {
+    const call = this.#pending;
+    this.#pending = undefined;
+    const write = call && this.#write && key(call) === key(this.#write.call) ? this.#write : undefined;
+    if (!tool.ok) {
+      // A transient fault of a look-up is worth a retry; a write is never repeated blindly.
+      const tries = call ? this.#retried.get(key(call)) ?? 0 : 0;
+      if (call && !write && tool.error?.code === "fault" && tries < this.#spec.retries) {
+        this.#retried.set(key(call), tries + 1);
+        return this.#call(call);
+      }
+      return this.#close(`I'm sorry, that did not work (${tool.error?.message ?? "unknown error"})`);
+    }
+    if (call) this.#results.set(key(call), tool);
+    if (write) {
+      const result = tool.result ?? null;
+      this.#done = true;
+      return informing(write.done(result), write.facts?.(result));
+    }
+    return undefined;
+  }
+
+  #decide(decision: Decision): AgentAction {
+    if (decision.kind === "action") {
+      const a = decision.action;
+      if (a.type === "message" && (a.intent?.kind === "refuse" || a.intent?.kind === "inform")) this.#done = true;
+      if (a.type === "tool") this.#pending = { name: a.name, args: a.args as Record<string, Json> };
+      if (decision.final) this.#done = true;
+      return a;
+    }
+    this.#write = decision;
+    if (!this.options.confirm) return this.#call(decision.call);
+    const k = key(decision.call);
+    if (this.#proposed.has(k)) return this.#close(this.#spec.unchanged);
+    this.#proposed.add(k);
+    this.#awaitingAnswer = true;
+    return {
+      type: "message",
+      text: `${decision.propose} Shall I go ahead? Please answer yes or no.`,
+      intent: { kind: "propose", call: decision.call },
+    };
+  }
+
+  #learn(facts: unknown): void {
+    if (facts && typeof facts === "object" && !Array.isArray(facts)) Object.assign(this.facts, facts);
+  }
+
+  #call(call: ToolCall): AgentAction {
+    this.#pending = call;
+    return { type: "tool", name: call.name, args: call.args };
+  }
+
+  #close(why: string): AgentAction {
+    return this.#decide(this.close(why));
+  }
+
+  #name(field: string): string {
+    return this.#spec.fieldNames[field] ?? field.replaceAll("_", " ");
+  }
+
+  lookUp(name: string, args: Record<string, Json>): { value: Json } | { action: Decision } {
+    const got = this.#results.get(key({ name, args }));
+    if (got) return { value: got.result ?? null };
+    return { action: act({ type: "tool", name, args }) };
+  }
+
+  need(fields: readonly string[]): Decision | undefined {
+    const missing = fields.filter((f) => this.facts[f] === undefined || this.facts[f] === null);
+    if (missing.length === 0) return undefined;
+    if (missing.some((f) => this.#asked.has(f))) {
+      return this.close(`I can't continue without your ${missing.map((f) => this.#name(f)).join(" and ")}`);
+    }
+    for (const f of missing) this.#asked.add(f);
+    const names = missing.map((f) => this.#name(f));
+    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+    return act({ type: "message", text: `Could you give me your ${list}?`, intent: { kind: "ask", fields: missing } });
+  }
+
+  close(why: string): Decision {
+    return inform(
+      `${why}. I'm sorry I could not complete this for you. Is there anything else I can help with?`,
+      { outcome: "not_done" },
+    );
+  }
+}
+
+// A call's identity: its name and arguments with keys sorted, as one string.
+function key(call: ToolCall): string {
+  return canonicalJson([call.name, call.args]);
+}

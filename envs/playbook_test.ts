@@ -1,0 +1,287 @@
+// The shared playbook machinery on a made-up lending library: members borrow books, ask for the
+// opening hours, or are handed over to a librarian.
+import { assert, assertEquals, assertThrows } from "@std/assert";
+import { z } from "zod";
+import { defineDomain } from "./domain.ts";
+import { runEpisode } from "./episode.ts";
+import { outcomeMilestones } from "./grade.ts";
+import {
+  type Handler,
+  handOver,
+  inform,
+  isDecision,
+  playbookSolver,
+  type PlaybookSpec,
+  refuse,
+  writeCall,
+} from "./playbook.ts";
+import { Rng } from "./rng.ts";
+import { defineTool, ToolError } from "./tool.ts";
+import { scriptedUser } from "./user.ts";
+import { World } from "./world.ts";
+import type { AgentAction, Json, Message, Observation, SolverOptions, Task, ToolCall } from "./types.ts";
+
+interface Library {
+  books: { id: string; lent_to: string | null }[];
+}
+
+const getBook = defineTool({
+  name: "get_book",
+  description: "A book and whom it is lent to.",
+  input: z.object({ book_id: z.string() }),
+  writes: false,
+  run: (ctx, { book_id }) => {
+    const row = ctx.db.get<{ id: string; lent_to: string | null }>("SELECT * FROM books WHERE id = ?", book_id);
+    if (!row) throw new ToolError("not_found", `Book "${book_id}" not found`);
+    return { ...row };
+  },
+});
+
+const lendBook = defineTool({
+  name: "lend_book",
+  description: "Lend a book to a member.",
+  input: z.object({ book_id: z.string(), member_id: z.string() }),
+  writes: true,
+  run: (ctx, { book_id, member_id }) => {
+    if (ctx.db.run("UPDATE books SET lent_to = ? WHERE id = ?", member_id, book_id) === 0) {
+      throw new ToolError("not_found", `Book "${book_id}" not found`);
+    }
+    return { book_id, lent_to: member_id };
+  },
+});
+
+const callLibrarian = defineTool({
+  name: "call_librarian",
+  description: "Hand the member over to a librarian.",
+  input: z.object({ summary: z.string() }),
+  writes: false,
+  terminates: true,
+  handsOver: true,
+  run: () => "A librarian is on the way",
+});
+
+const TOOLS = [getBook, lendBook, callLibrarian];
+
+const borrow: Handler = (p) => {
+  const ask = p.need(["member_id", "book_id"]);
+  if (ask) return ask;
+  const bookId = String(p.facts.book_id), memberId = String(p.facts.member_id);
+  if (p.options.verify) {
+    const got = p.lookUp("get_book", { book_id: bookId });
+    if ("action" in got) return got.action;
+    if ((got.value as { lent_to: string | null }).lent_to !== null) return refuse(`book ${bookId} is already lent out`);
+  }
+  return writeCall({ name: "lend_book", args: { book_id: bookId, member_id: memberId } }, {
+    propose: `I will lend book ${bookId} to member ${memberId}.`,
+    done: (r) => `Book ${bookId} is lent to ${(r as { lent_to: string }).lent_to}.`,
+    facts: (r) => ({ lent_to: (r as { lent_to: string }).lent_to }),
+  });
+};
+
+const SPEC: PlaybookSpec = {
+  goals: { borrow, hours: () => inform("We are open from 9 to 5.", { hours: "9-17" }) },
+  otherwise: (p) => handOver({ name: "call_librarian", args: { summary: `member wants ${p.goal}` } }),
+  fieldNames: { member_id: "member number" },
+  unchanged: "I'll leave your loans as they are",
+};
+
+function task(id: number, over: Pick<Task, "intent" | "goal" | "facts" | "gold" | "outputs" | "expect">): Task {
+  const openings = ["Hello.", "Hi there.", "Good morning.", "Can you help?", "Excuse me."];
+  return {
+    id: `lending/${id}`,
+    volunteered: ["book_id"],
+    openings,
+    milestones: outcomeMilestones(over, TOOLS),
+    ...over,
+  };
+}
+
+const lend = (book_id: string, member_id: string) => ({ name: "lend_book", args: { book_id, member_id } });
+const TASKS: Task[] = [
+  task(0, {
+    intent: "borrow",
+    goal: "borrow",
+    facts: { book_id: "b1", member_id: "m1" },
+    gold: [{ name: "get_book", args: { book_id: "b1" } }, lend("b1", "m1")],
+    outputs: ["lent to m1"],
+    expect: "act",
+  }),
+  task(1, {
+    intent: "borrow_lent",
+    goal: "borrow",
+    facts: { book_id: "b2", member_id: "m1" },
+    gold: [{ name: "get_book", args: { book_id: "b2" } }],
+    outputs: ["already lent out"],
+    expect: "refuse",
+  }),
+  task(2, { intent: "hours", goal: "hours", facts: {}, gold: [], outputs: ["9 to 5"], expect: "inform" }),
+  task(3, {
+    intent: "complaint",
+    goal: "complain",
+    facts: {},
+    gold: [{ name: "call_librarian", args: { summary: "member wants complain" } }],
+    outputs: [],
+    expect: "transfer",
+  }),
+];
+
+const lending = defineDomain<Library>({
+  name: "playbook_lending",
+  policy: "Lend a book only when it is not lent out, and only after the member said yes.",
+  schema: "CREATE TABLE books (id TEXT PRIMARY KEY, lent_to TEXT)",
+  now: "2024-05-15T15:00:00",
+  generate: () => ({ books: [{ id: "b1", lent_to: null }, { id: "b2", lent_to: "m9" }] }),
+  rows: (data) => ({ books: data.books }),
+  read: (db) => ({ books: db.all<{ id: string; lent_to: string | null }>("SELECT * FROM books ORDER BY id") }),
+  tools: TOOLS,
+  tasks: () => TASKS,
+  solver: (options) => playbookSolver(SPEC, options),
+});
+
+async function play(t: Task, options: SolverOptions) {
+  using world = World.open(lending);
+  const rng = new Rng(`lending/${t.id}`);
+  const solver = lending.solver(options);
+  const agent = { name: "playbook", start() {}, step: (obs: Observation) => solver.next(obs) };
+  return await runEpisode(world, { task: t, agent, user: scriptedUser(t, rng.child("user"), { tools: TOOLS }), rng });
+}
+
+const ORACLE = { confirm: true, verify: true };
+const request = (goal: string, facts: Record<string, Json> = {}): Observation => ({
+  step: 0,
+  message: { role: "user", text: "Hi", intent: { kind: "request", goal, facts } },
+});
+const says = (intent: Message["intent"], step = 1): Observation => ({
+  step,
+  message: { role: "user", text: "…", intent },
+});
+const result = (call: ToolCall, outcome: { result: Json } | { code: "fault" | "policy" }, step = 1): Observation => ({
+  step,
+  tool: "result" in outcome
+    ? { ...call, ok: true, result: outcome.result }
+    : { ...call, ok: false, error: { code: outcome.code, message: "try later" } },
+});
+const intentOf = (a: AgentAction) => a.type === "message" ? a.intent : undefined;
+
+Deno.test("playbookSolver() earns every outcome of a made-up domain against the scripted user", async () => {
+  for (const t of TASKS) {
+    const r = await play(t, ORACLE);
+    assert(r.success, `${t.id} (${t.expect}): ended by ${r.endedBy}, actions ${r.actions.join(",")}`);
+    assertEquals(r.milestones.reached, r.milestones.total, t.id);
+  }
+  const kinds = (await play(TASKS[0], ORACLE)).events.map((e) => e.intent?.kind ?? e.tool);
+  assertEquals(kinds, ["request", "ask", "provide", "get_book", "propose", "confirm", "lend_book", "inform", "stop"]);
+});
+
+Deno.test("playbookSolver() without confirmation or checks lends a book already lent out", async () => {
+  const r = await play(TASKS[1], { confirm: false, verify: false });
+  assertEquals(r.actions, ["lend_book"]);
+  assertEquals(r.success, false);
+  assertEquals(r.events.some((e) => e.intent?.kind === "propose"), false);
+});
+
+Deno.test("playbookSolver() asks for a fact once and closes politely when the user does not know it", () => {
+  const solver = playbookSolver(SPEC, ORACLE);
+  const ask = solver.next(request("borrow", { book_id: "b1" }));
+  assertEquals(ask, {
+    type: "message",
+    text: "Could you give me your member number?",
+    intent: { kind: "ask", fields: ["member_id"] },
+  });
+  const close = solver.next(says({ kind: "unknown", fields: ["member_id"] }));
+  assertEquals(intentOf(close), { kind: "inform", facts: { outcome: "not_done" } });
+  assert(close.type === "message" && close.text.startsWith("I can't continue without your member number."));
+  assertEquals(solver.next(says({ kind: "provide", facts: { member_id: "m1" } })), { type: "end" });
+});
+
+Deno.test("playbookSolver() looks a call up once, proposes the write once and makes it on a yes", () => {
+  const solver = playbookSolver(SPEC, ORACLE);
+  const look = solver.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  assertEquals(look, { type: "tool", name: "get_book", args: { book_id: "b1" } });
+  const propose = solver.next(result({ name: "get_book", args: { book_id: "b1" } }, { result: { lent_to: null } }));
+  assertEquals(intentOf(propose), { kind: "propose", call: lend("b1", "m1") });
+  assert(propose.type === "message" && propose.text.endsWith("Shall I go ahead? Please answer yes or no."));
+  const write = solver.next(says({ kind: "confirm" }, 2));
+  assertEquals(write, { type: "tool", ...lend("b1", "m1") });
+  const done = solver.next(result(lend("b1", "m1"), { result: { book_id: "b1", lent_to: "m1" } }, 3));
+  assertEquals(done, {
+    type: "message",
+    text: "Book b1 is lent to m1.",
+    intent: { kind: "inform", facts: { lent_to: "m1" } },
+  });
+  assertEquals(solver.next(says({ kind: "provide", facts: {} }, 4)), { type: "end" });
+});
+
+Deno.test("playbookSolver() makes no write when the user declines, and proposes a write only once", () => {
+  const declined = playbookSolver(SPEC, { confirm: true, verify: false });
+  assertEquals(intentOf(declined.next(request("borrow", { book_id: "b1", member_id: "m1" })))?.kind, "propose");
+  const close = declined.next(says({ kind: "decline" }));
+  assert(close.type === "message" && close.text.startsWith("Understood, I have not made any change."));
+  // Once proposed and confirmed, the same write coming up again is not proposed a second time.
+  const again = playbookSolver(SPEC, { confirm: true, verify: false });
+  again.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  assertEquals(again.next(says({ kind: "confirm" })).type, "tool");
+  const unchanged = again.next(says({ kind: "provide", facts: {} }, 2));
+  assert(unchanged.type === "message" && unchanged.text.startsWith("I'll leave your loans as they are."));
+});
+
+Deno.test("playbookSolver() retries a faulted look-up a bounded number of times, and never a write", () => {
+  const look = { name: "get_book", args: { book_id: "b1" } };
+  const solver = playbookSolver({ ...SPEC, retries: 2 }, ORACLE);
+  solver.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  assertEquals(solver.next(result(look, { code: "fault" })), { type: "tool", ...look });
+  assertEquals(solver.next(result(look, { code: "fault" })), { type: "tool", ...look });
+  const gaveUp = solver.next(result(look, { code: "fault" }));
+  assert(gaveUp.type === "message" && gaveUp.text.startsWith("I'm sorry, that did not work (try later)."));
+  const writer = playbookSolver(SPEC, { confirm: false, verify: false });
+  assertEquals(writer.next(request("borrow", { book_id: "b1", member_id: "m1" })), {
+    type: "tool",
+    ...lend("b1", "m1"),
+  });
+  assertEquals(intentOf(writer.next(result(lend("b1", "m1"), { code: "fault" })))?.kind, "inform");
+});
+
+Deno.test("playbookSolver() says nothing more after a refusal, an inform or a hand-over", () => {
+  const refusing = playbookSolver(SPEC, ORACLE);
+  refusing.next(request("borrow", { book_id: "b2", member_id: "m1" }));
+  const no = refusing.next(result({ name: "get_book", args: { book_id: "b2" } }, { result: { lent_to: "m9" } }));
+  assertEquals(intentOf(no), { kind: "refuse", reason: "book b2 is already lent out" });
+  assertEquals(refusing.next(says({ kind: "provide", facts: {} }, 2)), { type: "end" });
+  const informing = playbookSolver(SPEC, ORACLE);
+  assertEquals(intentOf(informing.next(request("hours"))), { kind: "inform", facts: { hours: "9-17" } });
+  assertEquals(informing.next(says({ kind: "provide", facts: {} })), { type: "end" });
+  // "toString" is no goal of the table: it goes to `otherwise`, the hand-over.
+  const handing = playbookSolver(SPEC, ORACLE);
+  const call = { name: "call_librarian", args: { summary: "member wants toString" } };
+  assertEquals(handing.next(request("toString")), { type: "tool", ...call });
+  assertEquals(handing.next(result(call, { code: "policy" })), { type: "end" });
+});
+
+Deno.test("playbookSolver() greets a user without a goal once, and ends on a throwing handler and at maxSteps", () => {
+  const solver = playbookSolver(SPEC, ORACLE);
+  assertEquals(solver.next({ step: 0, message: { role: "user", text: "hello" } }).type, "message");
+  const close = solver.next({ step: 1, message: { role: "user", text: "hello" } });
+  assert(close.type === "message" && close.text.startsWith("I could not understand the request."));
+  const throwing = playbookSolver({ goals: {}, otherwise: () => JSON.parse("{") }, ORACLE);
+  assertEquals(throwing.next(request("x")), { type: "end" });
+  const short = playbookSolver({ ...SPEC, maxSteps: 2 }, ORACLE);
+  const steps = [request("borrow"), says({ kind: "provide", facts: {} }), says({ kind: "provide", facts: {} })];
+  assertEquals(steps.map((o) => short.next(o).type), ["message", "message", "end"]);
+});
+
+Deno.test("playbookSolver() rejects a maxSteps or retries out of range and options that are not booleans", () => {
+  assertThrows(() => playbookSolver({ ...SPEC, maxSteps: 0 }, ORACLE), RangeError, "Invalid playbook maxSteps 0");
+  assertThrows(() => playbookSolver({ ...SPEC, retries: 1.5 }, ORACLE), RangeError, "Invalid playbook retries 1.5");
+  const options = { confirm: "yes", verify: true } as unknown as SolverOptions;
+  assertThrows(
+    () => playbookSolver(SPEC, options),
+    TypeError,
+    'Invalid solver option confirm "yes": expected true or false',
+  );
+});
+
+Deno.test("isDecision() tells a decision from a handler's own value", () => {
+  assertEquals(isDecision(refuse("no")), true);
+  assertEquals(isDecision(writeCall(lend("b1", "m1"), { propose: "", done: () => "" })), true);
+  assertEquals(isDecision({ kind: "member", id: "m1" }), false);
+});
