@@ -1,6 +1,7 @@
 import { assertEquals } from "@std/assert";
 import type { AgentAction, Observation, Solver } from "../envs/mod.ts";
-import { adaptSolver, decodeResult, encodeArgs, type PerturbationHints, perturbationHints } from "./adapt.ts";
+import { adaptSolver } from "./adapt.ts";
+import type { PerturbationHints } from "./perturbation.ts";
 
 const HINTS: PerturbationHints = {
   names: { user_id: "userId", flight_number: "flightNumber" },
@@ -31,22 +32,6 @@ function recorder(): Solver & { seen: Observation[] } {
 const fault = (step: number): Observation => ({
   step,
   tool: { name: "look", args: {}, ok: false, error: { code: "fault", message: "503 service unavailable" } },
-});
-
-Deno.test("encodeArgs() and decodeResult() translate by the hints at any depth", () => {
-  assertEquals(encodeArgs({ user_id: "u", legs: [{ flight_number: "F1", date: "2024-05-16" }] }, HINTS), {
-    userId: "u",
-    legs: [{ flightNumber: "F1", date: "05/16/2024" }],
-  });
-  assertEquals(
-    decodeResult(
-      { status: "ok", data: { flights: [{ flightNo: "F1", price: "1,234.5", at: "05/16/2024T10:00" }] } },
-      HINTS,
-    ),
-    { flights: [{ flight_number: "F1", price: 1234.5, at: "2024-05-16T10:00" }] },
-  );
-  assertEquals(perturbationHints({ perturbation: { names: { a_b: "aB", bad: 3 } } })?.names, { a_b: "aB" });
-  assertEquals(perturbationHints({ other: 1 }), null);
 });
 
 Deno.test("adaptSolver() shows the playbook's calls in the hinted interface and its results back in its own", () => {

@@ -5,120 +5,41 @@
  *
  * @module
  */
-import type { EpisodeResult, Expect, Task } from "../envs/mod.ts";
-import type { Verdict, Violation } from "../judge/mod.ts";
-import { type CellKey, compareCells, type Condition } from "./plan.ts";
+import type { EpisodeResult, Task } from "../envs/mod.ts";
+import type { Verdict } from "../judge/mod.ts";
+import type { EpisodeRecord as ScoringRecord, Milestones, ModelResources, Violation } from "../scoring/mod.ts";
+import { type CellKey, compareCells } from "./plan.ts";
 import type { ResultsSink } from "./store.ts";
 
-export type { Violation };
+export type { ModelResources, Resources, Violation } from "../scoring/mod.ts";
 
 /** What the judges said about an episode, as a record carries it. */
 export interface JudgedFields extends Verdict {
   /** The LLM judge's own violations, when it analysed the episode (kept apart for agreement). */
-  llm_violations?: Violation[];
+  llm_violations?: Verdict["violations"];
   /** Why the LLM judge could not judge the episode. */
   judge_error?: string;
 }
 
 /**
- * Resources an episode used. `time` is in seconds: the episode's simulated time plus the
- * recorded latency of the agent's model calls. `api_calls` counts tool calls for a scripted
- * agent and model calls for a language-model agent; `cost` (dollars), `call_latency` (mean ms
- * per answered model call) and `tokens` come from the agent's model calls.
+ * One episode as eval writes it: scoring's `EpisodeRecord` (`scoring/record.ts`, the one
+ * definition of the record) with the fields eval always fills made required, every milestone
+ * count among them, and `recovered` never null. `records_test.ts` checks that it stays
+ * assignable to scoring's type.
  */
-export interface Resources {
-  time?: number;
-  api_calls?: number;
-  num_actions?: number;
-  num_errors?: number;
-  cost?: number;
-  call_latency?: number;
-  tokens?: number;
-}
-
-/**
- * One episode as eval writes it: scoring's `EpisodeRecord` (`scoring/record.ts`)
- * with the fields eval always fills made required. Spelled out rather than
- * derived from the zod schema so that eval's public API has explicit types;
- * `records_test.ts` checks that it stays assignable to scoring's type.
- */
-export interface EpisodeRecord {
-  agent: string;
-  task: string;
-  run: number;
-  condition: Condition;
-  variant: string | null;
-  success: boolean;
-  /** The reward the source harness gave an imported episode (τ-bench's, 0 or 1); absent for ark's own. */
-  tau_reward?: number;
-  /**
-   * Ark's outcome grade when `success` follows another harness's rule (a τ-bench task): the
-   * expected outcome and whether the episode earned it (METRICS.md "Grading").
-   */
-  outcome?: { expect: Expect; earned: boolean };
-  /** Tool names in call order. */
-  actions: string[];
-  resources: Resources;
-  /** The agent's confidence in [0, 1] when it ended with one. */
-  confidence: number | null;
-  /** The judge's violations (empty: analysed, none found); present once a judge analysed the episode. */
-  violations?: Violation[];
-  /** Attempted violations that did not take effect; present with `violations`. */
-  near_misses?: Violation[];
-  /** The violations' harm added up; present with `violations`. */
-  harm?: { money: number; rows: number };
-  /** The LLM judge's own violations, when it analysed the episode. */
-  llm_violations?: Violation[];
-  /** Why the LLM judge could not judge the episode. */
-  judge_error?: string;
+export interface EpisodeRecord
+  extends
+    Omit<ScoringRecord, "variant" | "actions" | "resources" | "confidence" | "steps" | "first_error_step" | "faults">,
+    Required<
+      Pick<ScoringRecord, "variant" | "actions" | "resources" | "confidence" | "steps" | "first_error_step" | "faults">
+    > {
   /** Outcome milestones: how many, reached in order, achieved in any order. */
-  milestones: { total: number; reached: number; achieved: number };
-  steps: number;
-  first_error_step: number | null;
-  /** Injected faults, tool and model calls together (none outside the fault condition). */
-  faults: number;
+  milestones: Required<Milestones>;
   /**
    * With injected faults: whether the episode still succeeded. Without: whether it hit a tool
    * error and still succeeded.
    */
   recovered: boolean;
-  /**
-   * For each injected tool fault, the agent steps to the next successful call of a tool on the
-   * task's gold plan (faults never followed by one left out); present when a fault was injected.
-   */
-  recovery_steps?: number[];
-  /** Tool calls made, and how many failed argument validation or named no tool. */
-  tool_calls?: number;
-  invalid_calls?: number;
-  /** State-changing calls attempted and succeeded. */
-  writes?: { attempted: number; succeeded: number };
-  /** The label of each of the task's milestones, in order. */
-  milestone_labels?: string[];
-  /** `d_t` for t = 1..total: the share of the gold change up to milestone t the run does not match. */
-  divergence?: number[];
-  /**
-   * How the confidence was obtained when the agent did not state it itself: `"elicited"` (asked
-   * afterwards) or `"heuristic"` (a documented fallback). Absent when stated or when there is none.
-   */
-  confidence_source?: "elicited" | "heuristic";
-  /** A failure of the agent itself (e.g. its model kept failing); absent when there was none. */
-  agent_error?: string;
-  /** Model-call attempts the agent's client retried (429s, 5xx, time-outs); only for model agents. */
-  model_retries?: number;
-  /** Why the user simulator left its script; scoring leaves such a record out of every metric. */
-  user_error?: string;
-  /** What the user simulator's model calls used: part of the experiment's cost, not the agent's. */
-  user_resources?: ModelResources;
-  /** What the LLM judge's model calls used: part of the experiment's cost, not the agent's. */
-  judge_resources?: ModelResources;
-}
-
-/** Resources of model calls. */
-export interface ModelResources {
-  cost?: number;
-  api_calls?: number;
-  call_latency?: number;
-  tokens?: number;
 }
 
 /** Options of `toRecord()`. */
@@ -277,7 +198,8 @@ const KEYS = [
 const RESOURCE_KEYS = ["cost", "time", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"] as const;
 const VIOLATION_KEYS = ["constraint", "severity", "step", "evidence", "source", "harm"] as const;
 
-function ordered(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+function ordered(object: object, keys: readonly string[]): Record<string, unknown> {
+  const value = object as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of keys) if (value[k] !== undefined) out[k] = value[k];
   for (const k of Object.keys(value).sort()) if (!(k in out) && value[k] !== undefined) out[k] = value[k];
@@ -285,24 +207,22 @@ function ordered(value: Record<string, unknown>, keys: readonly string[]): Recor
 }
 
 function violationLine(v: Violation): Record<string, unknown> {
-  const out = ordered(v as unknown as Record<string, unknown>, VIOLATION_KEYS);
+  const out = ordered(v, VIOLATION_KEYS);
   if (v.harm) out.harm = ordered(v.harm, ["money", "rows"]);
   return out;
 }
 
 /** One record as one compact JSON line (no newline), keys in METRICS.md's order whatever the input's order. */
 export function recordLine(record: EpisodeRecord): string {
-  const r = record as unknown as Record<string, unknown>;
   return JSON.stringify(ordered({
-    ...r,
-    resources: ordered(record.resources as Record<string, unknown>, RESOURCE_KEYS),
+    ...record,
+    resources: ordered(record.resources, RESOURCE_KEYS),
     milestones: ordered(record.milestones, ["total", "reached", "achieved"]),
     harm: record.harm && ordered(record.harm, ["money", "rows"]),
     outcome: record.outcome && ordered(record.outcome, ["expect", "earned"]),
     writes: record.writes && ordered(record.writes, ["attempted", "succeeded"]),
-    user_resources: record.user_resources && ordered(record.user_resources as Record<string, unknown>, RESOURCE_KEYS),
-    judge_resources: record.judge_resources &&
-      ordered(record.judge_resources as Record<string, unknown>, RESOURCE_KEYS),
+    user_resources: record.user_resources && ordered(record.user_resources, RESOURCE_KEYS),
+    judge_resources: record.judge_resources && ordered(record.judge_resources, RESOURCE_KEYS),
     violations: record.violations?.map(violationLine),
     near_misses: record.near_misses?.map(violationLine),
     llm_violations: record.llm_violations?.map(violationLine),

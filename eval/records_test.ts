@@ -208,6 +208,11 @@ Deno.test("toRecord() of a model agent: its usage, its time with model latency, 
   );
   assertEquals(record.user_resources, { api_calls: 2, tokens: 300, cost: 0.001 });
   assertEquals(EpisodeRecordSchema.parse(record).user_error, "user gave an empty reply");
+  // Scoring's schema is the record's one definition: it keeps every field eval writes.
+  assertEquals(EpisodeRecordSchema.parse({ ...record, judge_resources: { cost: 0.002, api_calls: 1 } }), {
+    ...record,
+    judge_resources: { cost: 0.002, api_calls: 1 },
+  });
   const line = recordLine(record);
   assertEquals(line.indexOf('"confidence_source":"elicited"') > line.indexOf('"confidence":0.9'), true);
   assertEquals(line.endsWith(',"user_resources":{"cost":0.001,"api_calls":2,"tokens":300}}'), true);

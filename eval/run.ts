@@ -2,27 +2,31 @@
  * The experiment runner: runs every cell of the plan that the results sink has
  * not finished yet, up to `concurrency` at once (each in its own world), and
  * commits each episode as soon as it ends, so an interrupted run resumes where it
- * stopped. Each cell runs under its condition (`conditions/`), applied the same way
- * whatever the domain. With a cost budget it starts no new episode once the model
- * calls of the experiment (resumed episodes included) have spent it.
+ * stopped. Each cell runs under its condition (`conditions/`): the runner looks its definition
+ * up and calls it, the same way whatever the condition and the domain. With a cost budget it
+ * starts no new episode once the model calls of the experiment (resumed episodes included)
+ * have spent it.
  *
  * @module
  */
-import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
-import type { AgentFactory, Domain, Task, UserSimulator } from "../envs/mod.ts";
+import { getDomain, parseTaskId, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+import type { AgentFactory, Domain, EpisodeEvent, Task, UserSimulator } from "../envs/mod.ts";
 import { agentFactory, llmUser, modelSpec } from "../agents/mod.ts";
 import { type ChatResponse, type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
-import { type Cell, cellKey, judgeSpec, paraphraseModel, planCells, type ResolvedConfig, userSpec } from "./plan.ts";
+import { type Cell, cellKey, planCells } from "./plan.ts";
+import { judgeSpec, type ResolvedConfig, userSpec } from "./config.ts";
 import { isRefusal } from "../judge/mod.ts";
-import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
-import { cellSetup, columnRenames, paraphrasedTask } from "./conditions/mod.ts";
+import { applyGrade, type Judged, judgeEpisode, regrade } from "./judging.ts";
+import { type CellSetup, conditionModels, prepareConditions, type PreparedConditions } from "./conditions/mod.ts";
 import { type EpisodeRecord, toRecord } from "./records.ts";
 import type { ResultsSink } from "./store.ts";
 import { modelSpecs } from "./models.ts";
 
 /** How far an experiment has got: episodes finished (including resumed ones) out of all. */
 export interface Progress {
+  /** Episodes finished so far, those resumed from the store included. */
   done: number;
+  /** Episodes of the whole plan. */
   total: number;
 }
 
@@ -96,36 +100,11 @@ export function episodeCost(record: Pick<EpisodeRecord, "resources" | "user_reso
  */
 export async function runExperiment(config: ResolvedConfig, options: RunOptions): Promise<RunSummary> {
   const { sink, onProgress } = options;
-  const specs = modelSpecs(config);
-  const paraphraser = paraphraseModel(config);
-  if (paraphraser !== null) specs.push(paraphraser);
+  const specs = [...modelSpecs(config), ...conditionModels(config.conditions)];
   if (specs.length > 0 && options.models === undefined) {
     throw new TypeError(`Cannot run "${specs[0]}": runExperiment() needs options.models for language models`);
   }
-  const domains = new Map<string, DomainRun>();
-  const tasks = new Map<string, Task>();
-  for (const name of config.domains) {
-    const domain = getDomain(name);
-    using world = World.open(domain, { seed: config.worldSeed });
-    for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, task);
-    domains.set(name, { domain, columns: columnRenames(world.store) });
-  }
-  const cells = planCells(config, [...tasks.values()]);
-  const finished = sink.finishedKeys();
-  const todo = cells.filter((c) => !finished.has(cellKey(c)));
-  // Paraphrases written by a model, once per task that still has a prompt cell to run.
-  const openings = new Map<string, Task>();
-  if (paraphraser !== null && config.conditions.prompt !== false) {
-    const client = options.models!(paraphraser);
-    for (const id of new Set(todo.filter((c) => c.condition === "prompt").map((c) => c.task))) {
-      try {
-        openings.set(id, await paraphrasedTask(client, tasks.get(id)!, { count: config.conditions.prompt.variants }));
-      } catch (err) {
-        if (err instanceof ModelError) throw err;
-        throw new ModelError("malformed", err instanceof Error ? err.message : String(err));
-      }
-    }
-  }
+  const { cells, todo, conditions, tasks } = await prepare(config, options);
   const summary: RunSummary = {
     total: cells.length,
     skipped: cells.length - todo.length,
@@ -156,8 +135,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
         try {
           const record = await runCell(world, cell, {
             task,
-            userTask: cell.condition === "prompt" ? openings.get(cell.task) ?? task : task,
-            columns: domains.get(name)!.columns,
+            setup: conditions.setup(cell, { task, domain: world.domain }),
             config,
             sink,
             models: options.models,
@@ -180,15 +158,43 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   return summary;
 }
 
-/** A domain of the run and the renamed columns of its world (for the env condition). */
-interface DomainRun {
-  domain: Domain;
-  columns: Record<string, string>;
+/** What an experiment works out before its first cell: its tasks, cells, the cells to run and its conditions. */
+interface Prepared {
+  tasks: Map<string, Task>;
+  cells: Cell[];
+  todo: Cell[];
+  conditions: PreparedConditions;
 }
 
-// The domain of a task id `<domain>/<index>`.
+// The experiment's tasks and cells from its generated worlds, the cells the sink has not finished,
+// and every condition prepared for those (with the worlds still open).
+async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Prepared> {
+  const worlds: World[] = [];
+  try {
+    for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
+    const tasks = new Map<string, Task>();
+    for (const world of worlds) for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, task);
+    const cells = planCells(config, [...tasks.values()]);
+    const finished = options.sink.finishedKeys();
+    const todo = cells.filter((c) => !finished.has(cellKey(c)));
+    const conditions = await prepareConditions({
+      conditions: config.conditions,
+      worlds,
+      tasks,
+      cells: todo,
+      models: options.models,
+    });
+    return { tasks, cells, todo, conditions };
+  } finally {
+    for (const world of worlds) world.close();
+  }
+}
+
+// The domain of a task the run generated, from its id (`parseTaskId()`).
 function domainOf(task: string): string {
-  return task.slice(0, Math.max(task.lastIndexOf("/"), 0));
+  const id = parseTaskId(task);
+  if (id === null) throw new TypeError(`Invalid task id "${task}": expected "<domain>/<index>"`);
+  return id.domain;
 }
 
 /** The first fatal model failure of an episode, and whose model it was. */
@@ -234,24 +240,17 @@ async function runCell(
   cell: Cell,
   options: {
     task: Task;
-    /** The task as the user simulator sees it (with model-written openings under the prompt condition). */
-    userTask: Task;
-    columns: Record<string, string>;
+    /** How the cell's condition changes its episode. */
+    setup: CellSetup;
     config: ResolvedConfig;
     sink: ResultsSink;
     models: RunOptions["models"];
     agents: RunOptions["agents"];
   },
 ): Promise<EpisodeRecord> {
-  const { task, config, sink, models } = options;
+  const { task, setup, config, sink, models } = options;
   const rng = new Rng(cell.seed);
   const fatal: Fatal = { error: null, who: "" };
-  const setup = cellSetup(cell, {
-    conditions: config.conditions,
-    task: options.userTask,
-    tools: world.domain.tools,
-    columns: options.columns,
-  });
   const watched = modelSpec(cell.agent) === null
     ? undefined
     : new Watched(models!(cell.agent), fatal, `"${cell.agent}"`);
@@ -259,12 +258,12 @@ async function runCell(
   const model = watched && setup.model(watched);
   const own = options.agents && Object.hasOwn(options.agents, cell.agent) ? options.agents[cell.agent] : undefined;
   const factory = own ?? agentFactory(cell.agent, {
-    client: model?.client,
+    client: model,
     temperature: config.temperature ?? undefined,
     maxTokens: config.maxTokens ?? undefined,
   });
   const agent = factory({ rng: rng.child("agent"), domain: world.domain, task, run: cell.run });
-  const user = makeUser(world.domain, options.userTask, { cell, rng, config, fatal, models, opening: setup.opening });
+  const user = makeUser(world.domain, setup.userTask, { cell, rng, config, fatal, models, opening: setup.opening });
   const result = await runEpisode(world, {
     task,
     agent,
@@ -278,24 +277,12 @@ async function runCell(
     const { code, message } = fatal.error;
     throw new ModelError(code, `Cannot run ${fatal.who} on ${cell.task} run ${cell.run}: ${message}`);
   }
-  const judge = judgeSpec(config.judge);
-  const judgeModel = judge === null
-    ? undefined
-    : new Watched(models!(`${judge.provider}:${judge.model}`), fatal, `the judge "${config.judge}"`);
-  const judged = await judgeEpisode(world, { task, events: result.events }, { model: judgeModel, run: cell.run }).catch(
-    (err) => {
-      if (!(err instanceof ModelError)) throw err;
-      throw new ModelError(
-        err.code,
-        `Cannot judge ${cell.task} run ${cell.run} with "${config.judge}": ${err.message}`,
-      );
-    },
-  );
+  const judged = await judgeCell(world, cell, { task, events: result.events, config, models, fatal });
   const record = toRecord(cell, result, {
     task,
     milestoneLabels: task.milestones.map((m) => m.label),
     modelLatencyMs: watched?.latencyMs ?? 0,
-    modelFaults: model?.faults() ?? 0,
+    ...setup.record(),
     verdict: judged.fields,
   });
   // For a language agent the LLM judge's refusal check decides when the rules found none.
@@ -305,6 +292,23 @@ async function runCell(
   if (judged.resources.api_calls !== undefined) record.judge_resources = { ...judged.resources };
   sink.add({ cell, record, events: result.events });
   return record;
+}
+
+// The judges' verdict on a cell's episode; a model failure of the LLM judge names the cell.
+function judgeCell(
+  world: World,
+  cell: Cell,
+  options: { task: Task; events: EpisodeEvent[]; config: ResolvedConfig; models: RunOptions["models"]; fatal: Fatal },
+): Promise<Judged> {
+  const { task, events, config, models, fatal } = options;
+  const judge = judgeSpec(config.judge);
+  const model = judge === null
+    ? undefined
+    : new Watched(models!(`${judge.provider}:${judge.model}`), fatal, `the judge "${config.judge}"`);
+  return judgeEpisode(world, { task, events }, { model, run: cell.run }).catch((err) => {
+    if (!(err instanceof ModelError)) throw err;
+    throw new ModelError(err.code, `Cannot judge ${cell.task} run ${cell.run} with "${config.judge}": ${err.message}`);
+  });
 }
 
 function makeUser(

@@ -1,14 +1,16 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { FakeModelClient, ModelError } from "../agents/model/mod.ts";
 import type { AgentFactory } from "../envs/mod.ts";
-import { resolveConfig } from "./plan.ts";
+import { resolveConfig } from "./config.ts";
 import { recordsJsonl } from "./records.ts";
 import { type Progress, runExperiment } from "./run.ts";
 import { MemoryResults } from "./store.ts";
 
 // The runner's mechanics on the nominal condition; the conditions themselves are tested below.
 const NOMINAL = { fault: false, env: false, prompt: false } as const;
+// Every config names its domain, so registering another changes none of these counts.
 const config = resolveConfig({
+  domains: ["airline"],
   agents: ["oracle", "noisy", "reckless"],
   tasks: 4,
   runs: 2,
@@ -65,7 +67,13 @@ function quickModel(model = "m"): FakeModelClient {
   );
 }
 
-const modelConfig = resolveConfig({ agents: ["openai:m"], tasks: 2, runs: 2, conditions: NOMINAL });
+const modelConfig = resolveConfig({
+  domains: ["airline"],
+  agents: ["openai:m"],
+  tasks: 2,
+  runs: 2,
+  conditions: NOMINAL,
+});
 
 Deno.test("runExperiment() runs a model agent from options.models and records its usage", async () => {
   const sink = new MemoryResults();
@@ -110,7 +118,7 @@ Deno.test("runExperiment() stops on a replay miss without recording it, but reco
 
 Deno.test("runExperiment() gives the same records at any concurrency", async () => {
   const one = new MemoryResults(), three = new MemoryResults();
-  const both = resolveConfig({ agents: ["noisy", "openai:m"], tasks: 4, runs: 1 });
+  const both = resolveConfig({ domains: ["airline"], agents: ["noisy", "openai:m"], tasks: 4, runs: 1 });
   await runExperiment(both, { sink: one, models: () => quickModel() });
   await runExperiment({ ...both, concurrency: 3 }, { sink: three, models: () => quickModel() });
   assertEquals(recordsJsonl(three.records()), recordsJsonl(one.records()));
@@ -126,7 +134,14 @@ Deno.test("runExperiment() with a model user: its cost is apart from the agent's
       prices: { "openai:u": { input: 1000, output: 1000 } },
     },
   );
-  const config = resolveConfig({ agents: ["oracle"], user: "llm:openai:u", tasks: 2, runs: 1, conditions: NOMINAL });
+  const config = resolveConfig({
+    domains: ["airline"],
+    agents: ["oracle"],
+    user: "llm:openai:u",
+    tasks: 2,
+    runs: 1,
+    conditions: NOMINAL,
+  });
   const summary = await runExperiment(config, { sink, models: () => user });
   assertEquals(summary.cost, 0.03);
   for (const r of sink.records()) {
@@ -139,6 +154,7 @@ Deno.test("runExperiment() with a model user: its cost is apart from the agent's
 Deno.test("runExperiment() faults a model agent's calls: retries counted, an injected auth failure is the agent's", async () => {
   const sink = new MemoryResults();
   const faulty = resolveConfig({
+    domains: ["airline"],
     agents: ["openai:m"],
     tasks: 10,
     runs: 2,
@@ -172,6 +188,7 @@ Deno.test("runExperiment() opens prompt cells with a model's paraphrases, and fa
       };
     }, { provider: "openai", model: "p" });
   const prompt = resolveConfig({
+    domains: ["airline"],
     agents: ["oracle"],
     tasks: 2,
     runs: 1,

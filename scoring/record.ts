@@ -27,6 +27,13 @@ const violation = z.object({
   harm: z.object({ money: nonNegative.optional(), rows: nonNegative.optional() }).optional(),
 });
 
+const modelResources = z.object({
+  cost: nonNegative.optional(),
+  api_calls: nonNegative.optional(),
+  call_latency: nonNegative.optional(),
+  tokens: nonNegative.optional(),
+});
+
 // 0 ≤ reached ≤ achieved ≤ total, each issue on the field that breaks it.
 const milestones = z.object({ total: count, reached: count, achieved: count.optional() }).superRefine((m, ctx) => {
   const issue = (path: "reached" | "achieved", message: string) =>
@@ -75,21 +82,39 @@ export interface Milestones {
   achieved?: number;
 }
 
-/** Resources an episode used: any subset; `time` in seconds, `call_latency` in ms. */
+/**
+ * Resources an episode used: any subset. `time` is in seconds (ark: the episode's simulated time
+ * plus the recorded latency of the agent's model calls); `api_calls` counts tool calls for a
+ * scripted agent and model calls for a language-model agent; `cost` (dollars), `call_latency`
+ * (mean ms per answered model call) and `tokens` come from the agent's model calls.
+ */
 export interface Resources {
+  /** Dollars. */
   cost?: number;
+  /** Seconds. */
   time?: number;
+  /** Tool calls (a scripted agent) or model calls (a language-model agent). */
   api_calls?: number;
+  /** Actions taken. */
   num_actions?: number;
+  /** Actions that failed. */
   num_errors?: number;
+  /** Mean milliseconds per answered model call. */
   call_latency?: number;
+  /** Tokens of the model calls. */
   tokens?: number;
 }
 
+/** Resources of model calls (ark: a user simulator's or an LLM judge's, apart from the agent's). */
+export type ModelResources = Pick<Resources, "cost" | "api_calls" | "call_latency" | "tokens">;
+
 /** An abstention scenario's outcome (ark's extension). */
 export interface AbstentionOutcome {
+  /** Whether the scenario leaves a precondition unmet (`hazardous`: acting is wrong) or is its `safe` twin. */
   scenario: "hazardous" | "safe";
+  /** The kind of precondition the hazardous scenario leaves unmet (METRICS.md "Abstention"). */
   gap: "specification" | "verification" | "authority";
+  /** What the agent did: `executed` the action, or blocked it (every other outcome counts as a block). */
   outcome: "executed" | "blocked_constraint" | "blocked_commitment" | "grounding_warning";
   /** The precondition the scenario leaves unmet (hazardous): what an informed refusal names. */
   missing?: string;
@@ -101,11 +126,17 @@ export interface AbstentionOutcome {
 
 /** One episode record. Only `agent`, `task`, `run`, `condition` and `success` are required. */
 export interface EpisodeRecord {
+  /** The agent's name (or spec). */
   agent: string;
+  /** The task id, `<domain>/<index>`. */
   task: string;
+  /** The run index, from 0. */
   run: number;
+  /** The condition the episode ran under (METRICS.md "Conditions"). */
   condition: "nominal" | "fault" | "env" | "prompt";
+  /** Paraphrase, fault schedule or perturbation preset; `null` for none. */
   variant?: string | null;
+  /** Whether the episode earned the task's expected outcome (METRICS.md "Grading"). */
   success: boolean;
   /** ark: the reward another harness gave an imported episode (τ-bench's, in [0, 1]). */
   tau_reward?: number;
@@ -113,8 +144,15 @@ export interface EpisodeRecord {
   outcome?: { expect: "act" | "refuse" | "transfer" | "inform"; earned: boolean };
   /** Tool names in call order. */
   actions?: string[];
+  /** What the episode used. */
   resources?: Resources;
+  /** The agent's confidence in [0, 1] when it ended with one. */
   confidence?: number | null;
+  /**
+   * ark: how the confidence was obtained when the agent did not state it itself: `"elicited"`
+   * (asked afterwards) or `"heuristic"` (a documented fallback). Absent when stated or when there is none.
+   */
+  confidence_source?: "elicited" | "heuristic";
   /** Present (possibly empty) when a judge analysed the episode. */
   violations?: Violation[];
   /** Attempted violations that did not take effect; they never count in S_comp or S_harm. */
@@ -125,10 +163,18 @@ export interface EpisodeRecord {
   llm_violations?: Violation[];
   /** Why the judge could not analyse the episode. */
   judge_error?: string;
+  /** Outcome milestones: how many, reached in order, achieved in any order. */
   milestones?: Milestones;
+  /** Agent steps taken. */
   steps?: number;
+  /** The step of the first tool call that failed; `null` when none did. */
   first_error_step?: number | null;
+  /** Injected faults, tool and model calls together (none outside the fault condition). */
   faults?: number;
+  /**
+   * With injected faults: whether the episode still succeeded. Without: whether it hit a tool
+   * error and still succeeded.
+   */
   recovered?: boolean | null;
   /** ark: tool calls made. */
   tool_calls?: number;
@@ -146,6 +192,8 @@ export interface EpisodeRecord {
   recovery_steps?: number[];
   /** ark: an abstention scenario's outcome. */
   abstention?: AbstentionOutcome;
+  /** ark: a failure of the agent itself (e.g. its model kept failing); absent when there was none. */
+  agent_error?: string;
   /** ark: model-call attempts the agent's client retried. */
   model_retries?: number;
   /**
@@ -153,10 +201,22 @@ export interface EpisodeRecord {
    * for: scoring leaves it out of every metric and counts it (`n.user_errors`).
    */
   user_error?: string;
+  /** ark: what the user simulator's model calls used: part of the experiment's cost, not the agent's. */
+  user_resources?: ModelResources;
+  /** ark: what the LLM judge's model calls used: part of the experiment's cost, not the agent's. */
+  judge_resources?: ModelResources;
 }
 
+/**
+ * Zod's schema type under a local name: `deno doc --lint` reports any reference to another
+ * package's type as private (denoland/deno#27364).
+ *
+ * @internal
+ */
+type ZodType<T> = z.ZodType<T>;
+
 /** Zod schema of one record. Required: agent, task, run, condition, success. */
-export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
+export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   agent: z.string().min(1),
   task: z.string().min(1),
   run: count,
@@ -177,6 +237,7 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
     tokens: nonNegative.optional(),
   }).optional(),
   confidence: z.number().min(0).max(1).nullable().optional(),
+  confidence_source: z.enum(["elicited", "heuristic"]).optional(),
   /** Present (possibly empty) when the judge analysed the episode. */
   violations: z.array(violation).optional(),
   near_misses: z.array(violation).optional(),
@@ -200,6 +261,7 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
   divergence: z.array(z.number().min(0).max(1)).optional(),
   /** ark: for each injected fault, the extra steps until the next on-plan action. */
   recovery_steps: z.array(nonNegative).optional(),
+  agent_error: z.string().optional(),
   model_retries: count.optional(),
   /** ark: an abstention scenario's outcome. */
   abstention: z.object({
@@ -215,4 +277,25 @@ export const EpisodeRecordSchema: z.ZodType<EpisodeRecord> = z.object({
   }).optional(),
   /** ark: why the user simulator left its script; the record is left out of every metric. */
   user_error: z.string().optional(),
+  user_resources: modelResources.optional(),
+  judge_resources: modelResources.optional(),
 });
+
+/**
+ * The domain a record's task belongs to, as scoring groups records (`by: "domain"`): the task id
+ * before its first "/", so `airline` of `airline/7` and `tau-bench:airline` of `tau-bench:airline/3`
+ * (another benchmark's tasks on a domain are a group of their own), or the whole id when it has no
+ * "/". Ark builds ids as `<domain>/<index>` or `<source>:<domain>/<index>`; scoring reads them here
+ * alone and imports nothing to do it, since records come from anyone.
+ *
+ * @example
+ * ```ts
+ * import { taskDomain } from "./record.ts";
+ * [taskDomain("airline/7"), taskDomain("tau-bench:airline/3"), taskDomain("plain")];
+ * // ["airline", "tau-bench:airline", "plain"]
+ * ```
+ */
+export function taskDomain(task: string): string {
+  const slash = task.indexOf("/");
+  return slash < 0 ? task : task.slice(0, slash);
+}

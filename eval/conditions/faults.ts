@@ -7,6 +7,7 @@
  * A model-call fault of a transient kind is what a resilient client absorbs: the wrapper counts
  * one retry and then answers; an `auth` fault raises `ModelError("auth")`, which the agent sees
  * as a failed call (a language-model agent ends the episode with an agent error).
+ * `faultDefinition` seeds both schedules from the cell's seed, on separate streams.
  *
  * @module
  */
@@ -18,6 +19,7 @@ import {
   type ModelClient,
   ModelError,
 } from "../../agents/model/mod.ts";
+import { type ConditionDefinition, unchangedSetup } from "./condition.ts";
 
 /** The kinds of fault the condition injects, in a fixed order (the schedule picks among them). */
 export const FAULT_KINDS = [
@@ -143,7 +145,9 @@ export function faultCondition(options: FaultOptions): EpisodeCondition {
  * ```
  */
 export class FaultyModel implements ModelClient {
+  /** The wrapped client's provider. */
   readonly provider: string;
+  /** The wrapped client's model. */
   readonly model: string;
   /** The kinds of fault injected so far, in call order. */
   readonly faults: FaultKind[] = [];
@@ -169,3 +173,35 @@ export class FaultyModel implements ModelClient {
     return kind === null ? response : { ...response, retries: response.retries + 1 };
   }
 }
+
+/**
+ * The `fault` condition: each cell's tool calls and its agent's model calls faulted with
+ * probability `p_fault`, on two schedules seeded from the cell's seed alone; the record counts
+ * the model faults with the tool faults.
+ *
+ * @example
+ * ```ts
+ * import { faultDefinition } from "./faults.ts";
+ * faultDefinition.models({ nominal: false, fault: { p_fault: 0.2, runs: 5 }, env: false, prompt: false }); // []
+ * ```
+ */
+export const faultDefinition: ConditionDefinition = {
+  name: "fault",
+  models: () => [],
+  prepare: ({ conditions }) => ({
+    setup(cell, { task }) {
+      if (conditions.fault === false) throw new RangeError(`Cannot run "${cell.variant}": the fault condition is off`);
+      const p = conditions.fault.p_fault;
+      let faulty: FaultyModel | null = null;
+      return {
+        ...unchangedSetup(task),
+        condition: faultCondition({ seed: deriveSeed(cell.seed, "faults", "tools"), p }),
+        model(client) {
+          faulty = new FaultyModel(client, { seed: deriveSeed(cell.seed, "faults", "model"), p });
+          return faulty;
+        },
+        record: () => ({ modelFaults: faulty?.faults.length ?? 0 }),
+      };
+    },
+  }),
+};

@@ -2,13 +2,16 @@
  * The `prompt` condition: the user opens with a paraphrase of the request. Variant `jk`
  * (k = 1..J) opens with the task's opening k; a task with fewer paraphrases cycles through the
  * ones it has (opening 0 is the nominal one, used only when there is no other). The J
- * paraphrases may instead be written by a language model (`paraphrasedTask()`).
+ * paraphrases may instead be written by a language model (`paraphrasedTask()`): `promptDefinition`
+ * asks it once per experiment for each task that still has a prompt cell to run.
  *
  * @module
  */
 import type { Task } from "../../envs/mod.ts";
 import { generateParaphrases } from "../../agents/mod.ts";
-import type { ModelClient } from "../../agents/model/mod.ts";
+import { type ModelClient, ModelError } from "../../agents/model/mod.ts";
+import { paraphraseModel } from "../config.ts";
+import { type ConditionDefinition, unchangedSetup } from "./condition.ts";
 
 /**
  * The variant names of J paraphrases: `j1` … `jJ`.
@@ -61,4 +64,52 @@ export function openingOf(task: Pick<Task, "id" | "openings">, variant: string):
 export async function paraphrasedTask(client: ModelClient, task: Task, options: { count: number }): Promise<Task> {
   const more = await generateParaphrases(client, task.openings[0], { count: options.count });
   return { ...task, openings: [task.openings[0], ...more] };
+}
+
+/**
+ * The `prompt` condition: each cell's user opens with the paraphrase of its variant. With
+ * `paraphrases: "llm:PROVIDER:MODEL"` the model writes them once per experiment, for each task
+ * that still has a cell to run; a model's failure is a `ModelError` (a `"malformed"` one when it
+ * gives too few paraphrases that keep every fact).
+ *
+ * @example
+ * ```ts
+ * import { promptDefinition } from "./prompt.ts";
+ * const prompt = { variants: 5, paraphrases: "llm:openai:gpt-4o-mini", runs: 1 };
+ * promptDefinition.models({ nominal: false, fault: false, env: false, prompt }); // ["openai:gpt-4o-mini"]
+ * ```
+ */
+export const promptDefinition: ConditionDefinition = {
+  name: "prompt",
+  models(conditions) {
+    const spec = paraphraseModel({ conditions });
+    return spec === null ? [] : [spec];
+  },
+  async prepare({ conditions, tasks, cells, models }) {
+    const openings = new Map<string, Task>();
+    const spec = paraphraseModel({ conditions });
+    if (spec !== null && conditions.prompt !== false) {
+      if (models === undefined) throw new TypeError(`Cannot paraphrase with "${spec}": no model clients were given`);
+      const client = models(spec);
+      for (const id of new Set(cells.map((c) => c.task))) {
+        openings.set(id, await paraphrased(client, tasks.get(id)!, conditions.prompt.variants));
+      }
+    }
+    return {
+      setup(cell, { task }) {
+        const userTask = openings.get(cell.task) ?? task;
+        return { ...unchangedSetup(userTask), opening: openingOf(userTask, cell.variant ?? "") };
+      },
+    };
+  },
+};
+
+// A task with a model's paraphrases; any failure but the model's own is a malformed answer.
+async function paraphrased(client: ModelClient, task: Task, count: number): Promise<Task> {
+  try {
+    return await paraphrasedTask(client, task, { count });
+  } catch (err) {
+    if (err instanceof ModelError) throw err;
+    throw new ModelError("malformed", err instanceof Error ? err.message : String(err));
+  }
 }

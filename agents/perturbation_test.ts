@@ -1,0 +1,104 @@
+import { assert, assertEquals, assertNotEquals, assertThrows } from "@std/assert";
+import { domains, type Json, Rng, toolParameters, World } from "../envs/mod.ts";
+import {
+  camelCase,
+  columnRenames,
+  decodeArgs,
+  decodeResult,
+  encodeArgs,
+  encodeResult,
+  encodeSchema,
+  ENV_PRESET_NAMES,
+  formatNumber,
+  type PerturbationHints,
+  perturbationHints,
+  presetHints,
+  seededKeyOrder,
+} from "./perturbation.ts";
+
+const HINTS: PerturbationHints = {
+  names: { user_id: "userId", flight_number: "flightNumber" },
+  dates: "MM/DD/YYYY",
+  wrapped: true,
+  numbers: "formatted",
+  columns: { flight_number: "flightNo" },
+  reordered: true,
+};
+
+Deno.test("encodeArgs() and decodeResult() translate by the hints at any depth", () => {
+  assertEquals(encodeArgs({ user_id: "u", legs: [{ flight_number: "F1", date: "2024-05-16" }] }, HINTS), {
+    userId: "u",
+    legs: [{ flightNumber: "F1", date: "05/16/2024" }],
+  });
+  assertEquals(
+    decodeResult(
+      { status: "ok", data: { flights: [{ flightNo: "F1", price: "1,234.5", at: "05/16/2024T10:00" }] } },
+      HINTS,
+    ),
+    { flights: [{ flight_number: "F1", price: 1234.5, at: "2024-05-16T10:00" }] },
+  );
+  assertEquals(perturbationHints({ perturbation: { names: { a_b: "aB", bad: 3 } } })?.names, { a_b: "aB" });
+  assertEquals(perturbationHints({ other: 1 }), null);
+});
+
+Deno.test("camelCase() and formatNumber() write names and numbers the perturbed way", () => {
+  assertEquals(camelCase("reservation_id"), "reservationId");
+  assertEquals(camelCase("legs"), "legs");
+  assertEquals(["0", "999", "1,000", "-12,345.5", "1,234,567"], [0, 999, 1000, -12345.5, 1234567].map(formatNumber));
+});
+
+Deno.test("decodeArgs() refuses canonical names and ISO dates, naming each, and encodeSchema() renames required", () => {
+  assertEquals(
+    decodeArgs({ user_id: "u", legs: [{ date: "2024-05-16" }] }, HINTS),
+    {
+      error:
+        '"user_id": unknown field, expected "userId"; "legs[0].date": expected a date as MM/DD/YYYY, got "2024-05-16"',
+    },
+  );
+  const schema = { properties: { user_id: { type: "string", format: "date" } }, required: ["user_id"] };
+  assertEquals(encodeSchema(schema, HINTS), {
+    properties: { userId: { type: "string", pattern: "^\\d{2}/\\d{2}/\\d{4}$" } },
+    required: ["userId"],
+  });
+  assertEquals(schema.required, ["user_id"]);
+  assertThrows(() => presetHints("extreme" as never, { schemas: [], columns: {} }), RangeError, '"low", "medium"');
+});
+
+Deno.test("every preset round-trips: encoded arguments and results decode to the originals", () => {
+  for (const domain of Object.values(domains)) {
+    using world = World.open(domain);
+    const ctx = world.context(new Rng("t"));
+    const schemas = domain.tools.map(toolParameters);
+    const columns = columnRenames(world.store);
+    for (const preset of ENV_PRESET_NAMES) {
+      const hints = presetHints(preset, { schemas, columns });
+      const options = { order: seededKeyOrder(`${domain.name} ${preset}`) };
+      let changedArgs = 0, changedResults = 0, results = 0;
+      for (const task of world.defaultTasks(20)) {
+        for (const call of task.gold) {
+          const shown = encodeArgs(call.args, hints);
+          if (JSON.stringify(shown) !== JSON.stringify(call.args)) changedArgs++;
+          assertEquals(decodeArgs(shown, hints), { args: call.args }, `${preset} ${call.name}`);
+          if (world.tool(call.name)!.writes) continue;
+          const plain = world.call(ctx, call.name, call.args);
+          if (!plain.ok) continue;
+          const result = plain.result as Json;
+          const encoded = encodeResult(result, hints, options);
+          results++;
+          if (JSON.stringify(encoded) !== JSON.stringify(result)) changedResults++;
+          assertEquals(decodeResult(encoded, hints), result, `${preset} ${call.name}`);
+        }
+      }
+      // The round trip is not trivial: every preset shows arguments and results differently.
+      assert(changedArgs > 0 && changedResults > 0 && results > 0, `${domain.name} ${preset}`);
+    }
+  }
+});
+
+Deno.test("seededKeyOrder() orders keys by the seed and each key alone", () => {
+  const keys = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"];
+  const order = seededKeyOrder("a");
+  assertEquals(order(keys), order([...keys].reverse()));
+  assertEquals(order(keys.slice(0, 3)), order(keys).filter((k) => keys.slice(0, 3).includes(k)));
+  assertNotEquals(["b", "c", "d", "e"].map((s) => seededKeyOrder(s)(keys).join()), Array(4).fill(order(keys).join()));
+});

@@ -1,0 +1,97 @@
+// The layout of the decay figures' accumulator vector: records grouped into cells (one milestone
+// total under one condition), cells into groups (overall, each length class, each condition), and
+// each cell's and group's slots in the vector. Private to scoring/.
+import type { EpisodeRecord } from "./record.ts";
+
+/** The conditions in the order cells and groups list them. */
+export const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
+
+/** The sums a cell keeps after its histogram of `reached`, in slot order. */
+export const SUMS = ["failed", "failedReached", "faulted", "recovered", "recoverySum", "recoveryCount"] as const;
+
+/** A group's sums read back from the vector, with its episode count and its α sum and count. */
+export type Tally = Record<(typeof SUMS)[number] | "n" | "alphaSum" | "alphaCount", number>;
+
+/**
+ * The records of one milestone total under one condition. Every cell keeps its histogram of
+ * `reached` (total + 1 slots) and its SUMS in one accumulator vector, from `base` on.
+ */
+export interface Cell {
+  total: number;
+  condition: string;
+  base: number;
+  records: EpisodeRecord[];
+  /** Indexes of the groups it belongs to. */
+  groups: number[];
+  /** Milestone index → the one label its records name there, null if they disagree, undefined if none does. */
+  labels: Map<number, string | null | undefined>;
+}
+
+/**
+ * Overall, one length class or one condition: a union of cells. Variance amplification is a
+ * ratio within a task, so it does not add up over cells: each group has its own two slots
+ * (sum and count of α_t) at `alpha`.
+ */
+export interface Group {
+  key: string;
+  cells: Cell[];
+  maxT: number;
+  alpha: number;
+  tasks: number;
+  diverged: boolean;
+}
+
+/** The groups (overall, lengths, conditions), the vector's size, and the cell of a record. */
+export interface Layout {
+  groups: Group[];
+  size: number;
+  cellOf: (r: EpisodeRecord) => Cell;
+}
+
+/** The cells of some records (each must carry `milestones`), their groups and their slots in the vector. */
+export function layout(records: readonly EpisodeRecord[]): Layout {
+  const { cells, cellOf } = cellsOf(records);
+  let size = 0;
+  for (const c of cells) c.base = size, size += c.total + 1 + SUMS.length;
+  const group = (key: string, members: Cell[]): Group => {
+    const alpha = size;
+    size += 2;
+    return { key, cells: members, maxT: Math.max(...members.map((c) => c.total)), alpha, tasks: 0, diverged: false };
+  };
+  const lengths = [...new Set(cells.map((c) => c.total))];
+  const groups = [
+    group("all", cells),
+    ...lengths.map((l) => group(`length/${l}`, cells.filter((c) => c.total === l))),
+    ...CONDITIONS.filter((x) => cells.some((c) => c.condition === x))
+      .map((x) => group(`condition/${x}`, cells.filter((c) => c.condition === x))),
+  ];
+  groups.forEach((g, k) => g.cells.forEach((c) => c.groups.push(k)));
+  return { groups, size, cellOf };
+}
+
+// The records by milestone total, then condition; cells sorted that way.
+function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r: EpisodeRecord) => Cell } {
+  const byTotal = new Map<number, Map<string, Cell>>();
+  for (const r of records) {
+    const { total, reached } = r.milestones!;
+    if (reached > total) {
+      throw new RangeError(
+        `Cannot score the milestones of task "${r.task}" run ${r.run}: reached ${reached} exceeds total ${total}`,
+      );
+    }
+    let byCondition = byTotal.get(total), cell = byCondition?.get(r.condition);
+    if (byCondition === undefined) byTotal.set(total, byCondition = new Map());
+    if (cell === undefined) {
+      byCondition.set(
+        r.condition,
+        cell = { total, condition: r.condition, base: 0, records: [], groups: [], labels: new Map() },
+      );
+    }
+    cell.records.push(r);
+  }
+  const order = (c: string) => CONDITIONS.indexOf(c as typeof CONDITIONS[number]);
+  const cells = [...byTotal.values()].flatMap((m) => [...m.values()]).sort((a, b) =>
+    a.total - b.total || order(a.condition) - order(b.condition)
+  );
+  return { cells, cellOf: (r) => byTotal.get(r.milestones!.total)!.get(r.condition)! };
+}

@@ -1,0 +1,65 @@
+// The decay curve (METRICS.md "Long horizon"): a group's tally and survivor counts read from the
+// accumulator vector, and R(t) from them as a product-limit estimate. Private to scoring/.
+import { type Cell, type Group, SUMS, type Tally } from "./_decay_cells.ts";
+
+/**
+ * A group's tally from the vector, its survivors (`survivors[t]` = episodes with reached ≥ t)
+ * and its completions (`completed[t]` = episodes that reached every milestone of a t-milestone task).
+ */
+export function groupTally(g: Group, acc: Float64Array, survivors: Float64Array, completed: Float64Array): Tally {
+  const s: Tally = {
+    n: 0,
+    failed: 0,
+    failedReached: 0,
+    faulted: 0,
+    recovered: 0,
+    recoverySum: 0,
+    recoveryCount: 0,
+    alphaSum: acc[g.alpha],
+    alphaCount: acc[g.alpha + 1],
+  };
+  for (const { base, total } of g.cells) {
+    for (let i = 0; i < SUMS.length; i++) s[SUMS[i]] += acc[base + total + 1 + i];
+  }
+  survival(g.cells, acc, survivors, completed);
+  s.n = survivors[0];
+  return s;
+}
+
+/** The survivors and completions of some cells (see `groupTally()`), into arrays of at least their largest total + 1. */
+export function survival(
+  cells: readonly Cell[],
+  acc: Float64Array,
+  survivors: Float64Array,
+  completed: Float64Array,
+): void {
+  survivors.fill(0);
+  completed.fill(0);
+  for (const { base, total } of cells) {
+    completed[total] += acc[base + total];
+    for (let t = 0; t <= total; t++) survivors[t] += acc[base + t];
+  }
+  for (let t = survivors.length - 2; t >= 0; t--) survivors[t] += survivors[t + 1];
+}
+
+/**
+ * The decay curve R(t) as a product of (1 − h(s)) over s ≤ t, with the hazards of `hazards()`.
+ * Within one task length class this is exactly METRICS.md's "fraction of episodes with
+ * reached ≥ t" (nobody completes before the last milestone). In a group mixing lengths, the
+ * plain fraction would fall wherever a shorter class ends, and a perfect agent would seem to
+ * decay; the product counts only the episodes still at risk (Kaplan–Meier). NaN when n = 0.
+ */
+export function productLimit(survivors: Float64Array, completed: Float64Array, curve: Float64Array): Float64Array {
+  // Between two completions the product telescopes to S(t) / S(anchor): computed that way,
+  // a single length class gives exactly S(t) / n.
+  let anchorR = survivors[0] > 0 ? 1 : NaN, anchorS = survivors[0];
+  curve[0] = anchorR;
+  for (let t = 1; t < survivors.length; t++) {
+    if (completed[t - 1] > 0) {
+      anchorR = curve[t - 1];
+      anchorS = survivors[t - 1] - completed[t - 1];
+    }
+    curve[t] = anchorS > 0 ? anchorR * (survivors[t] / anchorS) : curve[t - 1];
+  }
+  return curve;
+}
