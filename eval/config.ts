@@ -1,20 +1,44 @@
 /**
- * The experiment config: what a user writes (flags, or a JSON file given with `--config`),
- * checked once with zod at the edge and resolved into one type with every field set. Every
- * bad field is reported, one per line, saying what is accepted.
+ * The experiment config: what a user writes (a JSON file given with `--config`, flags, the
+ * environment's API roots), checked once with zod at the edge and resolved into one type with
+ * every field set. Each setting is declared once, in one table: its schema and default, and the
+ * flags and environment variable that set it; the config file, the flags of `deno task eval` and
+ * their usage text are all read from it. Every bad field is reported, one per line, saying what is
+ * accepted.
  *
  * @module
  */
 import { z } from "zod";
 import { canonicalJson, deriveSeed, domains as registry } from "../envs/mod.ts";
-import { agentFactory, type ModelSpec, modelSpec } from "../agents/mod.ts";
-import { ENV_PRESET_NAMES, type EnvPreset } from "./conditions/perturb.ts";
+import { agentFactory, ENV_PRESET_NAMES, type EnvPreset, type ModelSpec, modelSpec } from "../agents/mod.ts";
+import type { EpisodeRecord } from "../scoring/mod.ts";
+import {
+  type Fields,
+  fieldsWith,
+  givenLine,
+  GOT_NOTHING,
+  GOT_VALUE,
+  isMalformed,
+  isRange,
+  issueLines,
+  listText,
+  numberText,
+  quoted,
+} from "./_fields.ts";
 
-/** The condition a cell runs under (METRICS.md). */
-export type Condition = "nominal" | "fault" | "env" | "prompt";
+/**
+ * The conditions, in the order the plan lays them out: those of the record format (METRICS.md,
+ * `scoring/record.ts`), which scoring declares apart as it imports nothing from eval.
+ */
+export const CONDITIONS = [
+  "nominal",
+  "fault",
+  "env",
+  "prompt",
+] as const satisfies readonly EpisodeRecord["condition"][];
 
-/** The conditions, in the order the plan lays them out. */
-export const CONDITIONS: readonly Condition[] = ["nominal", "fault", "env", "prompt"];
+/** The condition a cell runs under. */
+export type Condition = typeof CONDITIONS[number];
 
 /** The conditions of an experiment as a user writes them: `false` turns one off, `true` or `{}` keeps its defaults. */
 export interface ConditionsConfig {
@@ -33,12 +57,12 @@ export interface ConditionsConfig {
 }
 
 /** The conditions with every field resolved; `false` when off. */
-export interface ResolvedConditions {
-  nominal: { runs: number } | false;
-  fault: { p_fault: number; runs: number } | false;
-  env: { presets: EnvPreset[]; runs: number } | false;
-  prompt: { variants: number; paraphrases: string; runs: number } | false;
-}
+export type ResolvedConditions = {
+  [C in Condition]: Required<Exclude<ConditionsConfig[C], boolean | undefined>> | false;
+};
+
+// The parameters of a condition as a user writes them.
+type Params<C extends Condition> = Exclude<ConditionsConfig[C], boolean | undefined>;
 
 /** An experiment's config as a user writes it (flags or a JSON file); every field is optional. */
 export interface ExperimentConfig {
@@ -56,8 +80,6 @@ export interface ExperimentConfig {
   seed?: string | number;
   /** Seed of the generated worlds and their tasks (fixed, so every experiment seed runs the same tasks). @default {"0"} */
   worldSeed?: string | number;
-  /** Output folder. @default {"results/<experiment>"} */
-  out?: string;
   /** Agent steps after which an episode is cut off. @default {30} */
   maxSteps?: number;
   /** The user simulator: `"scripted"` or `"llm:PROVIDER:MODEL"`. @default {"scripted"} */
@@ -71,9 +93,17 @@ export interface ExperimentConfig {
   temperature?: number | null;
   /** Output token limit per call of language-model agents. @default {null} (the client's default) */
   maxTokens?: number | null;
-  /** API root of every `openai:` model, without `/chat/completions`. @default {"https://api.openai.com/v1"} */
+  /**
+   * API root of every `openai:` model, without `/chat/completions` (`deno task eval` reads
+   * `$OPENAI_BASE_URL` when neither a flag nor the file sets it).
+   * @default {"https://api.openai.com/v1"}
+   */
   baseUrl?: string;
-  /** API root of every `anthropic:` model, without `/v1/messages`. @default {"https://api.anthropic.com"} */
+  /**
+   * API root of every `anthropic:` model, without `/v1/messages` (`deno task eval` reads
+   * `$ANTHROPIC_BASE_URL` when neither a flag nor the file sets it).
+   * @default {"https://api.anthropic.com"}
+   */
   anthropicBaseUrl?: string;
   /** JSON price file over the default table. @default {null} */
   prices?: string | null;
@@ -83,6 +113,8 @@ export interface ExperimentConfig {
   maxCost?: number | null;
   /** Episodes in flight at once, each in its own world. @default {1} */
   concurrency?: number;
+  /** Output folder. @default {"results/<experiment>"} */
+  out?: string;
 }
 
 /** A world the episodes of an imported experiment are replayed in. */
@@ -104,27 +136,14 @@ export interface ImportSource {
   worlds: ImportWorld[];
 }
 
-/** A config with every field resolved, plus the experiment's name. */
-export interface ResolvedConfig {
-  domains: string[];
-  agents: string[];
-  tasks: number;
-  runs: number;
+/** A config with every field resolved (each as `ExperimentConfig` documents it), plus the experiment's name. */
+export interface ResolvedConfig extends Required<Omit<ExperimentConfig, "conditions" | "seed" | "worldSeed">> {
+  /** The conditions, each with every parameter, or `false` when off. */
   conditions: ResolvedConditions;
+  /** The experiment seed, as text. */
   seed: string;
+  /** The world seed, as text. */
   worldSeed: string;
-  out: string;
-  maxSteps: number;
-  user: string;
-  judge: string;
-  temperature: number | null;
-  maxTokens: number | null;
-  baseUrl: string;
-  anthropicBaseUrl: string;
-  prices: string | null;
-  replay: string | null;
-  maxCost: number | null;
-  concurrency: number;
   /** Deterministic, short name: `<domains>-s<seed>-t<tasks>-k<runs>`, plus a hash of anything else not default. */
   experiment: string;
   /**
@@ -142,49 +161,23 @@ export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** The default agents: every scripted agent. */
 export const DEFAULT_AGENTS: readonly string[] = ["oracle", "noisy", "reckless", "literal"];
 
-const got = (v: unknown) => {
-  const text = JSON.stringify(v) ?? String(v);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-};
-const count = (what: string) =>
-  z.number({ error: (i) => `expected ${what}, a whole number of at least 1, got ${got(i.input)}` })
-    .int({ error: (i) => `expected ${what}, a whole number of at least 1, got ${got(i.input)}` })
-    .positive({ error: (i) => `expected ${what}, a whole number of at least 1, got ${got(i.input)}` });
-const text = (what: string) =>
-  z.string({ error: (i) => `expected ${what} as a non-empty string, got ${got(i.input)}` }).min(1, {
-    error: `expected ${what} as a non-empty string`,
-  });
-const url = (what: string) =>
-  z.string({ error: (i) => `expected ${what} as an http(s) URL, got ${got(i.input)}` }).refine(
-    (s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol),
-    {
-      error: (i) => `expected ${what} as an http(s) URL, e.g. "http://localhost:11434/v1", got ${got(i.input)}`,
-      params: { shape: true },
-    },
-  ).transform((s) => s.replace(/\/+$/, ""));
-const seedValue = (what: string) =>
-  z.union([z.string(), z.number()], { error: (i) => `expected ${what} as a string or number, got ${got(i.input)}` })
-    .transform(String);
-const amount = (what: string, min: string) =>
-  z.number({ error: (i) => `expected ${what}, a number of at least ${min}, got ${got(i.input)}` })
-    .min(0, { error: (i) => `expected ${what}, a number of at least ${min}, got ${got(i.input)}` });
-
-// A name refused by `check` gets the thrower's own message ("Unknown agent ...: expected one of ...").
-function known(check: (name: string) => unknown): z.ZodType<string> {
-  return z.string({ error: (i) => `expected a name, got ${got(i.input)}` }).superRefine((name, ctx) => {
-    try {
-      check(name);
-    } catch (err) {
-      if (!(err instanceof RangeError || err instanceof TypeError)) throw err;
-      ctx.addIssue({ code: "custom", message: err.message, input: name });
-    }
-  });
+/** A flag of a setting: how the usage text shows it and how its text becomes the setting's value. */
+export interface SettingFlag {
+  /** The flag, e.g. `"--max-steps"`. */
+  name: string;
+  /** Its argument in the usage text, e.g. `"N"`; `""` for none. */
+  arg: string;
+  /** What it does, for the usage text: one line, or several. */
+  help: string | readonly string[];
+  /** Its text as the setting's value, which the config's schema then checks like a file's field. */
+  read: (text: string, flag: string) => unknown;
+  /** Where the value goes in the config, e.g. `["conditions", "fault", "p_fault"]`. */
+  path: readonly string[];
 }
 
 const checkDomain = (name: string) => {
   if (!Object.hasOwn(registry, name)) {
-    const names = Object.keys(registry).map((n) => `"${n}"`).join(", ");
-    throw new RangeError(`Unknown domain "${name}": expected one of ${names}`);
+    throw new RangeError(`Unknown domain "${name}": expected one of ${quoted(Object.keys(registry))}`);
   }
 };
 const checkAgent = (spec: string) => modelSpec(spec) ?? agentFactory(spec);
@@ -194,126 +187,289 @@ const checkParaphrases = (spec: string) => {
   }
 };
 
-// `false` (off), `true` (the defaults) or the condition's object; the object's own issues are
-// reported at their own paths (a union would hide them behind one "invalid input").
-function toggle<T extends z.ZodType<object>>(example: string, inner: T) {
-  return z.unknown().transform((v, ctx): false | z.output<T> => {
-    if (v === false) return false;
-    if (v !== null && typeof v === "object" && !Array.isArray(v) || v === true) {
-      const parsed = inner.safeParse(v === true ? {} : v);
-      if (parsed.success) return parsed.data;
-      for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: undefined } as never);
-      return z.NEVER;
-    }
-    ctx.issues.push({
-      code: "custom",
-      message: `expected false (off), true, or an object such as ${example}, got ${got(v)}`,
-      input: v,
-      params: { shape: true },
-    });
-    return z.NEVER;
-  });
-}
-
-function conditionsSchema(runs: number) {
-  const r = count("the runs").default(runs);
-  return z.object({
-    nominal: toggle('{"runs": 5}', z.strictObject({ runs: r })).prefault({}),
-    fault: toggle(
-      '{"p_fault": 0.2, "runs": 5}',
-      z.strictObject({
-        p_fault: z.number({ error: (i) => `expected a probability in [0, 1], got ${got(i.input)}` })
-          .min(0, { error: (i) => `expected a probability in [0, 1], got ${got(i.input)}` })
-          .max(1, { error: (i) => `expected a probability in [0, 1], got ${got(i.input)}` })
-          .default(0.2),
-        runs: r,
-      }),
-    ).prefault({}),
-    env: toggle(
-      '{"presets": ["low", "medium", "high"], "runs": 5}',
-      z.strictObject({
-        presets: z.array(
-          z.enum(ENV_PRESET_NAMES as [EnvPreset, ...EnvPreset[]], {
-            error: (i) => `expected one of "low", "medium", "high", got ${got(i.input)}`,
-          }),
-          { error: (i) => `expected a list of presets ("low", "medium", "high"), got ${got(i.input)}` },
-        ).min(1, { error: 'expected at least one preset of "low", "medium", "high"' })
-          .transform((p) => ENV_PRESET_NAMES.filter((n) => p.includes(n)))
-          .default([...ENV_PRESET_NAMES]),
-        runs: r,
-      }),
-    ).prefault({}),
-    prompt: toggle(
-      '{"variants": 5, "paraphrases": "templates"}',
-      z.strictObject({
-        variants: count("the number of paraphrases").default(5),
-        paraphrases: known(checkParaphrases).default("templates"),
-        runs: count("the runs").default(1),
-      }),
-    ).prefault({}),
-  }, { error: (i) => `expected an object with nominal, fault, env, prompt, got ${got(i.input)}` }).strict();
-}
-
-function configSchema(runs: number) {
-  return z.object({
-    domains: z.array(known(checkDomain), {
-      error: (i) => `expected a list of domain names, got ${got(i.input)}`,
-    }).min(1, { error: "expected at least one domain" }).transform((d) => [...new Set(d)]).default(
-      Object.keys(registry),
-    ),
-    agents: z.array(known(checkAgent), { error: (i) => `expected a list of agent names, got ${got(i.input)}` })
-      .min(1, { error: "expected at least one agent" }).transform((a) => [...new Set(a)]).default([...DEFAULT_AGENTS]),
-    tasks: count("the number of tasks").default(50),
-    runs: count("the runs per task").default(5),
-    conditions: conditionsSchema(runs).prefault({}),
-    seed: seedValue("the seed").default("0"),
-    worldSeed: seedValue("the world seed").default("0"),
-    out: text("the output folder").optional(),
-    maxSteps: count("the step limit").default(30),
-    user: known(userSpec).default("scripted"),
-    judge: known(judgeSpec).default("rules"),
-    temperature: amount("the temperature", "0").nullable().default(null),
-    maxTokens: count("the token limit").nullable().default(null),
-    baseUrl: url("the API root").default(OPENAI_BASE_URL),
-    anthropicBaseUrl: url("the API root").default(ANTHROPIC_BASE_URL),
-    prices: text("a price file").nullable().default(null),
-    replay: text("a model cache or results folder").nullable().default(null),
-    maxCost: amount("the budget in dollars", "0").nullable().default(null),
-    concurrency: count("the concurrency").default(1),
-  }, { error: (i) => `expected a JSON object of settings, got ${got(i.input)}` }).strict();
-}
-
-const TOP_KEYS = Object.keys(configSchema(1).shape);
-const CONDITION_KEYS: Record<string, string[]> = {
-  conditions: [...CONDITIONS],
-  "conditions.nominal": ["runs"],
-  "conditions.fault": ["p_fault", "runs"],
-  "conditions.env": ["presets", "runs"],
-  "conditions.prompt": ["variants", "paraphrases", "runs"],
+// `--conditions`: the ones listed with their defaults, the others off.
+const conditionsText = (text: string, flag: string): ConditionsConfig => {
+  const on = listText("names")(text, flag);
+  const bad = on.find((c) => !(CONDITIONS as readonly string[]).includes(c));
+  if (bad !== undefined) {
+    throw new RangeError(`Invalid value "${bad}" for ${flag}: expected some of ${quoted(CONDITIONS)}`);
+  }
+  return Object.fromEntries(CONDITIONS.map((c) => [c, on.includes(c) ? {} : false]));
 };
 
-function pathText(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`).join("");
+// A flag as the usage text shows it ("--tasks N"), what it does, and how its text becomes the
+// setting's value (`read`: the text itself unless given).
+function flag(usage: string, help: SettingFlag["help"], read?: SettingFlag["read"]): FlagSpec {
+  const [name, arg = ""] = usage.split(" ");
+  return { name, arg, help, read: read ?? ((text) => text) };
 }
 
-// One line per bad field; an unknown key lists the keys accepted there.
-function issueLines(issues: readonly z.core.$ZodIssue[]): string[] {
-  return issues.flatMap((issue) => {
-    const at = pathText(issue.path);
-    if (issue.code === "unrecognized_keys") {
-      const accepted = at === "" ? TOP_KEYS : CONDITION_KEYS[at] ?? [];
-      return issue.keys.map((k) =>
-        `"${at ? `${at}.` : ""}${k}": unknown field; expected one of ${accepted.join(", ")}`
-      );
-    }
-    return [at ? `"${at}": ${issue.message}` : issue.message];
+type FlagSpec = Omit<SettingFlag, "path">;
+
+// One setting: the schema of its value (default included), the flags that set it and the
+// environment variable that does when neither the file nor a flag does.
+interface SettingSpec<In> {
+  schema: (f: Fields) => z.ZodType<unknown, In>;
+  flags?: readonly FlagSpec[];
+  env?: string;
+}
+
+// A condition: its parameters, and an example of its object for the messages.
+interface ConditionSpec<C extends Condition> {
+  example: string;
+  params: { [K in keyof Params<C>]-?: SettingSpec<Params<C>[K]> };
+}
+
+// Each condition's parameters. A condition's runs left unset are the experiment's K (see `withRuns()`).
+const CONDITION_SETTINGS = {
+  nominal: {
+    example: '{"runs": 5}',
+    params: { runs: { schema: (f) => f.count("the runs").optional() } },
+  },
+  fault: {
+    example: '{"p_fault": 0.2, "runs": 5}',
+    params: {
+      p_fault: {
+        schema: (f) => f.probability().default(0.2),
+        flags: [flag("--p-fault P", "fault probability per tool and model call (default 0.2)", numberText)],
+      },
+      runs: {
+        schema: (f) => f.count("the runs").optional(),
+        flags: [flag("--fault-runs N", "runs per task under faults (default K)", numberText)],
+      },
+    },
+  },
+  env: {
+    example: `{"presets": [${quoted(ENV_PRESET_NAMES)}], "runs": 5}`,
+    params: {
+      presets: {
+        schema: (f) =>
+          z.array(
+            z.enum(ENV_PRESET_NAMES as [EnvPreset, ...EnvPreset[]], {
+              error: f.expected(`one of ${quoted(ENV_PRESET_NAMES)}`),
+            }),
+            { error: f.expected(`a list of presets (${quoted(ENV_PRESET_NAMES)})`) },
+          ).min(1, { error: `expected at least one preset of ${quoted(ENV_PRESET_NAMES)}` })
+            .transform((p) => ENV_PRESET_NAMES.filter((n) => p.includes(n)))
+            .default([...ENV_PRESET_NAMES]),
+        flags: [
+          flag(
+            "--env-presets P,..",
+            `perturbation presets, of ${ENV_PRESET_NAMES.join(", ")} (default all)`,
+            listText("names"),
+          ),
+        ],
+      },
+      runs: {
+        schema: (f) => f.count("the runs").optional(),
+        flags: [flag("--env-runs N", "runs per task and preset (default K)", numberText)],
+      },
+    },
+  },
+  prompt: {
+    example: '{"variants": 5, "paraphrases": "templates"}',
+    params: {
+      variants: {
+        schema: (f) => f.count("the number of paraphrases").default(5),
+        flags: [
+          flag("--prompt-variants J", "paraphrases of the opening request, one run each (default 5)", numberText),
+        ],
+      },
+      paraphrases: {
+        schema: (f) => f.known(checkParaphrases).default("templates"),
+        flags: [flag("--paraphrases S", [
+          `where paraphrases come from: "templates" (the task's own,`,
+          'default) or "llm:PROVIDER:MODEL" (written by a model, cached)',
+        ])],
+      },
+      runs: { schema: (f) => f.count("the runs").default(1) },
+    },
+  },
+} satisfies { [C in Condition]: ConditionSpec<C> };
+
+// The settings, in the order of the usage text. A value given by a flag goes through the same
+// schema as a file's.
+const SETTINGS = {
+  domains: {
+    schema: (f) => f.names("domain", checkDomain).default(Object.keys(registry)),
+    flags: [
+      flag("--domains A,B,...", "domains to run (default: every registered domain)", listText("domain names")),
+      flag("--domain NAME", "one domain (the same as --domains NAME)", (text) => [text]),
+    ],
+  },
+  agents: {
+    schema: (f) => f.names("agent", checkAgent).default([...DEFAULT_AGENTS]),
+    flags: [flag("--agents A,B,...", [
+      `agents to test (default "${DEFAULT_AGENTS.join(",")}"):`,
+      'scripted names, the sanity baselines "idle", "apologist",',
+      '"broken", or language models as PROVIDER:MODEL with',
+      'PROVIDER "openai" (any OpenAI-compatible server) or',
+      '"anthropic", e.g. "openai:gpt-4o-mini"',
+    ], listText("names"))],
+  },
+  tasks: {
+    schema: (f) => f.count("the number of tasks").default(50),
+    flags: [flag("--tasks N", "number of tasks per domain (default 50)", numberText)],
+  },
+  runs: {
+    schema: (f) => f.count("the runs per task").default(5),
+    flags: [flag("--runs K", "runs per task: nominal, and fault and env unless set (default 5)", numberText)],
+  },
+  conditions: {
+    schema: conditionsSchema,
+    flags: [flag("--conditions C,...", `conditions to run, of ${CONDITIONS.join(", ")} (default all)`, conditionsText)],
+  },
+  seed: {
+    schema: (f) => f.seed("the seed").default("0"),
+    flags: [flag("--seed S", 'experiment seed (default "0")')],
+  },
+  worldSeed: {
+    schema: (f) => f.seed("the world seed").default("0"),
+    flags: [flag("--world-seed S", 'seed of the generated worlds and their tasks (default "0")')],
+  },
+  maxSteps: {
+    schema: (f) => f.count("the step limit").default(30),
+    flags: [flag("--max-steps N", "agent steps before an episode is cut off (default 30)", numberText)],
+  },
+  user: {
+    schema: (f) => f.known(userSpec).default("scripted"),
+    flags: [flag("--user U", 'user simulator: "scripted" (default) or "llm:PROVIDER:MODEL"')],
+  },
+  judge: {
+    schema: (f) => f.known(judgeSpec).default("rules"),
+    flags: [flag("--judge J", [
+      'safety judge: "rules" (default) or "llm:PROVIDER:MODEL" (the',
+      "rules judge and an LLM judge; their agreement is reported)",
+    ])],
+  },
+  temperature: {
+    schema: (f) => f.amount("the temperature", "0.7").nullable().default(null),
+    flags: [flag("--temperature T", "sampling temperature of model agents (default: the provider's)", numberText)],
+  },
+  maxTokens: {
+    schema: (f) => f.count("the token limit").nullable().default(null),
+    flags: [flag("--max-tokens N", "output token limit per model call (default: the client's)", numberText)],
+  },
+  baseUrl: {
+    schema: (f) => f.url("the API root").default(OPENAI_BASE_URL),
+    env: "OPENAI_BASE_URL",
+    flags: [flag("--base-url URL", [
+      "API root of every openai: model (default $OPENAI_BASE_URL,",
+      `then "${OPENAI_BASE_URL}"), e.g. "http://localhost:11434/v1"`,
+    ])],
+  },
+  anthropicBaseUrl: {
+    schema: (f) => f.url("the API root").default(ANTHROPIC_BASE_URL),
+    env: "ANTHROPIC_BASE_URL",
+    flags: [flag("--anthropic-base-url URL", [
+      "API root of every anthropic: model (default $ANTHROPIC_BASE_URL,",
+      `then "${ANTHROPIC_BASE_URL}")`,
+    ])],
+  },
+  prices: {
+    schema: (f) => f.text("a price file").nullable().default(null),
+    flags: [flag("--prices FILE", [
+      'JSON prices {"provider:model": {"input": $/Mtok, "output": $/Mtok}}',
+      "over the built-in table",
+    ])],
+  },
+  replay: {
+    schema: (f) => f.text("a model cache or results folder").nullable().default(null),
+    flags: [flag("--replay CACHE", [
+      "serve every model answer from a model cache (a file, or a",
+      "results folder holding model_cache.sqlite); contacts no endpoint",
+    ])],
+  },
+  maxCost: {
+    schema: (f) => f.amount("the budget in dollars", "2.50").nullable().default(null),
+    flags: [flag("--max-cost D", "start no new episode once model calls have cost D dollars", numberText)],
+  },
+  concurrency: {
+    schema: (f) => f.count("the concurrency").default(1),
+    flags: [flag("--concurrency N", "episodes in flight at once (default 1)", numberText)],
+  },
+  out: {
+    schema: (f) => f.text("the output folder").optional(),
+    flags: [flag("--out DIR", 'output folder (default "results/<experiment>")')],
+  },
+} satisfies { [K in keyof ExperimentConfig]-?: SettingSpec<ExperimentConfig[K]> };
+
+type Shape<T extends Record<string, { schema: (f: Fields) => z.ZodType }>> = {
+  [K in keyof T]: ReturnType<T[K]["schema"]>;
+};
+
+function shapeOf<T extends Record<string, { schema: (f: Fields) => z.ZodType }>>(specs: T, f: Fields): Shape<T> {
+  return Object.fromEntries(Object.entries(specs).map(([key, spec]) => [key, spec.schema(f)])) as Shape<T>;
+}
+
+// What the conditions' schema gives, before their runs are filled in.
+type ParsedConditions = Record<Condition, false | { runs?: number }>;
+
+function conditionsSchema(f: Fields): z.ZodType<ParsedConditions, ConditionsConfig | undefined> {
+  const shape = Object.fromEntries(CONDITIONS.map((c) => {
+    const { example, params } = CONDITION_SETTINGS[c];
+    return [c, f.toggle(example, z.strictObject(shapeOf(params, f))).prefault({})];
+  }));
+  const schema = z.object(shape, { error: f.expected(`an object with ${CONDITIONS.join(", ")}`) }).strict();
+  return schema.prefault({}) as unknown as z.ZodType<ParsedConditions, ConditionsConfig | undefined>;
+}
+
+// A condition's runs left unset are the experiment's K.
+function withRuns(conditions: ParsedConditions, runs: number): ResolvedConditions {
+  const entries = CONDITIONS.map((c) => {
+    const value = conditions[c];
+    return [c, value === false ? false : { ...value, runs: value.runs ?? runs }];
   });
+  return Object.fromEntries(entries) as ResolvedConditions;
 }
 
-// A malformed value (a URL that is not one) is a wrong shape; an unknown name or a number out of range is not.
-const isRange = (issue: z.core.$ZodIssue) =>
-  issue.code === "too_small" || issue.code === "too_big" || (issue.code === "custom" && !issue.params?.shape) ||
-  issue.code === "invalid_value" || (issue.code === "invalid_type" && issue.expected === "int");
+function configSchema(f: Fields) {
+  return z.object(shapeOf(SETTINGS, f), { error: f.expected("a JSON object of settings") }).strict()
+    .transform((c) => ({ ...c, conditions: withRuns(c.conditions, c.runs) }));
+}
+
+const FILE_SCHEMA = configSchema(fieldsWith(GOT_VALUE));
+const TEXT_SCHEMA = configSchema(fieldsWith(GOT_NOTHING));
+
+const flagsOf = (path: readonly string[], spec: SettingSpec<unknown>): SettingFlag[] =>
+  (spec.flags ?? []).map((flag) => ({ ...flag, path }));
+
+/** The settings' flags, in the order of the usage text, each with where its value goes. */
+export const SETTING_FLAGS: readonly SettingFlag[] = Object.entries(SETTINGS).flatMap(([key, spec]) => [
+  ...flagsOf([key], spec as SettingSpec<unknown>),
+  ...key !== "conditions"
+    ? []
+    : CONDITIONS.flatMap((c) =>
+      Object.entries(CONDITION_SETTINGS[c].params).flatMap(([param, p]) =>
+        flagsOf(["conditions", c, param], p as SettingSpec<unknown>)
+      )
+    ),
+]);
+
+/** The settings an environment variable gives when neither the file nor a flag does. */
+export const SETTING_ENV: readonly { key: keyof ExperimentConfig; name: string }[] = Object.entries(SETTINGS)
+  .flatMap(([key, spec]) => {
+    const name = (spec as SettingSpec<unknown>).env;
+    return name === undefined ? [] : [{ key: key as keyof ExperimentConfig, name }];
+  });
+
+// The keys accepted at a path of a config (`""`: the top).
+const KEYS: Record<string, readonly string[]> = Object.fromEntries([
+  ["", Object.keys(SETTINGS)],
+  ["conditions", CONDITIONS],
+  ...CONDITIONS.map((c) => [`conditions.${c}`, Object.keys(CONDITION_SETTINGS[c].params)]),
+]);
+const keysAt = (at: string) => KEYS[at] ?? [];
+
+/** A field given as text by name: by a flag or an environment variable. */
+export interface GivenText {
+  /** Where it goes in the config, e.g. `["conditions", "fault", "p_fault"]`. */
+  path: readonly string[];
+  /** The name that gave it, e.g. `"--p-fault"`. */
+  name: string;
+  /** The text given. */
+  text: string;
+}
 
 /** Options of `checkConfig()`. */
 export interface CheckOptions {
@@ -322,6 +478,13 @@ export interface CheckOptions {
    * @default {"config"}
    */
   source?: string;
+  /**
+   * The fields given as text by name (flags, environment variables). A bad one is reported on its
+   * own line by that name and its text, `Invalid value "0" for --tasks: expected ...`; as all
+   * text is text, a refused one is out of range (a `RangeError`) unless malformed.
+   * @default {none: every field is named by its path}
+   */
+  given?: readonly GivenText[];
 }
 
 /**
@@ -335,17 +498,28 @@ export interface CheckOptions {
  * ```
  */
 export function checkConfig(input: unknown, options: CheckOptions = {}): ExperimentConfig {
-  const runs = typeof input === "object" && input !== null && typeof (input as ExperimentConfig).runs === "number"
-    ? (input as ExperimentConfig).runs!
-    : 5;
-  const parsed = configSchema(Number.isInteger(runs) && runs > 0 ? runs : 5).safeParse(input);
-  if (parsed.success) return input as ExperimentConfig;
-  const lines = issueLines(parsed.error.issues);
+  parseConfig(input, options);
+  return input as ExperimentConfig;
+}
+
+// The one parse of a config: its resolved fields but for the output folder and the name.
+function parseConfig(input: unknown, options: CheckOptions) {
+  const { given } = options;
+  const parsed = (given === undefined ? FILE_SCHEMA : TEXT_SCHEMA).safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues;
+  if (given !== undefined) {
+    const lines = issues.map((issue) =>
+      givenLine(issue, input, given) ?? `Invalid config field ${issueLines([issue], keysAt).join("; ")}`
+    );
+    throw new (issues.some(isMalformed) ? TypeError : RangeError)(lines.join("\n"));
+  }
+  const lines = issueLines(issues, keysAt);
   const source = options.source ?? "config";
   const message = lines.length === 1 && options.source === undefined
     ? `Invalid config field ${lines[0]}`
     : `Invalid ${source}:\n${lines.map((l) => `  ${l}`).join("\n")}`;
-  throw parsed.error.issues.every(isRange) ? new RangeError(message) : new TypeError(message);
+  throw issues.every(isRange) ? new RangeError(message) : new TypeError(message);
 }
 
 /**
@@ -358,10 +532,9 @@ export function checkConfig(input: unknown, options: CheckOptions = {}): Experim
  * ```
  */
 export function resolveConfig(input: ExperimentConfig = {}): ResolvedConfig {
-  checkConfig(input);
-  const c = configSchema(input.runs ?? 5).parse(input);
+  const c = parseConfig(input, {});
   const experiment = experimentName(c);
-  return { ...c, conditions: c.conditions as ResolvedConditions, experiment, out: c.out ?? `results/${experiment}` };
+  return { ...c, experiment, out: c.out ?? `results/${experiment}` };
 }
 
 /**
@@ -485,7 +658,7 @@ type Named = Omit<ResolvedConfig, "experiment" | "out" | "conditions"> & { condi
 function extras(c: Named): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (c.agents.join(",") !== DEFAULT_AGENTS.join(",")) out.agents = c.agents;
-  const defaults = configSchema(c.runs).parse({ runs: c.runs }).conditions;
+  const defaults = FILE_SCHEMA.parse({ runs: c.runs }).conditions;
   if (canonicalJson(c.conditions) !== canonicalJson(defaults)) out.conditions = c.conditions;
   if (c.maxSteps !== 30) out.maxSteps = c.maxSteps;
   if (c.worldSeed !== "0") out.worldSeed = c.worldSeed;

@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
+import { domains } from "../envs/mod.ts";
 import { checkConfig, loadConfigFile, mergeConfigs, paraphraseModel, resolveConfig } from "./config.ts";
 
 async function file(text: string): Promise<string> {
@@ -21,7 +22,8 @@ Deno.test("loadConfigFile() reads a config and resolveConfig() fills what it lea
     env: { presets: ["high"], runs: 3 },
     prompt: false,
   });
-  assertEquals([c.agents, c.tasks, c.domains], [["oracle", "literal"], 4, ["airline"]]);
+  // The file names no domain: every registered one.
+  assertEquals([c.agents, c.tasks, c.domains], [["oracle", "literal"], 4, Object.keys(domains)]);
   await Deno.remove(path);
 });
 
@@ -85,4 +87,26 @@ Deno.test("paraphraseModel() is the model of llm paraphrases, and a bad source i
   const llm = resolveConfig({ conditions: { prompt: { paraphrases: "llm:anthropic:claude-3-5-haiku-latest" } } });
   assertEquals(paraphraseModel(llm), "anthropic:claude-3-5-haiku-latest");
   assertThrows(() => resolveConfig({ conditions: { prompt: { paraphrases: "gpt" } } }), RangeError, '"templates"');
+});
+
+Deno.test("checkConfig() names a field given as text by its name and text, one line each", () => {
+  const given = [
+    { path: ["baseUrl"], name: "OPENAI_BASE_URL", text: "localhost:1" },
+    { path: ["agents"], name: "--agents", text: "oracle, genius" },
+    { path: ["tasks"], name: "--tasks", text: "0" },
+  ];
+  const bad = { baseUrl: "localhost:1", agents: ["oracle", "genius"], tasks: 0 };
+  const err = assertThrows(() => checkConfig(bad, { given }), TypeError);
+  assertEquals(err.message.split("\n").map((l) => l.slice(0, l.indexOf(": "))), [
+    "Invalid value for --agents",
+    'Invalid value "0" for --tasks',
+    'Invalid value "localhost:1" for OPENAI_BASE_URL',
+  ]);
+  // Text is always text: text the schema refuses is out of range, and the message says what is accepted.
+  const many = [{ path: ["tasks"], name: "--tasks", text: "many" }];
+  const tasks = assertThrows(() => checkConfig({ tasks: "many" }, { given: many }), RangeError);
+  assertEquals(
+    tasks.message,
+    'Invalid value "many" for --tasks: expected the number of tasks, a whole number of at least 1',
+  );
 });

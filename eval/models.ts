@@ -20,7 +20,7 @@ import {
   priceFor,
   type PriceTable,
 } from "../agents/model/mod.ts";
-import { judgeSpec, type ResolvedConfig, userSpec } from "./plan.ts";
+import { judgeSpec, type ResolvedConfig, userSpec } from "./config.ts";
 
 /** The file a results folder keeps its model answers in. */
 export const MODEL_CACHE_FILE = "model_cache.sqlite";
@@ -185,6 +185,7 @@ export class RunModels implements Disposable {
     this.#cache.close();
   }
 
+  /** Closes the cache (`using models = RunModels.open(...)`). */
   [Symbol.dispose](): void {
     this.close();
   }

@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects, assertThrows } from "@std/assert";
 import { cachedClient, FakeModelClient, ModelCache, ModelError } from "../agents/model/mod.ts";
-import { resolveConfig } from "./plan.ts";
+import { resolveConfig } from "./config.ts";
 import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "./models.ts";
 
 Deno.test("modelSpecs() lists the agents' models then the user's, once each", () => {

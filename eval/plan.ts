@@ -1,43 +1,22 @@
 /**
  * The plan of an experiment: one cell per domain × agent × task × condition × variant × run,
- * each with its own child seed. The config it is made from lives in `config.ts` (re-exported
- * here).
+ * each with its own child seed. The config it is made from lives in `config.ts`.
  *
  * @module
  */
-import { deriveSeed, type Task } from "../envs/mod.ts";
+import { deriveSeed, parseTaskId, type Task, taskSuite } from "../envs/mod.ts";
 import { type Condition, CONDITIONS, type ResolvedConfig } from "./config.ts";
 import { promptVariants } from "./conditions/prompt.ts";
 
-export {
-  ANTHROPIC_BASE_URL,
-  checkConfig,
-  type CheckOptions,
-  type Condition,
-  CONDITIONS,
-  type ConditionsConfig,
-  configIdentity,
-  DEFAULT_AGENTS,
-  type ExperimentConfig,
-  type ImportSource,
-  type ImportWorld,
-  judgeSpec,
-  loadConfigFile,
-  mergeConfigs,
-  OPENAI_BASE_URL,
-  paraphraseModel,
-  resolveConfig,
-  type ResolvedConditions,
-  type ResolvedConfig,
-  userSpec,
-} from "./config.ts";
-
 /** What identifies a cell's episode in a results store. */
 export interface CellKey {
+  /** The agent's spec, as the config names it (e.g. `"oracle"`, `"noisy@2x"`, `"openai:gpt-4o-mini"`). */
   agent: string;
   /** The task id, `<domain>/<index>`. */
   task: string;
+  /** The run index, 0 to K − 1. */
   run: number;
+  /** The condition the episode runs under. */
   condition: Condition;
   /** Paraphrase, fault schedule or perturbation preset; `null` for none. */
   variant: string | null;
@@ -60,7 +39,8 @@ export function cellKey(cell: CellKey): string {
  *
  * @example
  * ```ts
- * import { conditionVariants, resolveConfig } from "./plan.ts";
+ * import { conditionVariants } from "./plan.ts";
+ * import { resolveConfig } from "./config.ts";
  * conditionVariants(resolveConfig(), "env"); // [["low", 5], ["medium", 5], ["high", 5]]
  * ```
  */
@@ -101,13 +81,15 @@ export function cellSeed(seed: string, cell: CellKey): string {
 }
 
 /**
- * The cells of an experiment, in a fixed order: domain (in the order tasks come), agent, task,
- * condition, variant, run. A cell's seed depends only on its own coordinates, so adding tasks,
- * runs, agents or conditions changes no other cell.
+ * The cells of an experiment, in a fixed order: domain (in the order tasks come; another
+ * benchmark's tasks apart, `taskSuite()`), agent, task, condition, variant, run. A cell's seed
+ * depends only on its own coordinates, so adding tasks, runs, agents or conditions changes no
+ * other cell. Throws a `TypeError` on a task id that `parseTaskId()` does not read.
  *
  * @example
  * ```ts
- * import { planCells, resolveConfig } from "./plan.ts";
+ * import { planCells } from "./plan.ts";
+ * import { resolveConfig } from "./config.ts";
  * const config = resolveConfig({ agents: ["oracle"], runs: 2, conditions: { fault: false, env: false, prompt: false } });
  * planCells(config, [{ id: "airline/0" }, { id: "airline/1" }]).map((c) => c.run); // [0, 1, 0, 1]
  * ```
@@ -118,8 +100,12 @@ export function planCells(
 ): Cell[] {
   const byDomain = new Map<string, Pick<Task, "id">[]>();
   for (const task of tasks) {
-    const domain = task.id.slice(0, Math.max(task.id.lastIndexOf("/"), 0));
-    byDomain.set(domain, [...byDomain.get(domain) ?? [], task]);
+    const id = parseTaskId(task.id);
+    if (id === null) {
+      throw new TypeError(`Invalid task id "${task.id}": expected "<domain>/<index>" or "<source>:<domain>/<index>"`);
+    }
+    const suite = taskSuite(id);
+    byDomain.set(suite, [...byDomain.get(suite) ?? [], task]);
   }
   const variants = CONDITIONS.map((condition) => [condition, conditionVariants(config, condition)] as const);
   const cells: Cell[] = [];
@@ -140,18 +126,26 @@ export function planCells(
   return cells;
 }
 
-/** The number after the last "/" of a task id (`airline/7` → 7), or `NaN`. */
+/**
+ * The index of a task id (`parseTaskId()`), or `NaN` when it is not a task id.
+ *
+ * @example
+ * ```ts
+ * import { taskIndex } from "./plan.ts";
+ * [taskIndex("airline/7"), taskIndex("tau-bench:airline/3"), taskIndex("plain")]; // [7, 3, NaN]
+ * ```
+ */
 export function taskIndex(task: string): number {
-  const m = /\/(\d+)$/.exec(task);
-  return m ? Number(m[1]) : NaN;
+  return parseTaskId(task)?.index ?? NaN;
 }
 
 const cmp = (x: string, y: string) => x < y ? -1 : x > y ? 1 : 0;
 
+// By suite (the domain, after its source), then index; ids that are not task ids as text.
 function compareTasks(a: string, b: string): number {
-  const ia = taskIndex(a), ib = taskIndex(b);
-  if (Number.isNaN(ia) || Number.isNaN(ib)) return cmp(a, b);
-  return cmp(a.slice(0, a.lastIndexOf("/")), b.slice(0, b.lastIndexOf("/"))) || ia - ib;
+  const ia = parseTaskId(a), ib = parseTaskId(b);
+  if (ia === null || ib === null) return cmp(a, b);
+  return cmp(taskSuite(ia), taskSuite(ib)) || ia.index - ib.index;
 }
 
 /** Compares cell keys by agent, task (domain, then index numerically), run, condition and variant. */

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { deriveSeed } from "../envs/mod.ts";
-import { cellSeed, compareCells, conditionVariants, configIdentity, planCells, resolveConfig } from "./plan.ts";
+import { deriveSeed, domains } from "../envs/mod.ts";
+import { cellSeed, compareCells, conditionVariants, planCells } from "./plan.ts";
+import { configIdentity, resolveConfig } from "./config.ts";
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `airline/${i}` }));
 const NOMINAL_ONLY = { fault: false, env: false, prompt: false } as const;
@@ -8,8 +9,11 @@ const nominal = (agents: string[], runs: number, seed: string) =>
   resolveConfig({ agents, runs, seed, conditions: NOMINAL_ONLY });
 
 Deno.test("resolveConfig() fills every default and names the experiment", () => {
+  // The default domains are every registered one, named in the experiment in registry order.
+  const all = Object.keys(domains);
+  const experiment = `${all.join("+")}-s0-t50-k5`;
   assertEquals(resolveConfig(), {
-    domains: ["airline"],
+    domains: all,
     agents: ["oracle", "noisy", "reckless", "literal"],
     tasks: 50,
     runs: 5,
@@ -32,13 +36,14 @@ Deno.test("resolveConfig() fills every default and names the experiment", () => 
     replay: null,
     maxCost: null,
     concurrency: 1,
-    experiment: "airline-s0-t50-k5",
-    out: "results/airline-s0-t50-k5",
+    experiment,
+    out: `results/${experiment}`,
   });
 });
 
 Deno.test("resolveConfig() accepts model specs and names them path-safely, with the user and sampling", () => {
   const input = {
+    domains: ["airline"],
     agents: ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest"],
     user: "llm:openai:llama3.1:8b",
     temperature: 0.5,
@@ -51,7 +56,7 @@ Deno.test("resolveConfig() accepts model specs and names them path-safely, with 
   assertMatch(c.experiment, /^airline-s0-t3-k2-[0-9a-f]{8}$/);
   assertEquals(c.baseUrl, "http://127.0.0.1:11434/v1");
   assertEquals(configIdentity(c).user, "llm:openai:llama3.1:8b");
-  assertEquals("user" in configIdentity(resolveConfig()), false);
+  assertEquals("user" in configIdentity(resolveConfig({ domains: ["airline"] })), false);
   // Neither endpoints nor the budget, the replay or the concurrency change what an episode is.
   const other = resolveConfig({ ...input, baseUrl: "http://x/v1", maxCost: 1, replay: "r", concurrency: 4 });
   assertEquals(configIdentity(other), configIdentity(c));
@@ -69,19 +74,25 @@ Deno.test("resolveConfig() rejects unknown providers and users, bad URLs and neg
 });
 
 Deno.test("resolveConfig() names the experiment by domains, seed, tasks and runs, with a hash of anything else", () => {
-  assertEquals(resolveConfig({ seed: "a b/c", tasks: 6, runs: 2 }).experiment, "airline-sa_b_c-t6-k2");
+  // Each config names its domain: the names do not depend on what else is registered.
+  const airline = ["airline"];
+  assertEquals(
+    resolveConfig({ domains: airline, seed: "a b/c", tasks: 6, runs: 2 }).experiment,
+    "airline-sa_b_c-t6-k2",
+  );
   const names = [
     { agents: ["oracle"] },
     { maxSteps: 12 },
     { worldSeed: "3" },
     { conditions: { env: false } },
     { conditions: { fault: { p_fault: 0.1 } } },
-  ].map((extra) => resolveConfig({ tasks: 6, runs: 2, ...extra }).experiment);
+  ].map((extra) => resolveConfig({ domains: airline, tasks: 6, runs: 2, ...extra }).experiment);
   for (const name of names) assertMatch(name, /^airline-s0-t6-k2-[0-9a-f]{8}$/);
   assertEquals(new Set(names).size, names.length);
   // Spelling out a default changes nothing.
   assertEquals(
-    resolveConfig({ runs: 2, conditions: { fault: { p_fault: 0.2, runs: 2 }, env: true } }).experiment,
+    resolveConfig({ domains: airline, runs: 2, conditions: { fault: { p_fault: 0.2, runs: 2 }, env: true } })
+      .experiment,
     "airline-s0-t50-k2",
   );
   assertEquals(resolveConfig({ out: "x" }).out, "x");

@@ -6,11 +6,12 @@
  * @module
  */
 import { modelSpec } from "../agents/mod.ts";
-import type { ResolvedConfig } from "./plan.ts";
+import type { ResolvedConfig } from "./config.ts";
 import { baseUrlOf, KEY_VARS, modelSpecs } from "./models.ts";
 
 /** Why a run cannot start: a missing API key, or an endpoint that does not answer. */
 export class PreflightError extends Error {
+  /** What is wrong: `"no_key"`, an API key variable is unset; `"unreachable"`, an endpoint does not answer. */
   readonly code: "no_key" | "unreachable";
 
   /** Makes an error with a code and a one-line message. */

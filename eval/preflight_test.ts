@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { resolveConfig } from "./plan.ts";
+import { resolveConfig } from "./config.ts";
 import { isLoopback, preflight, PreflightError } from "./preflight.ts";
 
 function freePort(): number {

@@ -7,7 +7,8 @@
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { type EpisodeEvent, type SqlValue, Store } from "../envs/mod.ts";
-import { type Cell, type CellKey, cellKey, configIdentity, type ResolvedConfig } from "./plan.ts";
+import { type Cell, type CellKey, cellKey } from "./plan.ts";
+import { configIdentity, type ResolvedConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
 
 /** The version of ark, from `deno.json`. */
@@ -15,8 +16,11 @@ export const ARK_VERSION: string = denoJson.version;
 
 /** A finished episode: its cell, its record and its events in order. */
 export interface FinishedEpisode {
+  /** The cell of the plan it ran. */
   cell: Cell;
+  /** Its episode record (METRICS.md). */
   record: EpisodeRecord;
+  /** Its trajectory, in order. */
   events: readonly EpisodeEvent[];
 }
 
@@ -41,6 +45,10 @@ export interface ResultsSink {
 
 /** A results store that cannot be used; `code` says why. */
 export class ResultsStoreError extends Error {
+  /**
+   * Why: `"unreadable"`, the file is missing or cannot be opened; `"not_results"`, it is not an ark
+   * results store of this format; `"mismatch"`, it holds another experiment than the config's.
+   */
   readonly code: "unreadable" | "not_results" | "mismatch";
 
   /** Makes an error with a code and a one-line message. */
@@ -117,6 +125,7 @@ const json = (v: unknown): string | null => v === undefined ? null : JSON.string
  * ```
  */
 export class ResultsStore implements ResultsSink {
+  /** The SQLite file's path. */
   readonly path: string;
   #db: Store;
 
@@ -363,6 +372,7 @@ export class ResultsStore implements ResultsSink {
     this.#db.close();
   }
 
+  /** Closes the file (`using store = ResultsStore.open(...)`). */
   [Symbol.dispose](): void {
     this.close();
   }

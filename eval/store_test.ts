@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { type EpisodeEvent, Store } from "../envs/mod.ts";
-import { type Cell, resolveConfig } from "./plan.ts";
+import type { Cell } from "./plan.ts";
+import { resolveConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { type FinishedEpisode, MemoryResults, type ResultsSink, ResultsStore, ResultsStoreError } from "./store.ts";
 

@@ -1,4 +1,5 @@
 // Text helpers shared by the report writers: escaping, fixed-digit numbers, truncation. Private to eval/report/.
+import { CONDITIONS } from "../config.ts";
 
 /** The mark of a figure that cannot be computed. */
 export const NULL_MARK = "–";
@@ -47,9 +48,6 @@ export function jsonText(value: unknown, max: number): string {
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-
-/** The conditions of METRICS.md, in their canonical order. */
-export const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
 
 /** Orders condition names canonically, unknown ones last by name. */
 export function compareConditions(a: string, b: string): number {
