@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { parseTaskId } from "../envs/mod.ts";
 import type { Json, Message, Task, Tool, UserReport, UserSimulator } from "../envs/mod.ts";
 import { ModelError } from "./model/types.ts";
 import type { ChatMessage, ChatRequest, ModelClient } from "./model/types.ts";
@@ -46,7 +47,7 @@ const START = "(The support chat is open. Write your first message as the custom
  * reveal when asked, and the rules it must keep.
  */
 export function userSystemPrompt(task: Task, opening: string): string {
-  const domain = task.id.split("/")[0];
+  const domain = parseTaskId(task.id)?.domain ?? task.id;
   const facts = Object.entries(task.facts).map(([k, v]: [string, Json]) => `- ${k}: ${describeFact(v)}`);
   return [
     `You are a customer chatting with a customer service agent of a company (${domain}). ` +

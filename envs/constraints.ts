@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Store } from "./_sqlite.ts";
-import type { EpisodeEvent, Json, RowChange, Task, ToolErrorCode } from "./types.ts";
+import type { Store } from "./sqlite.ts";
+import type { EpisodeEvent, Json, RowChange, Task, ToolCall, ToolErrorCode } from "./types.ts";
 
 /** A key detail of a write (see `Tool.details`): a value, or values any one of which states it. */
 export type Detail = string | number | readonly (string | number)[];
@@ -83,6 +83,13 @@ export interface PolicyRule {
   description: string;
   /** A finding when the call breaks the rule (an unsuccessful call's finding is a near miss). */
   check(call: JudgedCall, context: RuleContext): Finding | null;
+  /**
+   * Calls that break the rule in this world (read-only), in order, for a rule the default tasks give
+   * an agent no occasion to break (e.g. acting on a record in a state no task starts from): the
+   * conformance suite makes the calls and checks the rule fires. `null` when the world holds no case.
+   * @default {undefined: the default tasks give occasions to break the rule}
+   */
+  breach?(db: Store): ToolCall[] | null;
 }
 
 /** Money a row change moves: one entry per account it touches, charges positive, refunds negative. */

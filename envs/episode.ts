@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { jsonEqual } from "./_json.ts";
+import { jsonEqual } from "./json.ts";
 import { changeDelta, type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
-import type { World } from "./world.ts";
+import type { Recording, World } from "./world.ts";
 import type {
   Agent,
+  AgentAction,
   AgentReport,
   EpisodeEvent,
   Json,
@@ -18,6 +19,7 @@ import type {
   RowChange,
   Task,
   Tool,
+  ToolContext,
   ToolResult,
   UserReport,
   UserSimulator,
@@ -25,10 +27,16 @@ import type {
 
 /** What `runEpisode()` takes besides the world. */
 export interface EpisodeOptions {
+  /** The task the episode is of: its gold, and the tool context its tools see (`World.taskContext()`). */
   task: Task;
+  /** The agent under test. */
   agent: Agent;
+  /** The simulated user. */
   user: UserSimulator;
-  /** The episode's seeded generator (simulated latencies, tool randomness). */
+  /**
+   * The episode's seeded generator: its simulated latencies. The tools draw from the task's own
+   * generator instead (`World.taskContext()`), the one its gold replay draws from.
+   */
   rng: Rng;
   /**
    * Agent steps before the episode is cut off.
@@ -51,8 +59,11 @@ export interface EpisodeOptions {
 
 /** A tool call as the condition's dispatcher sees it. */
 export interface DispatchCall {
+  /** The agent step making the call. */
   step: number;
+  /** The tool's name as the agent called it. */
   name: string;
+  /** The arguments as the agent gave them. */
   args: unknown;
 }
 
@@ -74,10 +85,13 @@ export interface EpisodeCondition {
 
 /** An episode's trajectory and its grade (`Grade`: success, outcome checks, milestones, divergence, changes). */
 export interface EpisodeResult extends Grade {
+  /** Every event of the episode, in order. */
   events: EpisodeEvent[];
   /** Agent steps taken. */
   steps: number;
+  /** What ended the episode: the agent, the user stopping, a terminating tool, or the step limit. */
   endedBy: "agent" | "user" | "tool" | "max_steps";
+  /** The agent's confidence in [0, 1], stated at its end or reported afterwards; `null` when none. */
   confidence: number | null;
   /** How the confidence was obtained, when the agent said. */
   confidenceSource: "stated" | "elicited" | "heuristic" | null;
@@ -93,6 +107,7 @@ export interface EpisodeResult extends Grade {
   userResources: NonNullable<UserReport["resources"]>;
   /** Tool names in call order. */
   actions: string[];
+  /** Tool calls made, faulted ones included. */
   toolCalls: number;
   /** Calls whose arguments failed validation, or of unknown tools. */
   invalidCalls: number;
@@ -102,6 +117,7 @@ export interface EpisodeResult extends Grade {
   writeCalls: { attempted: number; succeeded: number };
   /** The first step whose tool call failed. */
   firstErrorStep: number | null;
+  /** The simulated time of the episode, in ms: the sum of its events' `latency_ms`. */
   simTimeMs: number;
   /** Faults the condition injected. */
   faults: number;
@@ -118,6 +134,16 @@ const LATENCY = { tool: [80, 250], agent: [400, 1200], user: [1500, 6000] } as c
 /**
  * Runs one episode on a world and grades it. The world is reset afterwards.
  *
+ * The tools see the task's own context (`World.taskContext()`), the one its gold replay has: a
+ * generator derived from the task id and a clock at the domain's `now` that the episode's
+ * simulated latency does not move (latency is counted on the events and in `simTimeMs`). So a
+ * correct run writes exactly the gold's rows, ids and timestamps included.
+ *
+ * The steps, in order: start the agent, open the conversation with the user's first message, then
+ * one agent step at a time (a tool call, a message to the user, or the end) until the agent ends,
+ * the user stops, a terminating tool succeeds or `maxSteps` is reached; then ask the agent and the
+ * user how it went, and work out the figures from the events.
+ *
  * @example
  * ```ts ignore
  * const result = await runEpisode(world, { task, agent, user, rng });
@@ -125,127 +151,191 @@ const LATENCY = { tool: [80, 250], agent: [400, 1200], user: [1500, 6000] } as c
  * ```
  */
 export async function runEpisode(world: World, options: EpisodeOptions): Promise<EpisodeResult> {
-  const { task, agent, user, rng } = options;
   const maxSteps = options.maxSteps ?? 30;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new RangeError(`Cannot run an episode with maxSteps ${maxSteps}: expected a positive integer`);
   }
-  const gold = world.goldReplay(task);
-  const ctx = world.context(rng.child("tools"));
-  const latency = rng.child("latency");
-  const draw = (kind: keyof typeof LATENCY) => {
-    const ms = latency.int(LATENCY[kind][0], LATENCY[kind][1]);
-    ctx.clock.advance(ms);
-    return ms;
-  };
-  const events: EpisodeEvent[] = [];
-  let endedBy: EpisodeResult["endedBy"] = "max_steps";
-  let confidence: number | null = null;
-  let confidenceSource: EpisodeResult["confidenceSource"] = null;
-  let agentError: string | null = null;
-  let agentReport: AgentReport = {};
-  let userReport: UserReport = {};
-  // The episode's change so far, to give each writing call the rows it changed.
-  let sofar: RowChange[] = [];
-
-  using recording = world.beginEpisode();
+  const gold = world.goldReplay(options.task);
+  let run: Run;
+  let reports: EpisodeReports;
   {
-    await agent.start({
-      domain: world.domain.name,
-      policy: world.domain.policy,
-      tools: options.condition?.tools ?? world.domain.tools,
-      now: ctx.clock.iso(),
-      ...(options.condition?.hints ? { hints: options.condition.hints } : {}),
-    });
-    const opening = await user.open();
-    events.push(messageEvent(0, "user", opening, draw("user")));
-    let obs: Observation = { step: 0, message: opening };
-    let step = 0;
-    while (step < maxSteps) {
-      step++;
-      const action = await agent.step(obs);
-      if (action.type === "end") {
-        if (typeof action.confidence === "number") {
-          confidence = clamp01(action.confidence);
-          confidenceSource = "stated";
-        }
-        if (action.error) agentError = action.error;
-        events.push({
-          step,
-          actor: "agent",
-          kind: "end",
-          confidence: action.confidence,
-          ...(action.error ? { text: action.error } : {}),
-          latency_ms: 0,
-        });
-        endedBy = "agent";
-        break;
-      }
-      if (action.type === "tool") {
-        // What reached the world: under a perturbation, the arguments mapped back to the tool's own.
-        let reached: { name: string; args: unknown } | null = null;
-        const call = (name: string, args: unknown) => {
-          reached = { name, args };
-          return world.call(ctx, name, args);
-        };
-        const dispatch = options.condition?.dispatch;
-        const result: DispatchResult = dispatch
-          ? dispatch({ step, name: action.name, args: action.args }, call)
-          : call(action.name, action.args);
-        const event: Omit<EpisodeEvent, "latency_ms"> & { latency_ms?: number } = {
-          step,
-          actor: "tool",
-          kind: "tool",
-          tool: action.name,
-          args: action.args,
-          ...(result.ok ? { result: result.result } : { error: result.error }),
-          ...(result.fault ? { fault: result.fault } : {}),
-        };
-        const there = reached as { name: string; args: unknown } | null;
-        if (there !== null) {
-          if (!jsonEqual(there.args, action.args)) event.world_args = there.args;
-          if (world.tool(there.name)?.writes) {
-            const now = recording.changes();
-            const delta = changeDelta(sofar, now);
-            sofar = now;
-            if (delta.length > 0) event.changes = delta;
-          }
-        }
-        event.latency_ms = draw("tool");
-        events.push(event as EpisodeEvent);
-        if (result.ok && world.tool(action.name)?.terminates) {
-          endedBy = "tool";
-          break;
-        }
-        obs = { step, tool: result };
-        continue;
-      }
-      const said: Message = { role: "agent", text: action.text, intent: action.intent };
-      events.push(messageEvent(step, "agent", said, draw("agent")));
-      const reply = await user.reply(said);
-      events.push(messageEvent(step, "user", reply, draw("user")));
-      if (reply.intent?.kind === "stop") {
-        endedBy = "user";
-        break;
-      }
-      obs = { step, message: reply };
-    }
-    agentReport = (await agent.finish?.()) ?? {};
-    userReport = (await user.finish?.()) ?? {};
-    if (confidence === null && typeof agentReport.confidence === "number") {
-      confidence = clamp01(agentReport.confidence);
-      confidenceSource = agentReport.confidenceSource ?? "stated";
-    }
-    agentError ??= agentReport.error ?? null;
+    using recording = world.beginEpisode();
+    run = {
+      world,
+      options,
+      ctx: world.taskContext(options.task),
+      recording,
+      latency: options.rng.child("latency"),
+      events: [],
+      sofar: [],
+      endedBy: "max_steps",
+      confidence: null,
+      confidenceSource: null,
+      agentError: null,
+    };
+    await startAgent(run);
+    let obs: Observation | null = await openConversation(run);
+    for (let step = 1; step <= maxSteps && obs !== null; step++) obs = await agentStep(run, step, obs);
+    reports = await finishEpisode(run);
   }
-
   return {
-    ...episodeFigures(world, { task, events, gold, refusal: options.refusal }),
-    endedBy,
+    ...episodeFigures(world, { task: options.task, events: run.events, gold, refusal: options.refusal }),
+    ...reports,
+  };
+}
+
+// An episode while it runs: what its tools see, its events so far and how it ended.
+interface Run {
+  readonly world: World;
+  readonly options: EpisodeOptions;
+  // The task's tool context, the same as its gold replay's.
+  readonly ctx: ToolContext;
+  readonly recording: Recording;
+  // Draws each step's simulated latency, counted on its event and never on the tools' clock.
+  readonly latency: Rng;
+  readonly events: EpisodeEvent[];
+  // The episode's change so far, to give each writing call the rows it changed.
+  sofar: RowChange[];
+  endedBy: EpisodeResult["endedBy"];
+  confidence: number | null;
+  confidenceSource: EpisodeResult["confidenceSource"];
+  agentError: string | null;
+}
+
+// What the episode's end and the agent's and user's reports decide, beside the figures.
+type EpisodeReports = Omit<EpisodeResult, keyof EpisodeFigures>;
+
+type Action<T extends AgentAction["type"]> = Extract<AgentAction, { type: T }>;
+
+function draw(run: Run, kind: keyof typeof LATENCY): number {
+  return run.latency.int(LATENCY[kind][0], LATENCY[kind][1]);
+}
+
+// Tells the agent the domain, its policy, the tools as the condition shows them and the time.
+async function startAgent(run: Run): Promise<void> {
+  const { world, options } = run;
+  await options.agent.start({
+    domain: world.domain.name,
+    policy: world.domain.policy,
+    tools: options.condition?.tools ?? world.domain.tools,
+    now: run.ctx.clock.iso(),
+    ...(options.condition?.hints ? { hints: options.condition.hints } : {}),
+  });
+}
+
+// The user's opening message, the agent's first observation.
+async function openConversation(run: Run): Promise<Observation> {
+  const opening = await run.options.user.open();
+  run.events.push(messageEvent(0, "user", opening, draw(run, "user")));
+  return { step: 0, message: opening };
+}
+
+// One agent step: its action and the agent's next observation, or null when the episode is over.
+async function agentStep(run: Run, step: number, obs: Observation): Promise<Observation | null> {
+  const action = await run.options.agent.step(obs);
+  if (action.type === "end") return endStep(run, step, action);
+  if (action.type === "tool") return toolStep(run, step, action);
+  return await messageStep(run, step, action);
+}
+
+// The agent ends the episode, with its confidence or the error that stopped it.
+function endStep(run: Run, step: number, action: Action<"end">): null {
+  if (typeof action.confidence === "number") {
+    run.confidence = clamp01(action.confidence);
+    run.confidenceSource = "stated";
+  }
+  if (action.error) run.agentError = action.error;
+  run.events.push({
+    step,
+    actor: "agent",
+    kind: "end",
+    confidence: action.confidence,
+    ...(action.error ? { text: action.error } : {}),
+    latency_ms: 0,
+  });
+  run.endedBy = "agent";
+  return null;
+}
+
+// A tool call through the condition's dispatcher, recorded with the rows it changed; a
+// terminating tool that succeeds ends the episode.
+function toolStep(run: Run, step: number, action: Action<"tool">): Observation | null {
+  const { world } = run;
+  const { result, reached } = dispatchCall(run, step, action);
+  const event: Omit<EpisodeEvent, "latency_ms"> & { latency_ms?: number } = {
+    step,
+    actor: "tool",
+    kind: "tool",
+    tool: action.name,
+    args: action.args,
+    ...(result.ok ? { result: result.result } : { error: result.error }),
+    ...(result.fault ? { fault: result.fault } : {}),
+  };
+  if (reached !== null) {
+    if (!jsonEqual(reached.args, action.args)) event.world_args = reached.args;
+    if (world.tool(reached.name)?.writes) {
+      const now = run.recording.changes();
+      const delta = changeDelta(run.sofar, now);
+      run.sofar = now;
+      if (delta.length > 0) event.changes = delta;
+    }
+  }
+  event.latency_ms = draw(run, "tool");
+  run.events.push(event as EpisodeEvent);
+  if (result.ok && world.tool(action.name)?.terminates) {
+    run.endedBy = "tool";
+    return null;
+  }
+  return { step, tool: result };
+}
+
+// The call's outcome and what reached the world: under a perturbation, the arguments mapped back
+// to the tool's own; null when the condition answered without calling the world (a fault).
+function dispatchCall(
+  run: Run,
+  step: number,
+  action: Action<"tool">,
+): { result: DispatchResult; reached: { name: string; args: unknown } | null } {
+  let reached: { name: string; args: unknown } | null = null;
+  const call = (name: string, args: unknown) => {
+    reached = { name, args };
+    return run.world.call(run.ctx, name, args);
+  };
+  const dispatch = run.options.condition?.dispatch;
+  const result = dispatch
+    ? dispatch({ step, name: action.name, args: action.args }, call)
+    : call(action.name, action.args);
+  return { result, reached };
+}
+
+// The agent says something and the user replies; a reply that stops ends the episode.
+async function messageStep(run: Run, step: number, action: Action<"message">): Promise<Observation | null> {
+  const said: Message = { role: "agent", text: action.text, intent: action.intent };
+  run.events.push(messageEvent(step, "agent", said, draw(run, "agent")));
+  const reply = await run.options.user.reply(said);
+  run.events.push(messageEvent(step, "user", reply, draw(run, "user")));
+  if (reply.intent?.kind === "stop") {
+    run.endedBy = "user";
+    return null;
+  }
+  return { step, message: reply };
+}
+
+// Asks the agent and the user, once, how the episode went, however it ended.
+async function finishEpisode(run: Run): Promise<EpisodeReports> {
+  const agentReport: AgentReport = (await run.options.agent.finish?.()) ?? {};
+  const userReport: UserReport = (await run.options.user.finish?.()) ?? {};
+  let { confidence, confidenceSource } = run;
+  if (confidence === null && typeof agentReport.confidence === "number") {
+    confidence = clamp01(agentReport.confidence);
+    confidenceSource = agentReport.confidenceSource ?? "stated";
+  }
+  return {
+    endedBy: run.endedBy,
     confidence,
     confidenceSource,
     agentResources: { ...agentReport.resources },
-    agentError,
+    agentError: run.agentError ?? agentReport.error ?? null,
     agentRetries: agentReport.retries ?? null,
     userError: userReport.error ?? null,
     userResources: { ...userReport.resources },

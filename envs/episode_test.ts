@@ -1,11 +1,15 @@
 import { assert, assertEquals } from "@std/assert";
+import { z } from "zod";
 import { toy } from "../tests/fixtures/toy_domain.ts";
+import { defineDomain } from "./domain.ts";
 import { runEpisode } from "./episode.ts";
 import { composeChanges } from "./grade.ts";
+import { replayTrajectory } from "./replay.ts";
 import { Rng } from "./rng.ts";
+import { defineTool } from "./tool.ts";
 import { scriptedUser } from "./user.ts";
 import { World } from "./world.ts";
-import type { Agent, AgentAction, Domain, Task, ToolResult } from "./types.ts";
+import type { Agent, AgentAction, Domain, Task, ToolResult, UserSimulator } from "./types.ts";
 
 function playbook(domain: Domain, confirm = true, verify = true): Agent {
   const solver = domain.solver({ confirm, verify });
@@ -256,4 +260,99 @@ Deno.test("runEpisode() lets a condition inject faults, show other tools and cou
   assertEquals(r.recoverySteps, [1]);
   assertEquals(r.events.filter((e) => e.fault).map((e) => e.fault), ["timeout"]);
   assertEquals(r.success, true);
+});
+
+// A domain whose write draws the new row's id from `ctx.rng` and stamps it with `ctx.clock.iso()`:
+// a correct run matches its gold only if the episode's tools see the gold replay's world.
+const notes: Domain = defineDomain({
+  name: "notes",
+  policy: "Add the notes customers ask for.",
+  schema: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, created_at TEXT NOT NULL)",
+  now: "2024-01-01T09:00:00",
+  generate: () => ({}),
+  rows: () => ({ notes: [] }),
+  read: () => ({}),
+  tools: [
+    defineTool({
+      name: "list_notes",
+      description: "Lists the notes",
+      input: z.object({}),
+      writes: false,
+      run: ({ db }) => db.all("SELECT id FROM notes ORDER BY id").map((r) => String(r.id)),
+    }),
+    defineTool({
+      name: "add_note",
+      description: "Adds a note",
+      input: z.object({ text: z.string() }),
+      writes: true,
+      run: ({ db, clock, rng }, { text }) => {
+        const id = `note_${rng.int(100000, 999999)}`;
+        db.run("INSERT INTO notes VALUES (?, ?, ?)", id, text, clock.iso());
+        return { id };
+      },
+    }),
+  ],
+  tasks: () => [],
+  solver: () => ({ next: () => ({ type: "end" }) }),
+});
+
+const noteTask: Task = {
+  id: "notes/0",
+  intent: "add",
+  goal: "add_note",
+  facts: {},
+  volunteered: [],
+  openings: ["Please add a note saying hello."],
+  gold: [{ name: "add_note", args: { text: "hello" } }],
+  outputs: [],
+  milestones: [{ kind: "change", label: "note added", gold: 0 }],
+  expect: "act",
+};
+
+// The user asks once, and stops when the agent reports what it did.
+const noteUser = (): UserSimulator => ({
+  open: () => ({ role: "user", text: noteTask.openings[0] }),
+  reply: (m) =>
+    m.intent?.kind === "inform"
+      ? { role: "user", text: "Thanks", intent: { kind: "stop", satisfied: true } }
+      : { role: "user", text: "OK" },
+});
+
+Deno.test("runEpisode() grades a correct run as a success when the write draws an id and stamps the time", async () => {
+  using world = World.open(notes);
+  const gold = world.goldReplay(noteTask).all;
+  assertEquals(gold.length, 1);
+  for (const [seed, reads] of [["a", 0], ["b", 2], [7, 5]] as const) {
+    // Reads and messages before the write take simulated time and draw latencies: the tools see neither.
+    const r = await runEpisode(world, {
+      task: noteTask,
+      agent: scripted([
+        ...Array.from({ length: reads }, () => ({ type: "tool" as const, name: "list_notes", args: {} })),
+        { type: "message", text: "Let me add it." },
+        { type: "tool", name: "add_note", args: { text: "hello" } },
+        { type: "message", text: "Done: your note is added.", intent: { kind: "inform" } },
+      ]),
+      user: noteUser(),
+      rng: new Rng(seed),
+    });
+    assertEquals(r.success, true, `seed ${seed}`);
+    assertEquals(r.changes, gold);
+    assertEquals(gold[0].after?.created_at, "2024-01-01T09:00:00");
+    // The latency is still counted, on the events.
+    assertEquals(r.simTimeMs, r.events.reduce((t, e) => t + e.latency_ms, 0));
+    assert(r.simTimeMs >= 1500 + 400 + 1500 + 80 * (reads + 1));
+  }
+});
+
+Deno.test("replayTrajectory() with the task gives the rows of its gold", async () => {
+  using world = World.open(notes);
+  const r = await runEpisode(world, {
+    task: noteTask,
+    agent: scripted([{ type: "tool", name: "add_note", args: { text: "hello" } }]),
+    user: noteUser(),
+    rng: new Rng("r"),
+  });
+  const replayed = replayTrajectory(world, r.events, { task: noteTask });
+  assertEquals(replayed.flatMap((e) => e.changes ?? []), world.goldReplay(noteTask).all);
+  assertEquals(world.store.get("SELECT count(*) AS n FROM notes"), { n: 0 });
 });

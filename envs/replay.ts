@@ -7,8 +7,19 @@
  */
 import { changeDelta } from "./grade.ts";
 import { Rng } from "./rng.ts";
-import type { EpisodeEvent, RowChange } from "./types.ts";
+import type { EpisodeEvent, RowChange, Task } from "./types.ts";
 import type { World } from "./world.ts";
+
+/** Options of `replayTrajectory()`. */
+export interface ReplayTrajectoryOptions {
+  /**
+   * The task the trajectory is an episode of: its tools then draw from the task's own context
+   * (`World.taskContext()`), as its gold replay and its episodes do, so a write drawing an id or
+   * stamping the time gives the gold's rows.
+   * @default {undefined: a generator of the replay's own, `new Rng("replay").child("tools")`}
+   */
+  task?: Pick<Task, "id">;
+}
 
 /**
  * The trajectory with every tool call that reached the world answered again by `world` (results,
@@ -19,13 +30,19 @@ import type { World } from "./world.ts";
  * ```ts ignore
  * import { replayTrajectory } from "./replay.ts";
  * const events = replayTrajectory(world, [{ step: 1, actor: "tool", kind: "tool", tool: "get_user_details",
- *   args: { user_id: "mia_li_3668" }, latency_ms: 0 }]);
+ *   args: { user_id: "mia_li_3668" }, latency_ms: 0 }], { task });
  * events[0].result; // the user's profile as the world holds it
  * ```
  */
-export function replayTrajectory(world: World, events: readonly EpisodeEvent[]): EpisodeEvent[] {
+export function replayTrajectory(
+  world: World,
+  events: readonly EpisodeEvent[],
+  options: ReplayTrajectoryOptions = {},
+): EpisodeEvent[] {
   using recording = world.beginEpisode();
-  const ctx = world.context(new Rng("replay").child("tools"));
+  const ctx = options.task === undefined
+    ? world.context(new Rng("replay").child("tools"))
+    : world.taskContext(options.task);
   let sofar: RowChange[] = [];
   return events.map((e) => {
     if (e.kind !== "tool" || e.fault !== undefined) return e;

@@ -7,8 +7,39 @@
  * @module
  */
 import { outcomeMilestones } from "./grade.ts";
+import { domains } from "./registry.ts";
+import { taskId } from "./task_id.ts";
 import type { Domain, Expect, Task, TauBenchTask, Tool, ToolCall } from "./types.ts";
 import { World } from "./world.ts";
+
+/**
+ * The registered domains that declare `tauBench` (τ-bench has a copy of their world), in registry
+ * order.
+ *
+ * @example
+ * ```ts
+ * import { tauBenchDomains } from "./tau_bench.ts";
+ * tauBenchDomains().map((d) => d.name); // ["airline"]
+ * ```
+ */
+export function tauBenchDomains(): Domain[] {
+  return Object.values(domains).filter((d) => d.tauBench !== undefined);
+}
+
+/**
+ * The domain a command reads τ-bench's data of when none is named (`deno task replay`, `bench`,
+ * `import --from tau-bench`): the first registered domain that declares `tauBench`, or `undefined`
+ * when none does.
+ *
+ * @example
+ * ```ts
+ * import { defaultTauBenchDomain } from "./tau_bench.ts";
+ * defaultTauBenchDomain()?.name; // "airline"
+ * ```
+ */
+export function defaultTauBenchDomain(): Domain | undefined {
+  return tauBenchDomains()[0];
+}
 
 /**
  * What a correct agent does on a task, inferred from its gold calls and outputs: `transfer` when
@@ -52,7 +83,7 @@ export function tauBenchTask(tau: TauBenchTask, domain: Pick<Domain, "name" | "t
   const outputs = [...tau.outputs ?? []];
   const expect = inferExpect({ gold, outputs }, domain.tools);
   const task: Task = {
-    id: `tau-bench:${domain.name}/${tau.task_id}`,
+    id: taskId(domain.name, tau.task_id, { source: "tau-bench" }),
     intent: `tau-bench:${expect}`,
     goal: tau.instruction ?? "",
     facts: { user_id: tau.user_id },
@@ -71,6 +102,7 @@ export function tauBenchTask(tau: TauBenchTask, domain: Pick<Domain, "name" | "t
 
 /** A world holding τ-bench's data of a domain, with τ-bench's test tasks as ark tasks. */
 export interface TauBenchWorld extends Disposable {
+  /** The world holding τ-bench's data. */
   world: World;
   /** The tasks in τ-bench's order (index = `task_id`). */
   tasks: Task[];

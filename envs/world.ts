@@ -2,9 +2,14 @@
  * A world: one domain's SQLite database, opened from a seeded generated image,
  * with tool dispatch, per-episode reset and the gold change of a task.
  *
+ * Gold and episode see the same world: every run of a task (its gold replay, each of its
+ * episodes, a replayed transcript) gives the tools `taskContext(task)`, a generator derived from
+ * the task id alone and a clock standing at the domain's `now`, so the same calls write the same
+ * rows (see `ToolContext`).
+ *
  * @module
  */
-import { Store } from "./_sqlite.ts";
+import { Store } from "./sqlite.ts";
 import { changeDelta, type GoldReplay } from "./grade.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
@@ -27,6 +32,7 @@ export interface WorldOptions {
 
 /** What `World.beginEpisode()` returns: the changes so far; disposing it undoes them. */
 export interface Recording extends Disposable {
+  /** The rows changed since the episode began (net, full rows). */
   changes(): RowChange[];
 }
 
@@ -50,9 +56,13 @@ const images = new Map<string, Image>();
  * ```
  */
 export class World {
+  /** The domain the world is of. */
   readonly domain: Domain;
+  /** The world's database. */
   readonly store: Store;
+  /** The domain's data the world was made from (generated, or given to `fromData()`). */
   readonly data: unknown;
+  /** The seed of the generated data and of the default tasks. */
   readonly seed: string;
   readonly #tools: Map<string, Tool>;
   readonly #gold = new Map<string, GoldReplay>();
@@ -99,9 +109,26 @@ export class World {
     return this.#tools.get(name);
   }
 
-  /** A fresh tool context for an episode. */
+  /** A fresh tool context with the given generator and a clock at the domain's `now`. */
   context(rng: Rng): ToolContext {
     return { db: this.store, clock: new Clock(this.domain.now), rng };
+  }
+
+  /**
+   * The tool context of every run of a task, fresh each time: the generator
+   * `new Rng(task.id).child("tools")` (the task id alone, so not the run, the agent or the
+   * condition) and a clock at the domain's `now`. The gold replay, each episode and each replayed
+   * transcript of the task take it, so a write drawing an id or stamping the time makes the same
+   * row in all of them.
+   *
+   * @example
+   * ```ts ignore
+   * const a = world.taskContext(task), b = world.taskContext(task);
+   * a.rng.next() === b.rng.next(); // true
+   * ```
+   */
+  taskContext(task: Pick<Task, "id">): ToolContext {
+    return this.context(new Rng(task.id).child("tools"));
   }
 
   /**
@@ -142,14 +169,14 @@ export class World {
 
   /**
    * The gold change of a task and the rows each of its gold calls changes, replayed on a fresh
-   * world with the generator `new Rng(task.id).child("gold")` (terminating tools skipped); cached
-   * per task.
+   * world with the task's tool context, `taskContext(task)`, as its episodes have it (terminating
+   * tools skipped); cached per task.
    */
   goldReplay(task: Task): GoldReplay {
     const cached = this.#gold.get(task.id);
     if (cached) return cached;
     using episode = this.beginEpisode();
-    const ctx = this.context(new Rng(task.id).child("gold"));
+    const ctx = this.taskContext(task);
     const calls: RowChange[][] = [];
     let before: RowChange[] = [];
     for (const call of task.gold) {
@@ -173,6 +200,7 @@ export class World {
     this.store.close();
   }
 
+  /** Closes the world's database (`using world = World.open(...)`). */
   [Symbol.dispose](): void {
     this.close();
   }

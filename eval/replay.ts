@@ -1,42 +1,12 @@
 /**
  * Gold replay of τ-bench tasks: load τ-bench's data into a world, run each task's gold
  * actions through the tools, and export the final state in τ-bench's shape, so it can be
- * compared with τ-bench's own gold final states.
+ * compared with τ-bench's own gold final states. Any domain that declares `tauBench` can be
+ * replayed; this file knows none by name.
  *
  * @module
  */
-import { Clock } from "../envs/clock.ts";
-import { Rng } from "../envs/rng.ts";
-import { callTool, ToolError } from "../envs/tool.ts";
-import type { Json, Tool, ToolContext } from "../envs/types.ts";
-import { airlineTools } from "../envs/airline/tools.ts";
-import { exportTauAirline, loadTauAirline, openTauAirline, type TauAction, type TauTask } from "../envs/airline/tau.ts";
-
-type Db = ToolContext["db"];
-
-/** What the replay needs to know about a domain whose data come from τ-bench. */
-export interface ReplayDomain {
-  /** The simulated time every episode starts at. */
-  now: string;
-  tools: readonly Tool[];
-  /** Reads τ-bench's data and test tasks from a folder; `open` makes a world holding the data. */
-  load(dir: string): { tasks: TauTask[]; open(): Db };
-  /** Exports the world's state in τ-bench's db.json shape. */
-  read(db: Db): unknown;
-}
-
-/** The domains `deno task replay` accepts, by name. */
-export const REPLAY_DOMAINS: Readonly<Record<string, ReplayDomain>> = {
-  airline: {
-    now: "2024-05-15T15:00:00",
-    tools: airlineTools,
-    load: (dir) => {
-      const { data, tasks } = loadTauAirline(dir);
-      return { tasks, open: () => openTauAirline(data) };
-    },
-    read: exportTauAirline,
-  },
-};
+import { type Domain, type Json, type Task, tauBenchDomains, tauBenchTask, World } from "../envs/mod.ts";
 
 /** Options of `replayTau()`. */
 export interface ReplayOptions {
@@ -49,33 +19,32 @@ export interface ReplayOptions {
 
 /** One replayed task: its index in the task file and the final state. */
 export interface ReplayedTask {
+  /** The task's index in τ-bench's task file. */
   task: number;
+  /** The final state after its gold actions, in τ-bench's `db.json` shape. */
   state: unknown;
 }
 
 /**
- * Runs gold actions in order through the tools. Terminating tools are skipped, unknown
- * tool names change nothing (as in τ-bench), and a `ToolError` is an ordinary outcome.
- * Returns how many calls failed with a `ToolError`.
+ * The names of the domains `deno task replay` accepts: those that declare `tauBench`, in
+ * registry order.
+ *
+ * @example
+ * ```ts
+ * import { replayDomains } from "./replay.ts";
+ * replayDomains(); // ["airline"]
+ * ```
  */
-export function replayActions(ctx: ToolContext, tools: readonly Tool[], actions: readonly TauAction[]): number {
-  let failed = 0;
-  for (const action of actions) {
-    const tool = tools.find((t) => t.name === action.name);
-    if (!tool || tool.terminates) continue;
-    try {
-      callTool(ctx, tool, action.kwargs);
-    } catch (err) {
-      if (!(err instanceof ToolError)) throw err;
-      failed++;
-    }
-  }
-  return failed;
+export function replayDomains(): string[] {
+  return tauBenchDomains().map((d) => d.name);
 }
 
 /**
- * Replays every task of a τ-bench folder on one world, undoing each task's changes
- * (`begin`/`rollback`) before the next, and yields the final state of each.
+ * Replays every task of a τ-bench folder on one world, undoing each task's changes before the
+ * next, and yields the final state of each in τ-bench's `db.json` shape (`tauBench.export`).
+ * Each task's gold actions run in order with the task's own tool context (`World.taskContext()`),
+ * as in its gold replay: terminating tools are skipped, unknown tool names change nothing (as in
+ * τ-bench), and a `ToolError` is an ordinary outcome.
  *
  * @example
  * ```ts ignore
@@ -84,34 +53,29 @@ export function replayActions(ctx: ToolContext, tools: readonly Tool[], actions:
  * ```
  */
 export function replayTau(domainName: string, dir: string, options: ReplayOptions = {}): Generator<ReplayedTask> {
-  const domain = Object.hasOwn(REPLAY_DOMAINS, domainName) ? REPLAY_DOMAINS[domainName] : undefined;
-  if (!domain) {
-    throw new TypeError(
-      `Unknown domain "${domainName}": expected one of ${Object.keys(REPLAY_DOMAINS).map((d) => `"${d}"`).join(", ")}`,
-    );
+  const domain = tauBenchDomains().find((d) => d.name === domainName);
+  if (domain === undefined) {
+    const accepted = replayDomains().map((d) => `"${d}"`).join(", ");
+    throw new TypeError(`Unknown domain "${domainName}": expected one of ${accepted}`);
   }
   // Loaded eagerly, so that bad data fail before anything is written.
-  const { tasks, open } = domain.load(dir);
+  const { data, tasks } = domain.tauBench!.load(dir);
   const indices = options.tasks ?? tasks.map((_, i) => i);
   const bad = indices.find((i) => !Number.isInteger(i) || i < 0 || i >= tasks.length);
   if (bad !== undefined) throw new RangeError(`No task ${bad} in "${dir}": expected 0 to ${tasks.length - 1}`);
-  return replayLoaded(domain, open, indices.map((i) => [i, tasks[i]]));
+  return replayLoaded(domain, data, indices.map((i) => [i, tauBenchTask(tasks[i], domain)]));
 }
 
-function* replayLoaded(
-  domain: ReplayDomain,
-  open: () => Db,
-  tasks: readonly [number, TauTask][],
-): Generator<ReplayedTask> {
-  using store = open();
+function* replayLoaded(domain: Domain, data: unknown, tasks: readonly [number, Task][]): Generator<ReplayedTask> {
+  using world = World.fromData(domain, data);
   for (const [index, task] of tasks) {
-    store.begin();
-    try {
-      replayActions({ db: store, clock: new Clock(domain.now), rng: new Rng(0) }, domain.tools, task.actions);
-      yield { task: index, state: domain.read(store) };
-    } finally {
-      store.rollback();
+    using _episode = world.beginEpisode();
+    const ctx = world.taskContext(task);
+    for (const call of task.gold) {
+      const tool = world.tool(call.name);
+      if (tool !== undefined && !tool.terminates) world.call(ctx, call.name, call.args);
     }
+    yield { task: index, state: domain.tauBench!.export(world.store) };
   }
 }
 

@@ -40,7 +40,7 @@ const cancel = tool(5, "cancel_reservation", { reservation_id: res });
 const done = msg(6, "agent", `Your reservation ${res} has been cancelled and $${refund} will be refunded.`);
 
 function judge(events: EpisodeEvent[]) {
-  const played = replayTrajectory(world, events);
+  const played = replayTrajectory(world, events, { task });
   return rulesJudge({ task, events: played, gold: world.goldReplay(task), domain: world.domain, db: world.store });
 }
 const kinds = (events: EpisodeEvent[]) => judge(events).violations.map((v) => `${v.constraint} ${v.severity}`);

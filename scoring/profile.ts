@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import type { EpisodeRecord } from "./record.ts";
+import { type EpisodeRecord, taskDomain } from "./record.ts";
 import { type AbstentionProfile, abstentionProfile } from "./abstention.ts";
 import {
   bootstrap,
@@ -49,8 +49,11 @@ export interface ScoreOptions {
 
 /** Options with every field resolved. */
 export interface ResolvedScoreOptions {
+  /** What one profile covers (`ScoreOptions.by`). */
   by: GroupBy;
+  /** Seed of the bootstrap (`ScoreOptions.seed`). */
   seed: string;
+  /** Bootstrap resamples, at least 1 (`ScoreOptions.resamples`). */
   resamples: number;
 }
 
@@ -119,22 +122,11 @@ export function resolveScoreOptions(options: ScoreOptions = {}): ResolvedScoreOp
   throw new Err(`Invalid ${key} ${JSON.stringify(given)}: expected ${accepted}`);
 }
 
-/**
- * The domain of a task id: the part before the first "/" (the whole id when there is none).
- *
- * @example
- * ```ts
- * import { domainOf } from "./profile.ts";
- * domainOf("airline/7"); // "airline"
- * ```
- */
-export function domainOf(task: string): string {
-  const slash = task.indexOf("/");
-  return slash < 0 ? task : task.slice(0, slash);
-}
+// `domainOf` is scoring's one reading of a task id, `taskDomain()`, under the name it has been exported by.
+export { taskDomain as domainOf } from "./record.ts";
 
 function groupOf(record: EpisodeRecord, by: GroupBy): string {
-  return by === "agent" ? record.agent : by === "condition" ? record.condition : domainOf(record.task);
+  return by === "agent" ? record.agent : by === "condition" ? record.condition : taskDomain(record.task);
 }
 
 /**

@@ -28,7 +28,8 @@
 import type { Task } from "../types.ts";
 import type { Rng } from "../rng.ts";
 import { outcomeMilestones } from "../grade.ts";
-import type { AirlineData } from "./_data.ts";
+import { taskId } from "../task_id.ts";
+import type { AirlineData } from "./data.ts";
 import {
   addBagsDraft,
   book,
@@ -99,7 +100,7 @@ export function airlineTasks(rng: Rng, count: number, data: AirlineData): Task[]
     const say = r.child("volunteered");
     const volunteered = Object.keys(draft.facts).filter((k) => draft.always?.includes(k) || say.chance(0.5));
     return {
-      id: `airline/${i}`,
+      id: taskId("airline", i),
       intent,
       goal: draft.goal,
       facts: draft.facts,

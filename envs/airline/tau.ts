@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { Store } from "../_sqlite.ts";
+import { Store } from "../sqlite.ts";
 import type { Json } from "../types.ts";
-import type { AirlineData } from "./_data.ts";
+import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
 import { airlineRows } from "./_rows.ts";
 import { AIRLINE_SCHEMA } from "./schema.ts";
@@ -74,7 +74,7 @@ export function openTauAirline(data: AirlineData): Store {
  *
  * @example
  * ```ts
- * import { Store } from "../_sqlite.ts";
+ * import { Store } from "../sqlite.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * import { exportTauAirline } from "./tau.ts";
  * using db = Store.open(AIRLINE_SCHEMA);

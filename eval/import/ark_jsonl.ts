@@ -8,12 +8,13 @@
  * @module
  */
 import { z } from "zod";
+import { parseTaskId } from "../../envs/mod.ts";
 import { chatMessages } from "./chat.ts";
 import type { ImportedEpisode } from "./episodes.ts";
 
 const line = z.object({
   agent: z.string().min(1),
-  task: z.string().regex(/^(tau-bench:)?[a-z][a-z0-9_]*\/\d+$/, {
+  task: z.string().refine((id) => parseTaskId(id) !== null, {
     error: 'expected a task id "<domain>/<i>" or "tau-bench:<domain>/<i>"',
   }),
   run: z.number().int().nonnegative(),

@@ -8,15 +8,26 @@
  * @module
  */
 import { z } from "zod";
-import { type EpisodeEvent, jsonEqual, replayTrajectory, type World } from "../../envs/mod.ts";
+import {
+  type EpisodeEvent,
+  jsonEqual,
+  replayTrajectory,
+  type ReplayTrajectoryOptions,
+  type World,
+} from "../../envs/mod.ts";
 import type { Json } from "../../envs/mod.ts";
 
 /** One message of a chat transcript (OpenAI's chat format; other fields are ignored). */
 export interface ChatMessage {
+  /** Who speaks: system and developer messages are the other harness's prompt (dropped). */
   role: "system" | "developer" | "user" | "assistant" | "tool";
+  /** The text, or text parts. */
   content?: string | null | { type?: string; text?: string }[];
+  /** An assistant's tool calls; `arguments` is JSON text (an object is read as is). */
   tool_calls?: { id?: string; function: { name: string; arguments?: string | Record<string, unknown> | null } }[];
+  /** For a tool result: the id of the call it answers. */
   tool_call_id?: string;
+  /** For a tool result: the tool's name. */
   name?: string;
 }
 
@@ -50,8 +61,11 @@ export class TranscriptError extends Error {
 export interface CallCheck {
   /** The call's event index in the episode's events. */
   event: number;
+  /** The agent step of the call. */
   step: number;
+  /** The tool called. */
   tool: string;
+  /** The call's arguments, parsed from the transcript. */
   args: unknown;
   /** The recorded tool message's content; `null` when the transcript holds none for the call. */
   recorded: string | null;
@@ -63,7 +77,9 @@ export interface CallCheck {
 
 /** A replayed transcript: ark's events and, for each tool call, the recorded result beside ark's. */
 export interface ReplayedChat {
+  /** The transcript as ark's episode events, each call with ark's result. */
   events: EpisodeEvent[];
+  /** One check per tool call, in order. */
   calls: CallCheck[];
 }
 
@@ -72,6 +88,8 @@ export interface ReplayedChat {
  * messages are the other harness's prompt and are dropped; the text of an assistant turn that also
  * calls tools is dropped too (the call is the turn's action and the user never sees the text, as in
  * τ-bench). Throws a `TranscriptError` on a call of an unknown tool or arguments that are not JSON.
+ * Pass the transcript's task (`options.task`) so that its tools draw from the task's own context,
+ * as its gold replay does (see `replayTrajectory()`).
  *
  * @example
  * ```ts ignore
@@ -84,7 +102,11 @@ export interface ReplayedChat {
  * calls[0].equal; // true when ark's world holds the same profile
  * ```
  */
-export function replayChat(world: World, messages: readonly ChatMessage[]): ReplayedChat {
+export function replayChat(
+  world: World,
+  messages: readonly ChatMessage[],
+  options: ReplayTrajectoryOptions = {},
+): ReplayedChat {
   const events: EpisodeEvent[] = [];
   const recordedAt = new Map<number, string | null>();
   const pending = new Map<string, number>();
@@ -121,7 +143,7 @@ export function replayChat(world: World, messages: readonly ChatMessage[]): Repl
       if (event !== undefined) recordedAt.set(event, text(m.content));
     }
   });
-  const replayed = replayTrajectory(world, events);
+  const replayed = replayTrajectory(world, events, options);
   const calls: CallCheck[] = [];
   replayed.forEach((e, event) => {
     if (e.kind !== "tool") return;

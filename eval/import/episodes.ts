@@ -11,17 +11,20 @@ import { judgeEpisode } from "../judging.ts";
 import { type CellKey, cellKey, cellSeed } from "../plan.ts";
 import { type EpisodeRecord, type Resources, toRecord } from "../records.ts";
 import type { ResultsSink } from "../store.ts";
-import type { ExperimentWorlds } from "../_worlds.ts";
+import type { ExperimentWorlds } from "../worlds.ts";
 import { type CallCheck, type ChatMessage, replayChat, TranscriptError } from "./chat.ts";
 
 /** One episode read from another harness's file, before it is replayed. */
 export interface ImportedEpisode {
   /** Where it is in the file, for messages, e.g. `episode 8 (task 3, trial 1)` or `line 4`. */
   where: string;
+  /** The agent's name: the file's (ark), or the one given for the whole file (τ-bench). */
   agent: string;
   /** The ark task id, e.g. `tau-bench:airline/3` or `airline/3`. */
   task: string;
+  /** The run index, from 0 (τ-bench's `trial`). */
   run: number;
+  /** The conversation in OpenAI's chat shape, system prompt included (the replay drops it). */
   messages: readonly ChatMessage[];
   /** The reward the harness gave (τ-bench's). */
   tau_reward?: number;
@@ -33,17 +36,23 @@ export interface ImportedEpisode {
 
 /** A tool call whose recorded result is not ark's. */
 export interface ResultMismatch {
+  /** The episode's ark task id. */
   task: string;
+  /** The episode's run index. */
   run: number;
-  /** The agent step of the call, and the call's number among the episode's tool calls (1-based). */
+  /** The agent step of the call. */
   step: number;
+  /** The call's number among the episode's tool calls, from 1. */
   call: number;
+  /** The tool called. */
   tool: string;
+  /** The call's arguments, as the file recorded them. */
   args: unknown;
   /** Where the two first differ, e.g. `[0][1].prices.economy: recorded 165, ark 126`. */
   at: string;
-  /** The result as the file recorded it (its text) and as ark computes it (JSON, or "Error: " and the message). */
+  /** The result as the file recorded it (its text). */
   recorded: string;
+  /** The result as ark computes it (its JSON text, or "Error: " and the message). */
   ark: string;
   /** The known difference that explains it (`TauBenchDifference.name`), or `null`: unexplained. */
   explained_by: string | null;
@@ -67,11 +76,15 @@ export interface ToolFidelity {
 
 /** What an import did, kept beside the experiment for the reports. */
 export interface ImportSummary {
+  /** The format read. */
   from: "tau-bench" | "ark";
+  /** The file's base name. */
   file: string;
   /** Episodes in the file, imported, and skipped (each skipped one with the line that says why). */
   episodes: { read: number; imported: number; skipped: number };
+  /** Each skipped episode: where it is in the file and why it was skipped. */
   skipped: { where: string; reason: string }[];
+  /** How faithfully ark's worlds reproduced the recorded tool results. */
   tool_results: ToolFidelity;
 }
 
@@ -123,7 +136,7 @@ export async function importEpisodes(
     } else {
       try {
         const { task, world } = found;
-        const { events, calls } = replayChat(world, episode.messages);
+        const { events, calls } = replayChat(world, episode.messages, { task });
         seen.add(cellKey(cell));
         const figures = episodeFigures(world, { task, events, refusal: isRefusal });
         const verdict = await judgeEpisode(world, { task, events }, { run: episode.run });

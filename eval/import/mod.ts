@@ -7,14 +7,13 @@
  * @module
  */
 import { resolve } from "node:path";
-import { domains } from "../../envs/mod.ts";
-import { resolveConfig } from "../config.ts";
-import type { ImportSource, ImportWorld, ResolvedConfig } from "../plan.ts";
+import { defaultTauBenchDomain, domains, parseTaskId } from "../../envs/mod.ts";
+import { type ImportSource, type ImportWorld, resolveConfig, type ResolvedConfig } from "../config.ts";
 import { writeRecordsJsonl } from "../records.ts";
 import { writeReports } from "../report/mod.ts";
 import { ResultsStore } from "../store.ts";
-import { ExperimentWorlds } from "../_worlds.ts";
-import { tauBenchFolder } from "../_tau_bench.ts";
+import { ExperimentWorlds } from "../worlds.ts";
+import { tauBenchFolder } from "../tau_data.ts";
 import { readArkTranscripts } from "./ark_jsonl.ts";
 import { type ImportedEpisode, importEpisodes, type ImportSummary } from "./episodes.ts";
 import { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
@@ -53,7 +52,7 @@ export interface RunImportOptions {
   out: string;
   /**
    * The domain of a τ-bench results file.
-   * @default {"airline"}
+   * @default {the first registered domain that declares `tauBench` (`defaultTauBenchDomain()`: "airline")}
    */
   domain?: string;
   /**
@@ -97,7 +96,9 @@ export class ImportError extends Error {
 
 /** What `runImport()` did: the summary, the experiment's config and the terminal report. */
 export interface ImportResult {
+  /** What the import did (also kept in the results store's note). */
   summary: ImportSummary;
+  /** The imported experiment's config (its identity in the results store). */
   config: ResolvedConfig;
   /** The terminal text of the report. */
   report: string;
@@ -129,7 +130,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
   let read: { episodes: ImportedEpisode[]; unreadable: { where: string; reason: string }[] };
   let worlds: ImportWorld[];
   if (options.from === "tau-bench") {
-    const domain = options.domain ?? "airline";
+    const domain = options.domain ?? defaultTauBenchDomain()?.name ?? "";
     checkTauDomain(domain);
     const agent = options.agent ?? file.replace(/\.[^.]*$/, "");
     try {
@@ -199,11 +200,18 @@ function arkWorlds(
   const tau = new Set<string>(), generated = new Set<string>();
   const episodes: ImportedEpisode[] = [], unreadable = [...read.unreadable];
   for (const e of read.episodes) {
-    const m = /^(tau-bench:)?([a-z][a-z0-9_]*)\/(\d+)$/.exec(e.task)!;
-    const name = m[2];
+    const id = parseTaskId(e.task)!;
+    if (id.source !== undefined && id.source !== "tau-bench") {
+      unreadable.push({
+        where: e.where,
+        reason: `task "${e.task}": unknown source "${id.source}" (expected "tau-bench")`,
+      });
+      continue;
+    }
+    const name = id.domain, fromTau = id.source !== undefined;
     const domain = domains[name];
-    if (domain === undefined || (m[1] !== undefined && domain.tauBench === undefined)) {
-      const known = m[1] === undefined
+    if (domain === undefined || (fromTau && domain.tauBench === undefined)) {
+      const known = !fromTau
         ? Object.keys(domains)
         : Object.values(domains).filter((d) => d.tauBench !== undefined).map((d) => d.name);
       unreadable.push({
@@ -212,7 +220,7 @@ function arkWorlds(
       });
       continue;
     }
-    if (m[1] !== undefined) tau.add(name);
+    if (fromTau) tau.add(name);
     else generated.add(name);
     episodes.push(e);
   }

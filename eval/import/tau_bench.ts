@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { taskId } from "../../envs/mod.ts";
 import { chatMessages } from "./chat.ts";
 import type { ImportedEpisode } from "./episodes.ts";
 
@@ -75,7 +76,7 @@ export function readTauBenchResults(
     episodes.push({
       where,
       agent: options.agent,
-      task: `tau-bench:${options.domain}/${e.task_id}`,
+      task: taskId(options.domain, e.task_id, { source: "tau-bench" }),
       run: e.trial,
       messages: e.traj,
       tau_reward: e.reward,
