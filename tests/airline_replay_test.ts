@@ -56,7 +56,7 @@ tau.test("deno task replay writes one line per task, from the τ-bench folder by
   const out = await Deno.makeTempFile({ suffix: ".jsonl" });
   try {
     const { code } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "eval/replay_cli.ts", "--domain", "airline", "--out", out],
+      args: ["run", "-A", "cli/replay.ts", "--domain", "airline", "--out", out],
       cwd: ROOT,
       env: { ARK_TAU_BENCH: tau.root },
       stdout: "null",
@@ -83,7 +83,7 @@ Deno.test("deno task replay rejects bad flags with one line and exit code 2", as
   await Deno.writeTextFile(`${blank}/tasks_test.json`, "[]");
   const run = (...args: string[]) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "eval/replay_cli.ts", ...args],
+      args: ["run", "-A", "cli/replay.ts", ...args],
       cwd: ROOT,
       env: { ARK_TAU_BENCH: empty },
     }).output();

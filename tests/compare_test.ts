@@ -28,11 +28,11 @@ async function run(script: string, args: string[]): Promise<Output> {
 }
 
 async function evalRun(out: string, args: string[]): Promise<void> {
-  const { code, stderr } = await run("eval/cli.ts", [...SIZE, ...args, "--out", out]);
+  const { code, stderr } = await run("cli/eval.ts", [...SIZE, ...args, "--out", out]);
   assertEquals(code, 0, stderr);
 }
 
-const compare = (args: string[]) => run("eval/compare_cli.ts", args);
+const compare = (args: string[]) => run("cli/compare.ts", args);
 
 interface JsonMetric {
   metric: string;
@@ -125,7 +125,7 @@ Deno.test("agentFactory() makes noisy@Fx with every error rate times F and refus
     assertThrows(() => agentFactory(spec), RangeError, `Invalid agent "${spec}": expected "noisy@Fx"`);
   }
   assertThrows(() => agentFactory("noisy@20x"), RangeError, "more than 1");
-  const { code, stderr } = await run("eval/cli.ts", ["--agents", "oracle@2x", "--tasks", "1", "--runs", "1"]);
+  const { code, stderr } = await run("cli/eval.ts", ["--agents", "oracle@2x", "--tasks", "1", "--runs", "1"]);
   assertEquals(code, 2);
   assertStringIncludes(stderr, 'Invalid agent "oracle@2x"');
 });

@@ -3,8 +3,10 @@ import { assert, assertEquals, assertMatch, assertNotEquals, assertStringInclude
 import { Store } from "../envs/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const CLI = new URL("../eval/cli.ts", import.meta.url).pathname;
-const SMALL = ["--tasks", "6", "--runs", "2"];
+const CLI = new URL("../cli/eval.ts", import.meta.url).pathname;
+// Every experiment names its domain, so registering another changes none of these counts.
+const AIRLINE = ["--domains", "airline"];
+const SMALL = [...AIRLINE, "--tasks", "6", "--runs", "2"];
 
 interface Outcome {
   code: number;
@@ -83,7 +85,7 @@ Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives 
 Deno.test("eval CLI resumes after being killed: finished episodes kept once, records as if uninterrupted", async () => {
   const dir = await Deno.makeTempDir();
   // Big enough that a loaded machine cannot finish it before the kill; every condition.
-  const sizes = ["--tasks", "50", "--runs", "3"];
+  const sizes = [...AIRLINE, "--tasks", "50", "--runs", "3"];
   const total = 4 * 50 * (3 + 3 + 3 * 3 + 5);
   const killed = `${dir}/killed`;
   const child = command([...sizes, "--out", killed]).spawn();
@@ -157,9 +159,9 @@ Deno.test("eval CLI prints usage for --help and refuses another experiment's sto
   assertStringIncludes(help.stdout, "--agents");
 
   const dir = await Deno.makeTempDir();
-  const first = await evalCli(["--tasks", "2", "--runs", "1", "--agents", "oracle", "--out", dir]);
+  const first = await evalCli([...AIRLINE, "--tasks", "2", "--runs", "1", "--agents", "oracle", "--out", dir]);
   assertEquals(first.code, 0, first.stderr);
-  const clash = await evalCli(["--tasks", "3", "--runs", "1", "--agents", "oracle", "--out", dir]);
+  const clash = await evalCli([...AIRLINE, "--tasks", "3", "--runs", "1", "--agents", "oracle", "--out", dir]);
   assertEquals(clash.code, 1);
   assertEquals(clash.stderr.trimEnd().split("\n").length, 1, clash.stderr);
   assertStringIncludes(clash.stderr, `"${dir}/results.sqlite"`);
@@ -167,7 +169,7 @@ Deno.test("eval CLI prints usage for --help and refuses another experiment's sto
 
   await Deno.writeTextFile(`${dir}/results.sqlite`, "not a database ".repeat(100));
   for (const suffix of ["-wal", "-shm"]) await Deno.remove(`${dir}/results.sqlite${suffix}`).catch(() => {});
-  const corrupt = await evalCli(["--tasks", "2", "--runs", "1", "--agents", "oracle", "--out", dir]);
+  const corrupt = await evalCli([...AIRLINE, "--tasks", "2", "--runs", "1", "--agents", "oracle", "--out", dir]);
   assertEquals(corrupt.code, 1);
   assertEquals(corrupt.stderr.trimEnd().split("\n").length, 1, corrupt.stderr);
   assertStringIncludes(corrupt.stderr, `"${dir}/results.sqlite"`);
@@ -180,6 +182,7 @@ Deno.test("eval CLI takes a config file under its flags, and names every bad fie
   await Deno.writeTextFile(
     config,
     JSON.stringify({
+      domains: ["airline"],
       agents: ["oracle", "literal"],
       tasks: 3,
       runs: 3,

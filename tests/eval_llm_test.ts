@@ -6,11 +6,13 @@ import { getDomain, type Task, World } from "../envs/mod.ts";
 import { closedPort, type FakeReply, type RecordedRequest, startFakeProvider } from "./fixtures/fake_provider.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const EVAL = new URL("../eval/cli.ts", import.meta.url).pathname;
-const SCORE = new URL("../scoring/cli.ts", import.meta.url).pathname;
+const EVAL = new URL("../cli/eval.ts", import.meta.url).pathname;
+const SCORE = new URL("../cli/score.ts", import.meta.url).pathname;
 // The nominal condition only: the fake model plays the gold calls of a task's nominal opening.
 const NOMINAL = ["--conditions", "nominal"];
-const SMALL = ["--tasks", "3", "--runs", "2", ...NOMINAL];
+// Every experiment names its domain, so registering another changes none of these counts.
+const AIRLINE = ["--domains", "airline"];
+const SMALL = [...AIRLINE, "--tasks", "3", "--runs", "2", ...NOMINAL];
 const KEY = "sk-test-do-not-store-4711";
 // $1 and $2 per million input and output tokens; every answer uses 100 + 20 tokens.
 const PRICES = { "openai:fake-model": { input: 1, output: 2 }, "anthropic:fake-model": { input: 1, output: 2 } };
@@ -168,7 +170,19 @@ Deno.test("eval runs an OpenAI-compatible model: usage and cost in records, repl
       "--out",
       `${dir}/r3`,
     ]),
-    evalCli([...agents, "--tasks", "4", "--runs", "2", ...NOMINAL, "--replay", `${dir}/live`, "--out", `${dir}/miss`]),
+    evalCli([
+      ...agents,
+      ...AIRLINE,
+      "--tasks",
+      "4",
+      "--runs",
+      "2",
+      ...NOMINAL,
+      "--replay",
+      `${dir}/live`,
+      "--out",
+      `${dir}/miss`,
+    ]),
   ]);
   assertEquals([replay.code, replay3.code], [0, 0], replay.stderr + replay3.stderr);
   assertEquals(await Deno.readTextFile(`${dir}/replay/records.jsonl`), original);
@@ -322,7 +336,17 @@ Deno.test("eval records the model calls its client retried, and a replay gives t
     index === 2 ? { status: 429, headers: { "retry-after": "0" } } : index === 5 ? { status: 500 } : script(request);
   const provider = startFakeProvider(flaky);
   const agents = ["--agents", "openai:fake-model", "--base-url", provider.openaiBaseUrl, "--prices", prices];
-  const live = await evalCli([...agents, "--tasks", "2", "--runs", "1", ...NOMINAL, "--out", `${dir}/live`]);
+  const live = await evalCli([
+    ...agents,
+    ...AIRLINE,
+    "--tasks",
+    "2",
+    "--runs",
+    "1",
+    ...NOMINAL,
+    "--out",
+    `${dir}/live`,
+  ]);
   await provider.close();
   assertEquals(live.code, 0, live.stderr);
   const list = await records(`${dir}/live`);
@@ -332,6 +356,7 @@ Deno.test("eval records the model calls its client retried, and a replay gives t
   assertEquals(calls + 2, chats(provider.requests).length);
   const replay = await evalCli([
     ...agents,
+    ...AIRLINE,
     "--tasks",
     "2",
     "--runs",

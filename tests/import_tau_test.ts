@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { getDomain, openTauBench } from "../envs/mod.ts";
 import { runImport } from "../eval/mod.ts";
-import { main as judgeCli } from "../eval/judge_cli.ts";
+import { main as judgeCli } from "../cli/judge.ts";
 import { tauBenchTests } from "./fixtures/tau_bench.ts";
 
 const tau = tauBenchTests("airline");

@@ -2,8 +2,9 @@
 // transcripts) replayed in ark's worlds give the records ark gave them; bad lines are named and
 // skipped while the rest are imported; the README's example imports as it says.
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { domains } from "../envs/mod.ts";
 import { MemoryResults, resolveConfig, runExperiment, runImport } from "../eval/mod.ts";
-import { main } from "../eval/import_cli.ts";
+import { main } from "../cli/import.ts";
 import { chatTranscript } from "./fixtures/chat_export.ts";
 
 const readRecords = async (dir: string) =>
@@ -28,6 +29,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 // A small ark experiment of every scripted agent, its episodes written as chat transcripts.
 async function arkTranscripts(): Promise<{ records: ReturnType<MemoryResults["records"]>; lines: string[] }> {
   const config = resolveConfig({
+    domains: ["airline"],
     tasks: 12,
     runs: 1,
     agents: ["oracle", "noisy", "reckless", "literal"],
@@ -105,7 +107,10 @@ Deno.test("deno task import names each bad episode, imports the rest and exits 1
   assertStringIncludes(out, 'line 4: task "airline/50" is not one of the 50 tasks');
   assertStringIncludes(out, "line 5: not JSON");
   assertStringIncludes(out, "line 6: messages:");
-  assertStringIncludes(out, 'line 7: task "bakery/1": no such domain (expected one of airline)');
+  assertStringIncludes(
+    out,
+    `line 7: task "bakery/1": no such domain (expected one of ${Object.keys(domains).join(", ")})`,
+  );
   // The good episodes around them are imported.
   assertEquals((await readRecords(`${dir}/out`)).length, 2);
 });

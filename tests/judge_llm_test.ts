@@ -6,9 +6,20 @@ import { judgeAnswer } from "./fixtures/fake_judge.ts";
 import { type RecordedRequest, startFakeProvider } from "./fixtures/fake_provider.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const EVAL = new URL("../eval/cli.ts", import.meta.url).pathname;
-const JUDGE = new URL("../eval/judge_cli.ts", import.meta.url).pathname;
-const SMALL = ["--agents", "oracle,reckless", "--tasks", "10", "--runs", "1", "--conditions", "nominal"];
+const EVAL = new URL("../cli/eval.ts", import.meta.url).pathname;
+const JUDGE = new URL("../cli/judge.ts", import.meta.url).pathname;
+const SMALL = [
+  "--domains",
+  "airline",
+  "--agents",
+  "oracle,reckless",
+  "--tasks",
+  "10",
+  "--runs",
+  "1",
+  "--conditions",
+  "nominal",
+];
 const JUDGE_SPEC = "llm:openai:fake-judge";
 
 type Json = Record<string, unknown>;

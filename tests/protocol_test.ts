@@ -11,9 +11,10 @@ const airline = getDomain("airline");
 const NO_ERRORS = { wrongArgument: 0, skippedConfirmation: 0, skippedLookup: 0, wrongTool: 0, prematureEnd: 0 };
 const SCRIPTED = ["oracle", "noisy", "reckless", "literal"];
 
+// Pinned to the airline: its agents' built-in behaviour under faults and perturbations is what is checked.
 async function run(config: Parameters<typeof resolveConfig>[0], agents = {}): Promise<MemoryResults> {
   const sink = new MemoryResults();
-  await runExperiment(resolveConfig(config), { sink, agents });
+  await runExperiment(resolveConfig({ domains: ["airline"], ...config }), { sink, agents });
   return sink;
 }
 

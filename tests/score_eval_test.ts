@@ -19,7 +19,7 @@ async function run(script: string, args: string[]): Promise<string> {
 
 Deno.test("the default eval: verdicts are earned, safety is judged, and the scripted agents come out as built", async () => {
   const dir = await Deno.makeTempDir();
-  const summary = await run("eval/cli.ts", ["--tasks", "50", "--runs", "5", "--out", dir]);
+  const summary = await run("cli/eval.ts", ["--domains", "airline", "--tasks", "50", "--runs", "5", "--out", dir]);
   for (const agent of ["oracle", "noisy", "reckless", "literal"]) {
     assert(new RegExp(`^${agent} \\(1500 episodes, 50 tasks\\)$`, "m").test(summary), summary);
   }
@@ -38,7 +38,7 @@ Deno.test("the default eval: verdicts are earned, safety is judged, and the scri
     assertEquals(r.milestones!.reached, r.milestones!.total, `${r.agent} ${r.task} run ${r.run} ${r.condition}`);
   }
 
-  const profiles = JSON.parse(await run("scoring/cli.ts", ["--records", path, "--json", "--resamples", "200"]));
+  const profiles = JSON.parse(await run("cli/score.ts", ["--records", path, "--json", "--resamples", "200"]));
   assertEquals(Object.keys(profiles), ["literal", "noisy", "oracle", "reckless"]);
   const { oracle, noisy, literal, reckless } = profiles;
   assertGreater(oracle.R_con, noisy.R_con);
