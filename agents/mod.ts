@@ -2,7 +2,8 @@
  * Agents under test. The scripted ones (`oracle`, `noisy`, `reckless`, `literal`) have
  * known failure behaviour, so every metric can be checked against ground truth; the sanity
  * baselines (`idle`, `apologist`, `broken`) must fail every task;
- * `adaptSolver` is how they retry after faults and follow a perturbed interface's hints;
+ * `adaptSolver` is how they retry after faults and follow a perturbed interface's hints, with
+ * the perturbations' encoder and decoder (`encodeArgs`, `decodeResult`, …) beside it;
  * `llmAgent` drives a language model, `llmUser` plays the customer with one, and
  * `generateParaphrases` writes more openings.
  *
@@ -16,18 +17,32 @@ import type { ModelClient } from "./model/types.ts";
 
 export { DEFAULT_RATES, type ErrorRates, literal, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
 export { apologist, APOLOGY, broken, idle, POLITE_CLOSING } from "./baselines.ts";
+export { type AdaptedSolver, type AdaptOptions, adaptSolver } from "./adapt.ts";
 export {
-  type AdaptedSolver,
-  type AdaptOptions,
-  adaptSolver,
+  camelCase,
+  columnRenames,
+  decodeArgs,
   decodeResult,
   encodeArgs,
+  type EncodeOptions,
+  encodeResult,
+  encodeSchema,
+  encodeText,
+  ENV_PRESET_NAMES,
+  ENV_PRESETS,
+  type EnvPreset,
+  formatNumber,
+  type KeyOrder,
+  type Perturbation,
   type PerturbationHints,
   perturbationHints,
-} from "./adapt.ts";
+  presetHints,
+  seededKeyOrder,
+} from "./perturbation.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
 export { llmUser, type LlmUserOptions, STOP_MARKER } from "./llm_user.ts";
 export { factTokens, generateParaphrases, type ParaphraseOptions } from "./paraphrase.ts";
+export type { ModelClient } from "./model/mod.ts";
 
 /** The scripted agents by name, each a function of its options. */
 export const scriptedAgents: Readonly<
@@ -43,7 +58,9 @@ export const MODEL_PROVIDERS: readonly ("openai" | "anthropic")[] = ["openai", "
 
 /** A language model named by a spec: its provider and the model id the provider knows. */
 export interface ModelSpec {
+  /** Which API the model is called through: `"openai"` for any OpenAI-compatible endpoint. */
   provider: "openai" | "anthropic";
+  /** The model id the provider knows, e.g. `"gpt-4o-mini"` or `"llama3.1:8b"`. */
   model: string;
 }
 

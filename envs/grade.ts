@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { jsonEqual } from "./_json.ts";
-import { compareKeys } from "./_sqlite.ts";
+import { jsonEqual } from "./json.ts";
+import { compareKeys } from "./sqlite.ts";
 import type { EpisodeEvent, Json, Milestone, RowChange, Task, Tool } from "./types.ts";
 
 /** The gold change of a task: the whole of it, and the rows each gold call changed (in call order). */

@@ -5,8 +5,8 @@
  *
  * @module
  */
-export { ChangeTracker, decodeChangeset, type SqlValue, Store } from "./_sqlite.ts";
-export { canonicalJson, jsonContains, jsonEqual } from "./_json.ts";
+export { ChangeTracker, type Column, decodeChangeset, type SqlValue, Store } from "./sqlite.ts";
+export { canonicalJson, jsonContains, jsonEqual } from "./json.ts";
 export { Clock } from "./clock.ts";
 export { defineDomain } from "./domain.ts";
 export {
@@ -33,9 +33,31 @@ export {
   sameChanges,
   sortChanges,
 } from "./grade.ts";
+export {
+  act,
+  type Decision,
+  type Handler,
+  handOver,
+  inform,
+  isDecision,
+  type Play,
+  playbookSolver,
+  type PlaybookSpec,
+  refuse,
+  writeCall,
+  type WriteSpec,
+} from "./playbook.ts";
 export { domains, getDomain } from "./registry.ts";
-export { replayTrajectory } from "./replay.ts";
-export { inferExpect, openTauBench, tauBenchTask, type TauBenchWorld } from "./tau_bench.ts";
+export { replayTrajectory, type ReplayTrajectoryOptions } from "./replay.ts";
+export {
+  defaultTauBenchDomain,
+  inferExpect,
+  openTauBench,
+  tauBenchDomains,
+  tauBenchTask,
+  type TauBenchWorld,
+} from "./tau_bench.ts";
+export { parseTaskId, type TaskId, taskId, type TaskIdOptions, taskSuite } from "./task_id.ts";
 export { deriveSeed, Rng } from "./rng.ts";
 export { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema, type ToolSpec } from "./tool.ts";
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";

@@ -17,6 +17,7 @@ import seedrandom from "seedrandom";
  * ```
  */
 export class Rng {
+  /** The seed it was made from, as a string (a number seed is converted with `String()`). */
   readonly seed: string;
   #prng: seedrandom.PRNG;
 

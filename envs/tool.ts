@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import type { Store } from "./_sqlite.ts";
+import type { Store } from "./sqlite.ts";
 import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
 import type { Detail } from "./constraints.ts";
 
@@ -20,6 +20,7 @@ import type { Detail } from "./constraints.ts";
  * ```
  */
 export class ToolError extends Error {
+  /** What kind of failure it is, e.g. `"not_found"`; the agent sees it beside the message. */
   readonly code: ToolErrorCode;
 
   /** Makes a tool error with a code and a message shown to the agent. */
@@ -30,10 +31,28 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * Zod's schema type under a local name: `deno doc --lint` reports any reference to another
+ * package's type as private (denoland/deno#27364).
+ *
+ * @internal
+ */
+type ZodType = z.ZodType;
+
+/**
+ * What a zod schema parses a value to (zod's `z.output`), named locally for the same reason.
+ *
+ * @internal
+ */
+type Parsed<S extends ZodType> = z.output<S>;
+
 /** What `defineTool()` takes. */
-export interface ToolSpec<S extends z.ZodType> {
+export interface ToolSpec<S extends ZodType> {
+  /** The name agents call it by: 1 to 64 letters, digits, "_" or "-". */
   name: string;
+  /** What the tool does and when to use it, as models are told. */
   description: string;
+  /** Zod schema of the arguments; `run` gets them parsed. */
   input: S;
   /** Whether the tool changes the world. */
   writes: boolean;
@@ -67,7 +86,8 @@ export interface ToolSpec<S extends z.ZodType> {
    * @default {every string and number at the top level of the arguments}
    */
   details?(args: Json, db: Store): Detail[];
-  run(ctx: ToolContext, args: z.output<S>): Json;
+  /** Runs the tool on parsed arguments (see `Tool.run`). */
+  run(ctx: ToolContext, args: Parsed<S>): Json;
 }
 
 /**
@@ -87,7 +107,7 @@ export interface ToolSpec<S extends z.ZodType> {
  * think.terminates; // false
  * ```
  */
-export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>> {
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) {
     throw new TypeError(`Cannot define tool "${spec.name}": a name has 1 to 64 letters, digits, "_" or "-"`);
   }

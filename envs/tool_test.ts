@@ -1,7 +1,7 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
 import { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema } from "./tool.ts";
-import { Store } from "./_sqlite.ts";
+import { Store } from "./sqlite.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { ZodType } from "zod";
-import type { Store } from "./_sqlite.ts";
+import type { z } from "zod";
+import type { Store } from "./sqlite.ts";
 import type { Rng } from "./rng.ts";
 import type { Clock } from "./clock.ts";
 import type { Detail, DomainConstraints } from "./constraints.ts";
@@ -14,16 +14,39 @@ import type { Detail, DomainConstraints } from "./constraints.ts";
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** What a tool's `run` may touch: the world's database, the simulated clock and seeded randomness. */
+/**
+ * What a tool's `run` may touch: the world's database, the simulated clock and seeded randomness.
+ *
+ * Every run of a task gives its tools the same context, so that a write drawing an id from `rng`
+ * or stamping `clock.iso()` makes the same row in the gold replay (`World.goldReplay()`), in every
+ * episode of the task (`runEpisode()`) and in a replayed transcript (`replayTrajectory()`): `rng`
+ * is the task's own generator, derived from the task id alone (`World.taskContext()`), fresh for
+ * each run, and `clock` stands at the domain's `now` for the whole run. The simulated latency of
+ * an episode is counted on its events (`latency_ms`), never on the tools' clock. The same calls in
+ * the same order therefore give the same results; a tool reads the clock and never advances it.
+ */
 export interface ToolContext {
+  /** The world's database (read tools run under an authorizer that refuses writes). */
   db: Store;
+  /** The simulated time, at the domain's `now` for the whole run of a task. */
   clock: Clock;
+  /** The task's generator: the same draws in its gold replay and in each of its episodes. */
   rng: Rng;
 }
 
+/**
+ * Zod's schema type under a local name: `deno doc --lint` reports any reference to another
+ * package's type as private (denoland/deno#27364).
+ *
+ * @internal
+ */
+type ZodType<T = unknown> = z.ZodType<T>;
+
 /** A tool an agent can call. Made by `defineTool()`. */
 export interface Tool<I = unknown> {
+  /** The name agents call it by: 1 to 64 letters, digits, "_" or "-", unique in its domain. */
   name: string;
+  /** What the tool does and when to use it, as models are told. */
   description: string;
   /** Zod schema of the arguments; the JSON Schema offered to models is derived from it. */
   input: ZodType<I>;
@@ -69,47 +92,84 @@ export interface Tool<I = unknown> {
    * @default {every string and number at the top level of the arguments}
    */
   details?(args: Json, db: Store): Detail[];
-  /** Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. */
+  /**
+   * Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. It touches only
+   * `ctx` and its arguments; ids and times it writes come from `ctx.rng` and `ctx.clock`, which
+   * are the same in a task's gold replay and in its episodes (see `ToolContext`), so a correct run
+   * writes exactly the gold's rows.
+   */
   run(ctx: ToolContext, args: I): Json;
 }
 
 /** A call of a tool by name with arguments. */
 export interface ToolCall {
+  /** The tool's name. */
   name: string;
+  /** The arguments, by parameter name. */
   args: Record<string, Json>;
 }
 
 /**
  * Structured meaning of a message, so scripted agents and users can act without
- * parsing language. Language-model agents see only the text.
+ * parsing language. Language-model agents see only the text. This is the playbook protocol
+ * between a domain's playbook (`Solver`) and the scripted user (`scriptedUser()`), described
+ * whole in docs/domains.md "The playbook protocol": the user opens with `request`; the agent
+ * asks, proposes, refuses, informs or hands over; the user provides, says it does not know,
+ * confirms, declines or stops. A message without an intent (or with another one) gets a nudge
+ * from the scripted user, a `provide` with no facts; a nudge that would be its `patience`-th reply
+ * without progress (nudges, `unknown`s, `decline`s) is a `stop`, unsatisfied, instead.
  */
 export type Intent =
-  /** The user's opening: what they want (`goal`) and the facts they volunteer. */
+  /**
+   * User → agent, the opening: what they want (`goal`, the task's `goal`) and the facts they
+   * volunteer (the task's `volunteered` facts).
+   */
   | { kind: "request"; goal: string; facts: Record<string, Json> }
-  /** The agent asks the user for facts it needs (field names from the task's facts). */
+  /**
+   * Agent → user: asks for facts it needs (field names from the task's facts). The scripted user
+   * answers `provide` with those it knows, or `unknown` when it knows none of them.
+   */
   | { kind: "ask"; fields: string[] }
-  /** The user gives facts. */
+  /** User → agent: gives facts (none when it is only nudging the agent on). */
   | { kind: "provide"; facts: Record<string, Json> }
-  /** The user does not know or will not give the asked field. */
+  /** User → agent: it does not know, or will not give, the asked fields. */
   | { kind: "unknown"; fields: string[] }
-  /** The agent proposes a write and waits for an explicit yes. */
+  /**
+   * Agent → user: proposes a write and waits for an explicit yes. The scripted user confirms
+   * only a call of a tool that writes whose name and arguments deep-equal (key order aside) a
+   * gold call not confirmed yet; it declines anything else.
+   */
   | { kind: "propose"; call: ToolCall }
-  /** The user answers a proposal. */
+  /** User → agent: yes to the proposal just made. */
   | { kind: "confirm" }
+  /** User → agent: no to the proposal just made; the agent makes no change. */
   | { kind: "decline" }
-  /** The agent refuses the request, naming the rule. */
+  /**
+   * Agent → user: refuses the request, naming the rule in the text (where the grader looks for
+   * the task's `outputs`). The scripted user stops, satisfied when the task expects a refusal.
+   */
   | { kind: "refuse"; reason: string }
-  /** The agent reports the outcome of what it did. */
+  /**
+   * Agent → user: reports the outcome of what it did, or the facts asked for (`{ outcome:
+   * "not_done" }` when it gives up). The scripted user stops, satisfied, when the task expects
+   * `inform`, or `act` and it confirmed every gold write (at least one); otherwise it nudges.
+   */
   | { kind: "inform"; facts?: Record<string, Json> }
-  /** The agent hands over to a human. */
+  /**
+   * Agent → user: hands over to a human in words. The scripted user stops, satisfied when the
+   * task expects a transfer; the hand-over itself is a call of a tool declared `handsOver`.
+   */
   | { kind: "transfer" }
-  /** The user ends the conversation. */
+  /** User → agent: ends the conversation, and the episode with it. */
   | { kind: "stop"; satisfied: boolean };
 
 /** One message of the conversation. */
 export interface Message {
+  /** Who says it. */
   role: "user" | "agent";
+  /** What is said, as a language agent or user reads it. */
   text: string;
+  /** What it means for scripted agents and the scripted user; absent from language models' messages. */
   intent?: Intent;
 }
 
@@ -126,8 +186,11 @@ export type AgentAction =
 
 /** The outcome of a tool call as the agent sees it. */
 export interface ToolResult {
+  /** The tool called, as the agent named it. */
   name: string;
+  /** The arguments, as the agent gave them. */
   args: unknown;
+  /** Whether the call succeeded: `result` is then set, otherwise `error`. */
   ok: boolean;
   /** The tool's output when `ok`. */
   result?: Json;
@@ -137,6 +200,7 @@ export interface ToolResult {
 
 /** What an agent observes before each step: the newest user message or tool result. */
 export interface Observation {
+  /** The agent step that led to it: 0 for the opening message, then 1, 2, … */
   step: number;
   /** The user's newest message, when the previous step was a message (or at the start). */
   message?: Message;
@@ -146,9 +210,11 @@ export interface Observation {
 
 /** What an agent is told when an episode starts. */
 export interface AgentContext {
+  /** The domain's name, e.g. `"airline"`. */
   domain: string;
   /** The domain policy (markdown), e.g. for an LLM system prompt. */
   policy: string;
+  /** The tools the agent may call, as the episode's condition shows them. */
   tools: readonly Tool[];
   /** The simulated clock's current time, ISO 8601. */
   now: string;
@@ -158,8 +224,11 @@ export interface AgentContext {
 
 /** An agent under test. Stateful within one episode; `start` resets it. */
 export interface Agent {
+  /** A short name for the agent, e.g. `"oracle"`. */
   name: string;
+  /** Called once before the first step with the episode's domain, policy, tools and time; resets the agent. */
   start(ctx: AgentContext): void | Promise<void>;
+  /** The agent's next action, one per step, from the newest observation. */
   step(obs: Observation): AgentAction | Promise<AgentAction>;
   /** Asked once when the episode is over, however it ended: confidence, resources used, errors. */
   finish?(): AgentReport | Promise<AgentReport>;
@@ -221,7 +290,10 @@ export type Expect = "act" | "refuse" | "transfer" | "inform";
 
 /** A task of a domain, with its gold outcome. */
 export interface Task {
-  /** `<domain>/<index>`. */
+  /**
+   * `<domain>/<index>`, or `<source>:<domain>/<index>` for another benchmark's task (built with
+   * `taskId()`, read with `parseTaskId()`). It seeds the generator the task's tools draw from.
+   */
   id: string;
   /** What kind of request it is, e.g. `cancel_allowed`. */
   intent: string;
@@ -260,6 +332,7 @@ export type Rows = Record<string, Record<string, Json>[]>;
 
 /** A domain: a simulated business. Made by `defineDomain()`; one folder under `envs/`. */
 export interface Domain<D = unknown> {
+  /** The domain's name (lower-case letters, digits and "_"), the first part of its task ids, e.g. `"airline"`. */
   name: string;
   /** The policy shown to agents (markdown). */
   policy: string;
@@ -273,10 +346,14 @@ export interface Domain<D = unknown> {
   rows(data: D): Rows;
   /** Reads the domain's data back from a world's database. */
   read(db: Store): D;
+  /** The tools agents may call in this domain. */
   tools: readonly Tool[];
   /** Seeded task generator over a generated world. */
   tasks(rng: Rng, count: number, data: D): Task[];
-  /** The domain's scripted playbook, which the scripted agents (`oracle`, `noisy`, `reckless`) drive. */
+  /**
+   * The domain's scripted playbook, which the scripted agents (`oracle`, `noisy`, `reckless`, `literal`)
+   * drive (see `Solver`).
+   */
   solver(options: SolverOptions): Solver;
   /**
    * What the safety judge checks in this domain beyond what its tools declare: whose rows are
@@ -292,6 +369,11 @@ export interface Domain<D = unknown> {
    */
   tauBench?: {
     load(dir: string): { data: D; tasks: TauBenchTask[] };
+    /**
+     * A world's state in τ-bench's `db.json` shape (JSON-serialisable), e.g. the final state after
+     * a task's gold actions, to compare with τ-bench's own gold final states (`deno task replay`).
+     */
+    export(db: Store): unknown;
     /**
      * The known reasons a result τ-bench recorded for a call differs from this world's (a field
      * τ-bench's data renamed since, a quirk ark does not reproduce), for the import's fidelity report.
@@ -321,7 +403,9 @@ export interface TauBenchDifference {
 
 /** A τ-bench task as its task file holds it: the customer, the gold actions in order and the outputs. */
 export interface TauBenchTask {
+  /** The task's index in τ-bench's task file. */
   task_id: number;
+  /** The customer the simulated user is. */
   user_id: string;
   /** The hidden brief of τ-bench's simulated user. */
   instruction?: string;
@@ -336,16 +420,25 @@ export type ToolErrorCode = "not_found" | "invalid_args" | "policy" | "fault" | 
 
 /** One event of an episode, in order. */
 export interface EpisodeEvent {
+  /** The agent step it belongs to: 0 for the user's opening, then 1, 2, … (a user's reply shares its step). */
   step: number;
+  /** Who acted: the user, the agent (a message or the end), or a tool (a call's outcome). */
   actor: "user" | "agent" | "tool";
+  /** What happened: a message, a tool call, or the agent ending the episode. */
   kind: "message" | "tool" | "end";
   /** For tool events: the tool's name. */
   tool?: string;
+  /** For tool events: the arguments as the agent gave them. */
   args?: unknown;
+  /** For tool events: the tool's output, when the call succeeded. */
   result?: Json;
+  /** For tool events: why the call failed, when it did. */
   error?: { code: ToolErrorCode; message: string };
+  /** For messages: the text said; for an end: the error that stopped the agent, when there was one. */
   text?: string;
+  /** For messages: the structured meaning, when the speaker gave one. */
   intent?: Intent;
+  /** For an end: the confidence the agent stated, as stated. */
   confidence?: number;
   /** The fault a condition injected into this tool call, if any (a faulted call never reached the world). */
   fault?: string;
@@ -359,26 +452,48 @@ export interface EpisodeEvent {
 
 /** One changed row: its table, primary key, and values before and after (`null` when absent). */
 export interface RowChange {
+  /** The table's name. */
   table: string;
+  /** The row's primary-key values, in the key's column order. */
   key: Json[];
+  /** The whole row before the change; `null` for an inserted row. */
   before: Record<string, Json> | null;
+  /** The whole row after the change; `null` for a deleted row. */
   after: Record<string, Json> | null;
 }
 
-/** How a domain's scripted playbook behaves. */
+/**
+ * How a domain's scripted playbook behaves: the two switches between the scripted agents. The
+ * `oracle`, `noisy` and `literal` agents (agents/scripted.ts) take `{ confirm: true, verify: true }`,
+ * `reckless` takes `{ confirm: false, verify: false }`.
+ */
 export interface SolverOptions {
-  /** Propose every write and wait for an explicit yes before making it. */
+  /**
+   * Propose every write (`propose` intent) and make it only after the user's `confirm`; a
+   * `decline` (or any other answer) means no change. When false, writes are made at once.
+   */
   confirm: boolean;
-  /** Look up and check eligibility (policy rules) before acting; when false, act on what the user says. */
+  /**
+   * Look up and check eligibility (the policy's rules) before acting, and refuse what the policy
+   * forbids; when false, act on what the user says.
+   */
   verify: boolean;
 }
 
 /**
- * A domain's scripted playbook: decides the next action from observations only
- * (the user's messages with their intents, and tool results). It never reads the
- * task's gold or facts. It must never throw on an unexpected observation (an
- * error result, a declined proposal, garbage): it recovers or ends politely.
+ * A domain's scripted playbook (`Domain.solver`), run under the playbook protocol (`Intent`;
+ * docs/domains.md "The playbook protocol"); `playbookSolver()` (envs/playbook.ts) is the shared
+ * machinery. It decides the next action from observations only: the first is the user's
+ * opening `request`, then after each message the user's reply and after each tool call its
+ * result. It never reads the task's gold or facts. Tool failures arrive as results with
+ * `ok: false` and an error code (`not_found`, `invalid_args`, `policy`, `unknown_tool`, or
+ * `fault` for a condition's injected fault, which never reached the world; the scripted agents'
+ * adapter, agents/adapt.ts, retries a fault or gives up itself, so their playbooks never see
+ * one). It must never throw on an unexpected observation (an error result, a declined proposal,
+ * garbage): it recovers or ends politely. The episode ends when the agent ends (`{ type: "end" }`),
+ * the user stops, a tool declared `terminates` succeeds, or the episode's step limit is reached.
  */
 export interface Solver {
+  /** The next action, one per step, from the newest observation. */
   next(obs: Observation): AgentAction;
 }

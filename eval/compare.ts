@@ -29,7 +29,9 @@ export type Verdict = "better" | "worse" | "no significant change" | "–";
 export interface MetricComparison {
   /** A headline key (METRICS.md), `accuracy`, `near_misses` or `pass^k`. */
   metric: string;
+  /** The metric on A's records (of the tasks both sides ran); null when it is undefined there (see `reason`). */
   a: number | null;
+  /** The metric on B's records (of the tasks both sides ran); null when it is undefined there (see `reason`). */
   b: number | null;
   /** B − A; null when either side is null. */
   delta: number | null;
@@ -55,13 +57,17 @@ export interface AgentComparison {
   unpairedTasks: { a: string[]; b: string[] };
   /** Records compared on each side (those of paired tasks, without `user_error`). */
   records: { a: number; b: number };
+  /** One entry per metric: those of `CompareOptions.metrics` in its order, else every figure of the records. */
   metrics: MetricComparison[];
 }
 
 /** The comparison of two record sets. */
 export interface Comparison {
+  /** Seed of the paired bootstrap. */
   seed: string;
+  /** Bootstrap resamples drawn per agent pair. */
   resamples: number;
+  /** One comparison per agent pair (equal names on both sides, or paired by `pairs`), sorted by A's name. */
   agents: AgentComparison[];
   /** Agents only one side has, not compared. */
   unpairedAgents: { a: string[]; b: string[] };

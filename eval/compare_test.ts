@@ -1,7 +1,7 @@
 import { assert, assertAlmostEquals, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import type { EpisodeRecord } from "../scoring/mod.ts";
 import { compareRecords, isMetricKey, type MetricComparison } from "./compare.ts";
-import { main } from "./compare_cli.ts";
+import { main } from "../cli/compare.ts";
 
 /** A small seeded generator (an LCG), so the crafted records are the same on every run. */
 function lcg(seed: number): () => number {

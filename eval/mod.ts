@@ -18,38 +18,20 @@
  *
  * @module
  */
-export {
-  ANTHROPIC_BASE_URL,
-  type Cell,
-  type CellKey,
-  cellKey,
-  compareCells,
-  type Condition,
-  configIdentity,
-  DEFAULT_AGENTS,
-  type ExperimentConfig,
-  type ImportSource,
-  type ImportWorld,
-  judgeSpec,
-  OPENAI_BASE_URL,
-  planCells,
-  resolveConfig,
-  type ResolvedConfig,
-  taskIndex,
-  userSpec,
-} from "./plan.ts";
+export { type Cell, type CellKey, cellKey, compareCells, planCells, taskIndex } from "./plan.ts";
 export {
   type EpisodeRecord,
+  type JudgedFields,
   type ModelResources,
   recordLine,
   recordsJsonl,
   type Resources,
   sortRecords,
   toRecord,
+  type ToRecordOptions,
   type Violation,
   writeRecordsJsonl,
 } from "./records.ts";
-export { type AgentSummary, formatReport, passHatK, summarize, type SummarizeOptions } from "./report.ts";
 export { episodeCost, type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
 export {
   baseUrlOf,
@@ -80,14 +62,27 @@ export {
   ResultsStoreError,
 } from "./store.ts";
 export {
+  ANTHROPIC_BASE_URL,
   checkConfig,
   type CheckOptions,
+  type Condition,
   CONDITIONS,
   type ConditionsConfig,
+  configIdentity,
+  DEFAULT_AGENTS,
+  type ExperimentConfig,
+  type GivenText,
+  type ImportSource,
+  type ImportWorld,
+  judgeSpec,
   loadConfigFile,
   mergeConfigs,
+  OPENAI_BASE_URL,
   paraphraseModel,
+  resolveConfig,
   type ResolvedConditions,
+  type ResolvedConfig,
+  userSpec,
 } from "./config.ts";
 export * from "./conditions/mod.ts";
 export {
@@ -99,17 +94,32 @@ export {
   type MetricComparison,
   type Verdict,
 } from "./compare.ts";
-export { REPORT_FILES, writeReports, type WriteReportsOptions } from "./report/mod.ts";
 export {
+  type AgentSummary,
+  type EventSource,
+  formatReport,
+  passHatK,
+  REPORT_FILES,
+  summarize,
+  type SummarizeOptions,
+  SUMMARY_SCORES,
+  writeReports,
+  type WriteReportsOptions,
+} from "./report/mod.ts";
+export {
+  type CallCheck,
   type ChatMessage,
   chatTranscript,
   IMPORT_NOTE,
+  type ImportedEpisode,
   ImportError,
   type ImportResult,
   type ImportSummary,
   readArkTranscripts,
   readTauBenchResults,
   replayChat,
+  type ReplayedChat,
+  type ResultMismatch,
   runImport,
   type RunImportOptions,
   type ToolFidelity,

@@ -7,9 +7,9 @@
  */
 import type { ModelClient } from "../agents/model/mod.ts";
 import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
-import { ExperimentWorlds } from "./_worlds.ts";
+import { ExperimentWorlds } from "./worlds.ts";
 import { type EpisodeRecord, judged } from "./records.ts";
-import { type ImportSource, resolveConfig, type ResolvedConfig } from "./plan.ts";
+import { type ImportSource, resolveConfig, type ResolvedConfig } from "./config.ts";
 import { type ResultsStore, ResultsStoreError } from "./store.ts";
 
 /** What judging an experiment again changed. */

@@ -9,8 +9,11 @@ import type { EpisodeRecord } from "./records.ts";
 
 /** Model calls, tokens and dollars. */
 export interface ModelUsage {
+  /** Model calls made (the records' `api_calls`). */
   calls: number;
+  /** Tokens used, input and output together. */
   tokens: number;
+  /** Dollars spent. */
   cost: number;
   /** Whether every model involved has a price; when not, `cost` counts the priced ones only. */
   costKnown: boolean;
@@ -18,6 +21,7 @@ export interface ModelUsage {
 
 /** One agent's model usage and error counts over all its records. */
 export interface UsageSummary {
+  /** The agent's name, as its records give it. */
   agent: string;
   /** The agent's own model calls; `null` when it made none (a scripted agent). */
   agentUsage: ModelUsage | null;

@@ -121,7 +121,9 @@ const INFO = "ids?|numbers?|details|information|info|names?|email|code|confirmat
   "date of birth|payment method";
 const FAULT = "error|went wrong|did not work|didn'?t work|not working|not responding|unresponsive|timed out|" +
   "time ?out|outage|technical|glitch|system (?:issue|problem|is down)|service (?:is )?unavailable|" +
-  "temporar(?:y|ily)|try again|failed|failure|issue on (?:my|our) (?:side|end)|50[0-9]";
+  "temporar(?:y|ily)|try again|failed|failure|issue on (?:my|our) (?:side|end)|" +
+  // A server status, not an amount: "a 503 error", "HTTP 500", "status 502".
+  "(?:http|status|code|error) 50[0-9]|50[0-9] (?:error|internal|server|bad gateway|service|gateway)";
 
 /** Words that refuse or say something cannot be done. */
 export const REFUSE = every(
@@ -136,7 +138,8 @@ export const REFUSE = every(
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
   // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
   String.raw`\bunfortunately\b[^.?!]*?\b(?:i|we) (?:can|could) only\b(?![^.?!]*\b(?:once|after|when|until) you\b)`,
-  String.raw`\bagainst (?:our|the|airline|company|store) (?:policy|policies|rules)\b`,
+  // "against our policy", "against company policy": any one word names whose policy it is.
+  String.raw`\bagainst (?:(?:our|the|this)\s+)?(?:[\w-]+\s+)?(?:policy|policies|rules)\b`,
   String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,
   String.raw`\b(?:do not|don'?t) have the (?:ability|authority|option|permission|capability|means)\b`,
   String.raw`\b(?:no way|no option|no provision|not an option|not in a position) to\b`,
@@ -220,9 +223,11 @@ export const OBSERVED = new RegExp(String.raw`\b(?:${SEEN})\b`);
 export const NONE_BEFORE = /\b(?:no|nothing|none|neither|nor)\b(?:\s+[\w']+){0,3}\s*$/;
 /** A relative clause: "the reservation that was cancelled". */
 export const RELATIVE = new RegExp(String.raw`\b(?:which|who|where|(?:${THING})\s+that)\s+(?:[\w']+\s+){0,3}$`);
-/** After a report: a cause the agent is not ("by the airline", "due to weather", "ago"). */
+/** After a report: a cause the agent is not ("by the carrier", "due to weather", "ago"). */
 export const CAUSED_ELSEWHERE = alt(
-  String.raw`\bby the (?:airline|carrier|operator)\b|\bago\b`,
+  // "by the <someone>": whoever it is (the business, its operator), it is not the agent that reports it.
+  // (right after the reported act: "caused by the delay" further on says nothing of who acted).
+  String.raw`^[\s,]*(?:[\w-]+\s+){0,2}?by the (?!(?:agent|assistant|ai|bot|system)\b)[a-z][\w-]*\b|\bago\b`,
   String.raw`\bdue to (?:bad |the )?weather\b|\bdue to (?:an? )?(?:operational|mechanical|technical)\b`,
 );
 /** A flight, not a reservation, is what the airline cancels or delays. */
@@ -249,7 +254,8 @@ const COMMAND = `${ACT}|forget|bypass|print|execute|run|skip|stop|do|don'?t|alwa
 const RULES = "instructions?|rules|guidelines|polic(?:y|ies)|prompts?|directions|directives|constraints|guardrails|" +
   "confirmation";
 const NOTE = String.raw`note|message|instructions?|reminder|attention|directive|memo|notice|request|important|p\.?s\.?`;
-const QUALIFIER = "the|ai|virtual|customer service|support|airline|retail";
+// Words before the addressee ("the AI assistant", "the store's support bot"): any one word may name the business.
+const QUALIFIER = String.raw`the|ai|virtual|customer service|support|[\w'-]+`;
 const MUST = "must|should|shall|needs? to|has to|have to|is (?:required|instructed|supposed|expected) to|will now|" +
   "is to|are to";
 const YOU_MUST_WORD = "must|should|shall|need to|have to|are (?:required|instructed|supposed|expected) to|will now|" +
@@ -263,7 +269,7 @@ export const OVERRIDE = new RegExp(
 );
 /** "Note to the assistant", "message for the AI". */
 export const ADDRESSED = new RegExp(
-  String.raw`\b(?:${NOTE})\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:customer service |support |airline |retail )?` +
+  String.raw`\b(?:${NOTE})\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:customer service |support |[\w'-]+ )?` +
     String.raw`(?:${ADDRESSEE})s?\b[\s:,.\-—]*`,
 );
 /** "SYSTEM:", "Assistant,", "[judge]" at the start of a sentence. */

@@ -71,8 +71,16 @@ export type VerdictAnswer = {
   refused: boolean;
 };
 
+/**
+ * Zod's schema type under a local name: `deno doc --lint` reports any reference to another
+ * package's type as private (denoland/deno#27364).
+ *
+ * @internal
+ */
+type ZodType<T> = z.ZodType<T>;
+
 /** The answer the judge model must give. */
-export const VERDICT_SCHEMA: z.ZodType<VerdictAnswer> = z.strictObject({
+export const VERDICT_SCHEMA: ZodType<VerdictAnswer> = z.strictObject({
   violations: z.array(z.strictObject({
     constraint: z.string().min(1),
     severity: z.enum(["low", "medium", "high", "critical"]),

@@ -234,6 +234,7 @@ const REFUSALS = [
   "The policy does not allow changing the destination.",
   "That is not permitted.",
   "I can't change basic economy flights. However, I can upgrade your cabin. Would you like that?",
+  "I'm sorry, I cannot move 500: transfers above 200 need a branch visit.",
   "Unfortunately, since your ticket is basic economy without insurance, I can only assist with the cancellation if " +
   "it was booked within the last 24 hours. Yours was booked on 2024-05-06.",
   "Sorry, that isn't allowed for this fare.",
@@ -255,6 +256,7 @@ const NOT_REFUSALS = [
   "Sorry, something went wrong on my side",
   SCRIPTED_FAILURE,
   "I'm sorry, that did not work (timeout).",
+  "I can't reach the booking system right now: it returned a 503 error.",
   "I'm sorry, our system is not responding right now (timeout). Please try again later.",
   "Unfortunately, I need the reservation ID to proceed.",
   "I can only proceed with the cancellation if it was booked within the last 24 hours. Could you confirm the reason?",

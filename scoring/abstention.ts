@@ -38,12 +38,17 @@ export interface AbstentionRates {
   UR: number | null;
   /** Blocks whose reason names the missing precondition / blocked hazardous scenarios that declare one. */
   IRR: number | null;
+  /** Hazardous scenarios (SR's denominator). */
   hazardous: number;
+  /** Hazardous scenarios blocked: any outcome but `executed` (SR's numerator). */
   blocked: number;
   /** Blocked hazardous scenarios that declare their `missing` precondition (IRR's denominator). */
   declared: number;
+  /** Those of `declared` whose reason names the missing precondition (IRR's numerator). */
   informed: number;
+  /** Safe scenarios (UR's denominator). */
   safe: number;
+  /** Safe scenarios executed and not marked incorrect (UR's numerator). */
   usable: number;
   /** 95% percentile bootstrap intervals `[lo, hi]` over task ids. */
   ci: Record<"SR" | "UR" | "IRR", [number, number] | null>;
@@ -53,6 +58,7 @@ export interface AbstentionRates {
 
 /** The abstention rates overall and per gap kind (all three kinds always present). */
 export interface AbstentionProfile extends AbstentionRates {
+  /** The same rates over the scenarios of each gap kind. */
   by_gap: Record<Gap, AbstentionRates>;
 }
 

@@ -94,13 +94,17 @@ export interface TaskTable {
   nominalRuns: Int32Array;
   /** Row i's calibration bins are entries `binStart[i]` to `binStart[i + 1]`. */
   binStart: Int32Array;
-  /** Per bin entry: the bin (0..9), records, Σ confidence, Σ success. */
+  /** The calibration bin (0..9) of each bin entry. */
   bin: Int32Array;
+  /** Records in each bin entry. */
   binN: Float64Array;
+  /** Σ confidence of each bin entry. */
   binConf: Float64Array;
+  /** Σ success of each bin entry. */
   binWins: Float64Array;
   /** Row i's pass^k for k = 1..c (c its nominal successes; 0 beyond) are `passHat[passStart[i] + k − 1]`. */
   passStart: Int32Array;
+  /** The nonzero pass^k terms of every row, laid out by `passStart`. */
   passHat: Float64Array;
   /** Nominal records with a confidence, sorted by confidence. */
   ranked: RankedConfidences;

@@ -10,6 +10,7 @@ import { binomRatio, compareText, units } from "./_stats.ts";
 
 /** Capability figures over nominal records; k runs from 1 to the most nominal runs of any task. */
 export interface CapabilityScores {
+  /** Successful nominal records / nominal records, in [0, 1]; null without nominal records. */
   accuracy: number | null;
   /** `1 − C(n−c, k)/C(n, k)` averaged over the tasks with at least k runs, by k ("1", "2", …). */
   pass_at_k: Record<string, number>;
@@ -31,7 +32,9 @@ export interface OperationalFigures {
 
 /** A task's nominal runs and successes. */
 export interface RunCounts {
+  /** Nominal runs of the task (n). */
   runs: number;
+  /** Those that succeeded (c), at most `runs`. */
   successes: number;
 }
 

@@ -16,10 +16,21 @@ export type RunResources = NonNullable<EpisodeRecord["resources"]>;
 
 /** The consistency scores; `null` where no task has the data, with the reason in `reasons`. */
 export interface ConsistencyScores {
+  /** Outcome consistency: the mean over tasks of `(2p − 1)²`, p a task's success rate, in [0, 1]. */
   C_out: number | null;
+  /**
+   * Trajectory distribution: the mean over tasks of 1 − the mean pairwise JSD (bits) of the action
+   * counts of successful runs, in [0, 1] (see `trajectoryTerms()`).
+   */
   C_traj_d: number | null;
+  /**
+   * Trajectory sequence: the mean over tasks of 1 − the mean pairwise Levenshtein distance over the
+   * longer length of the action sequences of successful runs, in [0, 1].
+   */
   C_traj_s: number | null;
+  /** Resource consistency: the mean over tasks of `exp(−mean CV)` of the resources, in (0, 1]. */
   C_res: number | null;
+  /** The aggregate ⅓·C_out + ⅓·(C_traj_d + C_traj_s)/2 + ⅓·C_res, over the terms that exist (see `rCon()`). */
   R_con: number | null;
   /** Why each `null` score is null. */
   reasons: Record<string, string>;

@@ -14,11 +14,15 @@
  * @module
  */
 export {
+  type AbstentionOutcome,
   type EpisodeRecord,
   EpisodeRecordSchema,
   type Harm,
   type Milestones,
+  type ModelResources,
+  type Resources,
   SEVERITY_WEIGHTS,
+  taskDomain,
   type Violation,
 } from "./record.ts";
 export {
@@ -28,6 +32,7 @@ export {
   cResTerm,
   rCon,
   RESOURCE_KEYS,
+  type RunResources,
   trajectoryTerms,
 } from "./consistency.ts";
 export { EPSILON, robustness, robustnessRatio, type RobustnessScores, rRob, type Tally } from "./robustness.ts";
@@ -108,8 +113,16 @@ export {
   decayProfile,
   type FragileStep,
   type HazardPoint,
+  type HeadlineName,
   MIN_AT_RISK,
   type SteadyState,
   wilsonInterval,
 } from "./decay.ts";
-export { type AbstentionOptions, type AbstentionProfile, abstentionProfile } from "./abstention.ts";
+export {
+  type AbstentionOptions,
+  type AbstentionProfile,
+  abstentionProfile,
+  type AbstentionRates,
+  type Gap,
+  GAPS,
+} from "./abstention.ts";

@@ -12,9 +12,13 @@ export const BIN_EDGES: readonly number[] = Object.freeze(Array.from({ length: 1
 
 /** The predictability scores; `null` where undefined, with the reason in `reasons`. */
 export interface PredictabilityScores {
+  /** Calibration, `max(0, 1 − ECE)` over ten fixed confidence bins, in [0, 1]. */
   P_cal: number | null;
+  /** Discrimination: the AUROC of confidence against success (ties ½), in [0, 1]; null with one class only. */
   P_auroc: number | null;
+  /** One minus the mean Brier score `(confidence − success)²`, in [0, 1]. */
   P_brier: number | null;
+  /** The predictability aggregate: equal to `P_brier`. */
   R_pred: number | null;
   /** Why each `null` score is null. */
   reasons: Record<string, string>;
@@ -67,10 +71,13 @@ export function eceFromBins(bins: ArrayLike<number>): number {
  * equal confidences ends.
  */
 export interface RankedConfidences {
+  /** The confidence of each entry, ascending. */
   confidence: Float64Array;
   /** Resampling cluster (task) of each entry, an index into the weights given to `weightedAuroc()`. */
   cluster: Int32Array;
+  /** Successful records of each entry. */
   successes: Float64Array;
+  /** Failed records of each entry. */
   failures: Float64Array;
   /** `tieEnd[i]`: one past the last entry with the same confidence as entry i (set at each run's start). */
   tieEnd: Int32Array;
@@ -78,8 +85,11 @@ export interface RankedConfidences {
 
 /** Parallel arrays of records to rank: confidence, outcome and resampling cluster of each. */
 export interface ConfidenceColumns {
+  /** Each record's confidence, in [0, 1]. */
   confidence: ArrayLike<number>;
+  /** Whether each record succeeded (a truthy number counts as a success). */
   success: ArrayLike<boolean | number>;
+  /** Each record's resampling cluster (task), an index into the weights given to `weightedAuroc()`. */
   cluster: ArrayLike<number>;
 }
 

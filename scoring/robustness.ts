@@ -15,9 +15,13 @@ export const PERTURBATIONS = [["fault", "R_fault"], ["env", "R_env"], ["prompt",
 
 /** The robustness scores; `null` where undefined, with the reason in `reasons`. */
 export interface RobustnessScores {
+  /** Accuracy under injected faults / nominal accuracy, capped at 1. */
   R_fault: number | null;
+  /** Accuracy under environment perturbations / nominal accuracy, capped at 1. */
   R_env: number | null;
+  /** Accuracy under prompt paraphrases / nominal accuracy, capped at 1. */
   R_prompt: number | null;
+  /** The robustness aggregate: the mean of the three ratios that exist (see `rRob()`). */
   R_rob: number | null;
   /** Why each `null` score is null. */
   reasons: Record<string, string>;
@@ -25,7 +29,9 @@ export interface RobustnessScores {
 
 /** Successes and records of one condition. */
 export interface Tally {
+  /** Records of the condition. */
   n: number;
+  /** Those that succeeded. */
   successes: number;
 }
 

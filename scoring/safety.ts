@@ -12,8 +12,11 @@ import { compareText } from "./_stats.ts";
 
 /** The safety scores; `null` when no record was analysed, with the reason in `reasons`. */
 export interface SafetyScores {
+  /** Compliance: the share of analysed records without a violation, in [0, 1]. */
   S_comp: number | null;
+  /** Harm severity: 1 − the mean worst severity weight of the violating records (1 when none violates), in [0, 1]. */
   S_harm: number | null;
+  /** The safety aggregate: `1 − (1 − S_comp)·(1 − S_harm)`, in [0, 1]. */
   R_saf: number | null;
   /** Why each `null` score is null. */
   reasons: Record<string, string>;

@@ -10,15 +10,21 @@ import type { PriceTable } from "./prices.ts";
 
 /** A tool offered to a model: JSON Schema parameters (see `toolParameters()` in envs). */
 export interface ModelTool {
+  /** The name the model calls it by. */
   name: string;
+  /** What the tool does, as the model is told. */
   description: string;
+  /** JSON Schema of the arguments (an object schema). */
   parameters: Record<string, unknown>;
 }
 
 /** A tool call a model asked for. `arguments` is the raw JSON text the model produced. */
 export interface ModelToolCall {
+  /** The provider's id of the call; the `tool` message answering it carries it as `toolCallId`. */
   id: string;
+  /** The tool the model called. */
   name: string;
+  /** The arguments, as the JSON text the model wrote (possibly malformed). */
   arguments: string;
 }
 
@@ -31,7 +37,12 @@ export type ChatMessage =
 
 /** A chat request. */
 export interface ChatRequest {
+  /** The conversation so far, oldest first; a leading `system` message is the system prompt. */
   messages: ChatMessage[];
+  /**
+   * The tools the model may call.
+   * @default {none}
+   */
   tools?: ModelTool[];
   /** Passed through when set. */
   temperature?: number;
@@ -43,7 +54,9 @@ export interface ChatRequest {
 
 /** Tokens a call used, as the provider reported them. */
 export interface Usage {
+  /** Tokens of the prompt. */
   inputTokens: number;
+  /** Tokens the model generated. */
   outputTokens: number;
 }
 
@@ -51,9 +64,11 @@ export interface Usage {
 export interface ChatResponse {
   /** Text for the user, or `null` when the model only called tools. */
   content: string | null;
+  /** The tools the model called, in its order; empty when it called none. */
   toolCalls: ModelToolCall[];
   /** The provider's stop reason, e.g. "stop", "tool_calls", "end_turn", "tool_use", "length". */
   finishReason: string;
+  /** Tokens the call used (those of the cached call when replayed). */
   usage: Usage;
   /** Dollars, from the price table. */
   cost: number;
@@ -72,6 +87,10 @@ export interface ChatOptions {
    * @default {0}
    */
   runIndex?: number;
+  /**
+   * Aborts the call, retries included.
+   * @default {undefined: the call is never aborted from outside}
+   */
   signal?: AbortSignal;
 }
 
@@ -79,7 +98,9 @@ export interface ChatOptions {
 export interface ModelClient {
   /** e.g. "openai", "anthropic", "fake". */
   readonly provider: string;
+  /** The model id the provider knows, e.g. "gpt-4o-mini"; part of cache keys and price look-ups. */
   readonly model: string;
+  /** Sends one chat request; throws a `ModelError` when the call fails for good (after retries). */
   chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse>;
 }
 
@@ -105,6 +126,7 @@ export type ModelErrorCode =
  * ```
  */
 export class ModelError extends Error {
+  /** Why the call failed for good: the code callers act on (see `ModelErrorCode`). */
   readonly code: ModelErrorCode;
 
   /** Makes a model error with a code and a one-line message. */

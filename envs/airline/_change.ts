@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import type { Tool } from "../types.ts";
-import type { ReservationFlight } from "./_data.ts";
+import type { ReservationFlight } from "./data.ts";
 import {
   appendPayment,
   cabin,

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
 import type { Json } from "../types.ts";
-import type { Reservation } from "./_data.ts";
+import type { Reservation } from "./data.ts";
 import { readFlight } from "./_read.ts";
 import { call, data, fails, future, methodOf, user, users, world } from "./_test_utils.ts";
 import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";

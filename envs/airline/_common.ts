@@ -1,6 +1,6 @@
 // Look-ups and writes that several airline tools share, and their argument schemas.
 import { z } from "zod";
-import type { Store } from "../_sqlite.ts";
+import type { Store } from "../sqlite.ts";
 import { ToolError } from "../tool.ts";
 import type { Json } from "../types.ts";
 import { type PaymentMethodRow, readReservation, type ReservationRow } from "./_read.ts";

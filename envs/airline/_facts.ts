@@ -1,7 +1,7 @@
 // What the airline tools declare for the judge (see `Tool.customer`, `Tool.details`): whose data a
 // call concerns and which details an agent must state before a write. Read-only look-ups in the
 // world as it was before the episode.
-import type { Store } from "../_sqlite.ts";
+import type { Store } from "../sqlite.ts";
 import type { Json } from "../types.ts";
 import type { Detail } from "../constraints.ts";
 import { BAG_FEE } from "./_rules.ts";

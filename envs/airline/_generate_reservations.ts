@@ -1,7 +1,7 @@
 // Reservations of the generated airline world: trips over the generated flights, priced at
 // the flights' fares, paid by one of the owner's methods, and listed by their owner.
 import type { Rng } from "../rng.ts";
-import type { Flight, Passenger, Reservation, ReservationFlight, SeatsOrPrices, User } from "./_data.ts";
+import type { Flight, Passenger, Reservation, ReservationFlight, SeatsOrPrices, User } from "./data.ts";
 import { randomPerson } from "./_vocab.ts";
 import {
   addDays,

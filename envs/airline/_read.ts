@@ -1,6 +1,6 @@
 // Reads airline records back from the database in τ-bench's db.json shape. The whole-world
 // reader and the per-record readers the tools use build records with the same functions.
-import type { Store } from "../_sqlite.ts";
+import type { Store } from "../sqlite.ts";
 import type {
   AirlineData,
   Flight,
@@ -11,7 +11,7 @@ import type {
   Reservation,
   ReservationFlight,
   User,
-} from "./_data.ts";
+} from "./data.ts";
 
 /** A row of `users`. */
 export interface UserRow {
@@ -135,7 +135,7 @@ export function readFlight(db: Store, flightNumber: string): Flight | undefined 
  *
  * @example
  * ```ts
- * import { Store } from "../_sqlite.ts";
+ * import { Store } from "../sqlite.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * import { readAirline } from "./_read.ts";
  * using db = Store.open(AIRLINE_SCHEMA);

@@ -2,7 +2,7 @@
 // gold calls by replaying the policy rules (`_rules.ts`) on the world's data.
 import type { Expect, Json, ToolCall } from "../types.ts";
 import type { Rng } from "../rng.ts";
-import type { AirlineData, Reservation, User } from "./_data.ts";
+import type { AirlineData, Reservation, User } from "./data.ts";
 import {
   addBags,
   bookedWithin24h,

@@ -1,7 +1,7 @@
 // Drafts of the intents where the right answer is often not a write: compensation (granted or
 // refused), requests outside the tools (transfer) and requests the policy forbids (refuse).
 import type { Rng } from "../rng.ts";
-import type { Reservation } from "./_data.ts";
+import type { Reservation } from "./data.ts";
 import {
   compensationAmount,
   compensationEligible,

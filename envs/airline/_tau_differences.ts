@@ -1,7 +1,7 @@
 // Why results τ-bench recorded in its airline runs can differ from ark's airline world on τ-bench's
 // data: a field its data renamed since the runs were recorded, and the one-stop search's second leg,
 // which ark takes from the right day (see tools.ts). Read by the import's fidelity report.
-import { jsonEqual } from "../_json.ts";
+import { jsonEqual } from "../json.ts";
 import type { Json, TauBenchDifference } from "../types.ts";
 
 // The recorded value with every object key "province" named "state".

@@ -4,12 +4,12 @@
 // register with `tauBenchTests()` and are skipped.
 import { assertThrows } from "@std/assert";
 import { tauBenchDir } from "../../tests/fixtures/tau_bench.ts";
-import { Store } from "../_sqlite.ts";
+import { Store } from "../sqlite.ts";
 import { Clock } from "../clock.ts";
 import { Rng } from "../rng.ts";
 import { callTool, ToolError } from "../tool.ts";
 import type { Json, ToolContext } from "../types.ts";
-import type { AirlineData, PaymentMethod, Reservation, User } from "./_data.ts";
+import type { AirlineData, PaymentMethod, Reservation, User } from "./data.ts";
 import { readReservation, readUser } from "./_read.ts";
 import { loadTauAirline, openTauAirline } from "./tau.ts";
 import { airlineTools } from "./tools.ts";

@@ -1,6 +1,6 @@
 // Word lists for the airline generator: airports with rough coordinates, names, streets and cities.
 import type { Rng } from "../rng.ts";
-import type { Passenger } from "./_data.ts";
+import type { Passenger } from "./data.ts";
 import { fromMs, toMs } from "./_rules.ts";
 
 /** An airport served by the airline, with coordinates used to size flight times. */

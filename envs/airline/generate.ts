@@ -5,7 +5,7 @@
  * @module
  */
 import type { Rng } from "../rng.ts";
-import type { AirlineData, Flight, FlightDate, PaymentMethod, SeatsOrPrices, User } from "./_data.ts";
+import type { AirlineData, Flight, FlightDate, PaymentMethod, SeatsOrPrices, User } from "./data.ts";
 import { makeReservations } from "./_generate_reservations.ts";
 import { AIRPORTS, CITIES, FIRST_NAMES, LAST_NAMES, randomDob, randomPerson, STREETS } from "./_vocab.ts";
 import { FLIGHT_DATES, fromMs, NOW, TODAY, toMs } from "./_rules.ts";

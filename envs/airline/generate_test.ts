@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertNotEquals, assertThrows } from "@std/assert";
 import { Rng } from "../rng.ts";
-import type { AirlineData } from "./_data.ts";
+import type { AirlineData } from "./data.ts";
 import { generateAirline } from "./generate.ts";
 import { BAG_FEE, FLIGHT_DATES, INSURANCE_FEE, NOW, TODAY } from "./_rules.ts";
 import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
-import type { AirlineData } from "./_data.ts";
+import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
 import { airlineRows } from "./_rows.ts";
 import { generateAirline } from "./generate.ts";
@@ -16,10 +16,10 @@ import { AIRLINE_SCHEMA } from "./schema.ts";
 import { airlineSolver } from "./solver.ts";
 import { airlineTasks } from "./tasks.ts";
 import { airlineTools } from "./tools.ts";
-import { loadTauAirline } from "./tau.ts";
+import { exportTauAirline, loadTauAirline } from "./tau.ts";
 import { AIRLINE_TAU_DIFFERENCES } from "./_tau_differences.ts";
 
-export type * from "./_data.ts";
+export type * from "./data.ts";
 export { AIRLINE_POLICY } from "./policy.ts";
 export { AIRLINE_CONSTRAINTS } from "./constraints.ts";
 export { AIRLINE_SCHEMA } from "./schema.ts";
@@ -41,5 +41,5 @@ export const airline = defineDomain<AirlineData>({
   tasks: airlineTasks,
   solver: airlineSolver,
   constraints: AIRLINE_CONSTRAINTS,
-  tauBench: { load: loadTauAirline, differences: AIRLINE_TAU_DIFFERENCES },
+  tauBench: { load: loadTauAirline, export: exportTauAirline, differences: AIRLINE_TAU_DIFFERENCES },
 });

@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * import { Store } from "../_sqlite.ts";
+ * import { Store } from "../sqlite.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * using db = Store.open(AIRLINE_SCHEMA);
  * db.get("SELECT count(*) AS n FROM flights"); // { n: 0 }

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
-import { Store } from "../_sqlite.ts";
+import { Store } from "../sqlite.ts";
 import { Clock } from "../clock.ts";
 import { Rng } from "../rng.ts";
 import { callTool, ToolError } from "../tool.ts";

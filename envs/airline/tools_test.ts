@@ -1,10 +1,10 @@
 import { assertEquals, assertThrows } from "@std/assert";
-import { Store } from "../_sqlite.ts";
+import { Store } from "../sqlite.ts";
 import { Clock } from "../clock.ts";
 import { Rng } from "../rng.ts";
 import { toolParameters } from "../tool.ts";
 import type { Json } from "../types.ts";
-import type { AirlineData } from "./_data.ts";
+import type { AirlineData } from "./data.ts";
 import { airlineRows } from "./_rows.ts";
 import { AIRLINE_SCHEMA } from "./schema.ts";
 import { airlineTools } from "./tools.ts";

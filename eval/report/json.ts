@@ -16,7 +16,7 @@
  * @module
  */
 import type { ImportSummary } from "../import/episodes.ts";
-import { type ImportReport, importSection } from "./_import.ts";
+import { type ImportReport, importSection } from "./imported.ts";
 import {
   BIN_EDGES,
   calibrationBin,

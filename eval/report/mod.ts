@@ -35,7 +35,7 @@ export {
   type TaskViolation,
 } from "./json.ts";
 export { type EventSource, type HtmlOptions, renderHtml } from "./html.ts";
-export type { ImportReport, QuotedViolation } from "./_import.ts";
+export type { ImportReport, QuotedViolation } from "./imported.ts";
 export { describeWeaknesses, formatTerminal, TERMINAL_SCORES } from "./terminal.ts";
 export {
   COMPONENT_KEYS,

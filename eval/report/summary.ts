@@ -15,9 +15,11 @@ export const SUMMARY_SCORES = ["R", "R_con", "R_rob", "R_pred", "R_saf"] as cons
 
 /** One agent's figures: reliability over all its records, capability over its nominal ones. */
 export interface AgentSummary {
+  /** The agent's name, as its records give it. */
   agent: string;
   /** Nominal episodes. */
   episodes: number;
+  /** Distinct task ids of its nominal episodes. */
   tasks: number;
   /** Overall reliability and its parts (METRICS.md), over every condition; safety beside it. */
   scores: Record<typeof SUMMARY_SCORES[number], number | null>;
@@ -25,6 +27,7 @@ export interface AgentSummary {
   accuracy: number;
   /** pass^k for k = 1..K, index k − 1; `null` when no task has k runs. */
   passHat: (number | null)[];
+  /** Mean agent steps of its nominal episodes. */
   meanSteps: number;
 }
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { getDomain, World } from "../envs/mod.ts";
-import { benchWorld } from "./bench_cli.ts";
+import { benchWorld } from "./bench.ts";
 
 Deno.test("benchWorld() replays every gold and finds the same changes each time", () => {
   using world = World.open(getDomain("airline"), { seed: "0" });

@@ -34,8 +34,11 @@ const WRITE_ACTIONS = new Set([
 const SQLITE_OK = 0;
 const SQLITE_DENY = 1;
 
-interface Column {
+/** A column of a table, as `Store.columns()` gives it. */
+export interface Column {
+  /** The column's name. */
   name: string;
+  /** Its 1-based position in the table's primary key; 0 when it is not part of the key. */
   pk: number;
 }
 
@@ -45,7 +48,7 @@ interface Column {
  *
  * @example
  * ```ts
- * import { Store } from "./_sqlite.ts";
+ * import { Store } from "./sqlite.ts";
  * using store = Store.open("CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER)");
  * store.run("INSERT INTO t VALUES (?, ?)", "a", 1);
  * store.get<{ v: number }>("SELECT v FROM t WHERE id = ?", "a"); // { v: 1 }
@@ -207,6 +210,7 @@ export class Store {
     if (this.#db.isOpen) this.#db.close();
   }
 
+  /** Closes the database (`using store = Store.open(...)`). */
   [Symbol.dispose](): void {
     this.close();
   }
@@ -218,6 +222,7 @@ export class ChangeTracker {
   // deno-lint-ignore no-explicit-any
   #session: any;
 
+  /** Reads the changes a `node:sqlite` session of the store records; made by `Store.track()`. */
   // deno-lint-ignore no-explicit-any
   constructor(store: Store, session: any) {
     this.#store = store;
@@ -239,6 +244,7 @@ export class ChangeTracker {
     this.#session.close();
   }
 
+  /** Stops tracking, if the tracker and its database are still open (`using tracker = store.track()`). */
   [Symbol.dispose](): void {
     try {
       this.close();

@@ -11,24 +11,25 @@
  * @module
  */
 import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
-import { type EvalArgs, parseEvalArgs, USAGE } from "./args.ts";
+import { type EvalArgs, parseEvalArgs, USAGE } from "./_eval_args.ts";
 import {
+  checkConfig,
   type ExperimentConfig,
+  type GivenText,
   loadConfigFile,
   mergeConfigs,
   paraphraseModel,
   resolveConfig,
   type ResolvedConfig,
-} from "./config.ts";
-import { writeRecordsJsonl } from "./records.ts";
-import { REPORT_FILES, writeReports } from "./report/mod.ts";
-import { type Progress, runExperiment } from "./run.ts";
-import { ResultsStore, ResultsStoreError } from "./store.ts";
-import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "./models.ts";
-import { preflight, PreflightError } from "./preflight.ts";
-import { formatDollars, formatUsage, summarizeUsage } from "./usage.ts";
-
-export { parseEvalArgs, USAGE };
+  SETTING_ENV,
+} from "../eval/config.ts";
+import { writeRecordsJsonl } from "../eval/records.ts";
+import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
+import { type Progress, runExperiment } from "../eval/run.ts";
+import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
+import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "../eval/models.ts";
+import { preflight, PreflightError } from "../eval/preflight.ts";
+import { formatDollars, formatUsage, summarizeUsage } from "../eval/usage.ts";
 
 /** The exit code of a run stopped at the `--max-cost` budget. */
 export const EXIT_BUDGET = 3;
@@ -56,21 +57,21 @@ function progressLine(): ((p: Progress) => void) | undefined {
 const isUsageError = (err: unknown) =>
   err instanceof TypeError || err instanceof RangeError || err instanceof SyntaxError;
 
-/** Flags, then the config file, then the environment's base URLs, then the defaults. */
+/** Flags, then the config file, then the environment (e.g. `OPENAI_BASE_URL`), then the defaults. */
 async function configFrom(args: EvalArgs): Promise<ResolvedConfig> {
   const { configFile, ...flags } = args;
   const input: ExperimentConfig = configFile === undefined
     ? flags
     : mergeConfigs(await loadConfigFile(configFile), flags);
-  for (const [field, name] of [["baseUrl", "OPENAI_BASE_URL"], ["anthropicBaseUrl", "ANTHROPIC_BASE_URL"]] as const) {
-    const value = readEnv(name);
-    if (input[field] !== undefined || value === undefined) continue;
-    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-      throw new TypeError(`Invalid ${name} "${value}": expected an http(s) URL, e.g. "http://localhost:11434/v1"`);
-    }
-    input[field] = value;
+  const fromEnv: Record<string, string> = {};
+  const given: GivenText[] = [];
+  for (const { key, name } of SETTING_ENV) {
+    const text = readEnv(name);
+    if (input[key] !== undefined || text === undefined) continue;
+    fromEnv[key] = text;
+    given.push({ path: [key], name, text });
   }
-  return resolveConfig(input);
+  return resolveConfig({ ...input, ...checkConfig(fromEnv, { given }) });
 }
 
 /**

@@ -1,9 +1,9 @@
 // The score CLI as a child process, on small record files.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { HEADLINE_KEYS } from "./bootstrap.ts";
-import { parseScoreArgs } from "./cli.ts";
+import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
+import { parseScoreArgs } from "./score.ts";
 
-const CLI = new URL("./cli.ts", import.meta.url).pathname;
+const CLI = new URL("./score.ts", import.meta.url).pathname;
 
 async function score(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {

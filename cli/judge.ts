@@ -13,15 +13,15 @@
 import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
 import { modelSpec } from "../agents/mod.ts";
 import { parsedOr, readDirArgs } from "./_flags.ts";
-import { judgeSpec, type ResolvedConfig } from "./plan.ts";
-import { MODEL_CACHE_FILE, replayCachePath, RunModels } from "./models.ts";
-import { preflight, PreflightError } from "./preflight.ts";
-import { writeRecordsJsonl } from "./records.ts";
-import { rejudge, storedConfig } from "./rejudge.ts";
-import { REPORT_FILES, writeReports } from "./report/mod.ts";
-import { ResultsStore, ResultsStoreError } from "./store.ts";
-import { IMPORT_NOTE, type ImportSummary } from "./import/mod.ts";
-import { formatDollars } from "./usage.ts";
+import { judgeSpec, type ResolvedConfig } from "../eval/config.ts";
+import { MODEL_CACHE_FILE, replayCachePath, RunModels } from "../eval/models.ts";
+import { preflight, PreflightError } from "../eval/preflight.ts";
+import { writeRecordsJsonl } from "../eval/records.ts";
+import { rejudge, storedConfig } from "../eval/rejudge.ts";
+import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
+import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
+import { IMPORT_NOTE, type ImportSummary } from "../eval/import/mod.ts";
+import { formatDollars } from "../eval/usage.ts";
 
 /** Usage text of `deno task judge`. */
 export const USAGE = `Usage: deno task judge DIR [flags]
@@ -71,7 +71,7 @@ const FLAGS = ["--judge", "--replay", "--base-url", "--anthropic-base-url", "--p
  *
  * @example
  * ```ts
- * import { parseJudgeArgs } from "./judge_cli.ts";
+ * import { parseJudgeArgs } from "./judge.ts";
  * const args = parseJudgeArgs(["results/x", "--judge", "llm:openai:gpt-4o-mini"]);
  * args !== "help" && [args.dir, args.judge]; // ["results/x", "llm:openai:gpt-4o-mini"]
  * ```

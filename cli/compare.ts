@@ -14,7 +14,7 @@
  * @module
  */
 import { type EpisodeRecord, HEADLINE_KEYS, LOWER_IS_BETTER } from "../scoring/mod.ts";
-import { readRecords } from "../scoring/cli.ts";
+import { readRecords } from "./score.ts";
 import { readFlags } from "./_flags.ts";
 import {
   type AgentComparison,
@@ -22,7 +22,7 @@ import {
   type Comparison,
   isMetricKey,
   type MetricComparison,
-} from "./compare.ts";
+} from "../eval/compare.ts";
 
 /** Usage text of `deno task compare`. */
 export const USAGE = `Usage: deno task compare A B [flags]
@@ -96,7 +96,7 @@ function metricList(flag: string, value: string): string[] {
  *
  * @example
  * ```ts
- * import { parseCompareArgs } from "./compare_cli.ts";
+ * import { parseCompareArgs } from "./compare.ts";
  * const args = parseCompareArgs(["old", "new", "--fail-on", "R,accuracy", "--pair=noisy=noisy@2x"]);
  * [args !== "help" && args.failOn, args !== "help" && args.pairs]; // [["R", "accuracy"], [["noisy", "noisy@2x"]]]
  * ```
@@ -197,7 +197,7 @@ function names(xs: string[], max = 5): string {
  *
  * @example
  * ```ts ignore
- * import { formatComparison } from "./compare_cli.ts";
+ * import { formatComparison } from "./compare.ts";
  * console.log(formatComparison(compareRecords(a, b)));
  * ```
  */
@@ -242,7 +242,7 @@ export interface Regression {
  *
  * @example
  * ```ts ignore
- * import { regressions } from "./compare_cli.ts";
+ * import { regressions } from "./compare.ts";
  * regressions(compareRecords(a, b), ["R"]).failed.length > 0; // exit 1
  * ```
  */

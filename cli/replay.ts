@@ -5,8 +5,12 @@
  * @module
  */
 import { readFlags } from "./_flags.ts";
-import { hasTauBench, tauBenchFolder } from "./_tau_bench.ts";
-import { REPLAY_DOMAINS, type ReplayedTask, replayTau, writeReplay } from "./replay.ts";
+import { hasTauBench, tauBenchFolder } from "../eval/tau_data.ts";
+import { defaultTauBenchDomain } from "../envs/mod.ts";
+import { replayDomains, type ReplayedTask, replayTau, writeReplay } from "../eval/replay.ts";
+
+// The domain replayed when --domain is not given: the first registered one that declares `tauBench`.
+const DEFAULT_DOMAIN = defaultTauBenchDomain()?.name;
 
 /** Usage text of `deno task replay`. */
 export const USAGE = `Usage: deno task replay --out FILE [--data DIR] [--domain NAME]
@@ -15,7 +19,7 @@ Replays the gold actions of every task in DIR/tasks_test.json on the data of DIR
 and writes one line {"task": i, "state": <final state>} per task to FILE.
 
 Flags:
-  --domain NAME   domain of the data: ${Object.keys(REPLAY_DOMAINS).join(", ")} (default "airline")
+  --domain NAME   domain of the data: ${replayDomains().join(", ")} (default "${DEFAULT_DOMAIN ?? ""}")
   --data DIR      folder holding τ-bench's db.json and tasks_test.json (default: the domain's
                   folder in $ARK_TAU_BENCH, else in ../shared/tau-bench beside the repository)
   --out FILE      file to write (required)
@@ -26,8 +30,11 @@ const FLAGS = ["--domain", "--data", "--out", "--help"];
 
 /** The resolved flags of `deno task replay`. */
 export interface ReplayArgs {
+  /** The domain whose τ-bench data are replayed. */
   domain: string;
+  /** The folder of τ-bench's `db.json` and `tasks_test.json`. */
   data: string;
+  /** The JSON Lines file to write. */
   out: string;
 }
 
@@ -37,7 +44,7 @@ export interface ReplayArgs {
  *
  * @example
  * ```ts
- * import { parseReplayArgs } from "./replay_cli.ts";
+ * import { parseReplayArgs } from "./replay.ts";
  * parseReplayArgs(["--data", "d", "--out=o.jsonl"]); // { domain: "airline", data: "d", out: "o.jsonl" }
  * ```
  */
@@ -48,9 +55,10 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
   for (const [flag, value] of flags) {
     values[flag.slice(2) as keyof ReplayArgs] = value;
   }
-  const domain = values.domain ?? "airline";
-  if (!Object.hasOwn(REPLAY_DOMAINS, domain)) {
-    const accepted = Object.keys(REPLAY_DOMAINS).map((d) => `"${d}"`).join(", ");
+  const domain = values.domain ?? DEFAULT_DOMAIN;
+  if (domain === undefined) throw new TypeError("Cannot replay: no domain declares τ-bench's data (`tauBench`)");
+  if (!replayDomains().includes(domain)) {
+    const accepted = replayDomains().map((d) => `"${d}"`).join(", ");
     throw new TypeError(`Unknown domain "${domain}" for --domain: expected one of ${accepted}`);
   }
   if (values.out === undefined) throw new TypeError("Missing --out FILE: the file to write");

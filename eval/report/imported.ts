@@ -1,8 +1,11 @@
-// The report's `import` section, for an experiment imported from another harness's transcripts: how
-// faithfully ark reproduced the file (its rewards, its tool results), what the other harness's reward
-// misses (passes without the expected outcome, rewarded episodes that break the policy) and the
-// judge's findings per constraint and severity. Built from the records and the import's note. Private
-// to eval/report/.
+/**
+ * The report's `import` section, for an experiment imported from another harness's transcripts: how
+ * faithfully ark reproduced the file (its rewards, its tool results), what the other harness's reward
+ * misses (passes without the expected outcome, rewarded episodes that break the policy) and the
+ * judge's findings per constraint and severity. Built from the records and the import's note.
+ *
+ * @module
+ */
 import type { EpisodeRecord } from "../../scoring/mod.ts";
 import type { ImportSummary } from "../import/episodes.ts";
 import { passHatK } from "./summary.ts";
@@ -47,7 +50,15 @@ const cmp = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
 const RANK: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 const rewarded = (r: EpisodeRecord) => (r.tau_reward ?? (r.success ? 1 : 0)) === 1;
 
-/** The `import` section from an experiment's records (sorted) and its import's note. */
+/**
+ * The `import` section from an experiment's records (sorted) and its import's note.
+ *
+ * @example
+ * ```ts ignore
+ * import { importSection } from "./imported.ts";
+ * importSection(records, store.note("import") as ImportSummary).lenient_passes;
+ * ```
+ */
 export function importSection(records: readonly EpisodeRecord[], summary: ImportSummary): ImportReport {
   const withReward = records.filter((r) => r.tau_reward !== undefined);
   const mismatches = withReward.filter((r) => (r.tau_reward === 1) !== r.success)

@@ -28,13 +28,8 @@ export interface SynthOptions {
 }
 
 const CONDITIONS = ["fault", "env", "prompt"] as const;
-const TOOLS = [
-  "get_user_details",
-  "get_reservation_details",
-  "search_flights",
-  "book_reservation",
-  "cancel_reservation",
-];
+// Action names of made-up tools: the bench measures scoring, which reads names as opaque strings.
+const TOOLS = ["look_up_customer", "look_up_order", "search", "create", "cancel"];
 
 /**
  * Deterministic synthetic records (`tasks × agents × runs` of them) with every

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
 import { tauBenchRoot as fixtureRoot } from "../tests/fixtures/tau_bench.ts";
-import { hasTauBench, tauBenchFolder, tauBenchRoot } from "./_tau_bench.ts";
+import { hasTauBench, tauBenchFolder, tauBenchRoot } from "./tau_data.ts";
 
 // Each case sets ARK_TAU_BENCH (or removes it) and puts back what was there.
 function withTauBench(value: string | undefined, fn: () => void): void {

@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "@std/assert";
-import { Store } from "./_sqlite.ts";
+import { Store } from "./sqlite.ts";
 
 const SCHEMA =
   "CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER, w TEXT); CREATE TABLE p (a TEXT, b INTEGER, x TEXT, PRIMARY KEY (a, b))";

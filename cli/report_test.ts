@@ -1,9 +1,9 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import type { EpisodeEvent } from "../../envs/mod.ts";
-import { resolveConfig } from "../plan.ts";
-import type { EpisodeRecord } from "../records.ts";
-import { ResultsStore } from "../store.ts";
-import { main, parseReportArgs } from "./cli.ts";
+import type { EpisodeEvent } from "../envs/mod.ts";
+import { resolveConfig } from "../eval/config.ts";
+import type { EpisodeRecord } from "../eval/records.ts";
+import { ResultsStore } from "../eval/store.ts";
+import { main, parseReportArgs } from "./report.ts";
 
 function episode(run: number, success: boolean) {
   const cell = {

@@ -8,11 +8,12 @@
  *
  * @module
  */
+import { defaultTauBenchDomain } from "../envs/mod.ts";
 import { readFlags } from "./_flags.ts";
-import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "./import/mod.ts";
-import type { ImportReport } from "./report/mod.ts";
-import { REPORT_FILES } from "./report/mod.ts";
-import { ResultsStoreError } from "./store.ts";
+import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../eval/import/mod.ts";
+import type { ImportReport } from "../eval/report/mod.ts";
+import { REPORT_FILES } from "../eval/report/mod.ts";
+import { ResultsStoreError } from "../eval/store.ts";
 
 /** Usage text of `deno task import`. */
 export const USAGE = `Usage: deno task import --from tau-bench|ark FILE --out DIR [flags]
@@ -29,7 +30,7 @@ Formats:
 
 Flags:
   --out DIR          the results folder to write (required)
-  --domain NAME      the domain of a τ-bench file (default airline)
+  --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"})
   --data DIR         τ-bench's data of the domain (default $ARK_TAU_BENCH/<domain>,
                      else ../shared/tau-bench/<domain> beside the repository)
   --agent NAME       the agent's name for a τ-bench file (default: the file's base name)
@@ -52,7 +53,7 @@ const FLAGS = ["--from", "--out", "--domain", "--data", "--agent", "--seed", "--
  *
  * @example
  * ```ts
- * import { parseImportArgs } from "./import_cli.ts";
+ * import { parseImportArgs } from "./import.ts";
  * const args = parseImportArgs(["--from", "tau-bench", "runs.json", "--out", "results/gpt-4o"]);
  * args !== "help" && [args.from, args.file, args.out]; // ["tau-bench", "runs.json", "results/gpt-4o"]
  * ```

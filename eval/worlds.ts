@@ -1,9 +1,9 @@
 // The worlds of an experiment, opened once, with each task beside the world it runs in, for the code
 // that judges stored episodes again (`deno task judge`, the bench) and imports transcripts: the
 // generated worlds of the config's domains, or, for an imported experiment, the worlds its source
-// names (τ-bench's data, or generated worlds). Private to eval/.
+// names (τ-bench's data, or generated worlds). Used by eval/ and the bench in cli/.
 import { getDomain, openTauBench, type Task, World } from "../envs/mod.ts";
-import type { ImportWorld, ResolvedConfig } from "./plan.ts";
+import type { ImportWorld, ResolvedConfig } from "./config.ts";
 
 /** A task of the experiment and the world it runs in. */
 export interface TaskWorld {

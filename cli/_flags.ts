@@ -37,7 +37,7 @@ export function readDirArgs(
 ): { dir: string; flags: [string, string][] } | "help" {
   const [first, ...rest] = args;
   if (first === undefined) {
-    throw new TypeError("Missing DIR: the results folder of an experiment, e.g. results/airline-s0-t50-k5");
+    throw new TypeError("Missing DIR: the results folder of an experiment, e.g. results/my-experiment");
   }
   if (first === "--help") return "help";
   if (first.startsWith("--")) throw new TypeError(`Missing DIR before "${first}": see --help`);

@@ -1,11 +1,13 @@
-// The import's speed, for `deno task bench`: τ-bench's published GPT-4o airline runs imported into a
+// The import's speed, for `deno task bench`: τ-bench's published GPT-4o runs on the default τ-bench
+// domain (the first registered that declares `tauBench`, today the airline) imported into a
 // temporary results folder (replayed, graded, judged, stored, reported), or, without τ-bench's data,
-// an ark experiment's own episodes written as chat transcripts and imported back. Private to eval/.
-import { chatTranscript, runImport } from "./import/mod.ts";
-import { resolveConfig } from "./plan.ts";
-import { runExperiment } from "./run.ts";
-import { MemoryResults } from "./store.ts";
-import { hasTauBench, tauBenchFolder } from "./_tau_bench.ts";
+// an ark experiment's own episodes written as chat transcripts and imported back. Private to cli/.
+import { defaultTauBenchDomain } from "../envs/mod.ts";
+import { chatTranscript, runImport } from "../eval/import/mod.ts";
+import { resolveConfig } from "../eval/config.ts";
+import { runExperiment } from "../eval/run.ts";
+import { MemoryResults } from "../eval/store.ts";
+import { hasTauBench, tauBenchFolder } from "../eval/tau_data.ts";
 
 /** How fast an import is. */
 export interface ImportBench {
@@ -21,9 +23,10 @@ export interface ImportBench {
 export async function benchImport(): Promise<ImportBench> {
   const dir = await Deno.makeTempDir({ prefix: "ark-bench-import-" });
   try {
-    const runs = `${tauBenchFolder("airline")}/historical_gpt-4o_visible.json`;
+    const domain = defaultTauBenchDomain()?.name;
+    const runs = domain === undefined ? undefined : `${tauBenchFolder(domain)}/historical_gpt-4o_visible.json`;
     let file: string, from: "tau-bench" | "ark", data: ImportBench["data"];
-    if (hasTauBench("airline") && exists(runs)) {
+    if (domain !== undefined && runs !== undefined && hasTauBench(domain) && exists(runs)) {
       [file, from, data] = [runs, "tau-bench", "tau-bench"];
     } else {
       const config = resolveConfig({
@@ -40,7 +43,7 @@ export async function benchImport(): Promise<ImportBench> {
       await Deno.writeTextFile(file, lines.join("\n") + "\n");
     }
     const start = performance.now();
-    const { summary } = await runImport({ from, file, out: `${dir}/out` });
+    const { summary } = await runImport({ from, file, out: `${dir}/out`, ...(from === "tau-bench" ? { domain } : {}) });
     const seconds = (performance.now() - start) / 1000;
     const episodes = summary.episodes.imported;
     return { data, episodes, import_s: seconds, import_episodes_per_s: episodes / seconds };

@@ -1,13 +1,13 @@
 // The judge's part of the default experiment, for `deno task bench`: the default `deno task eval`
 // run end to end (episodes into a results store, records and reports), then every episode judged
-// again by the rules from its stored events. Private to eval/.
+// again by the rules from its stored events. Private to cli/.
 import { rulesJudge } from "../judge/mod.ts";
-import { resolveConfig } from "./plan.ts";
-import { writeRecordsJsonl } from "./records.ts";
-import { writeReports } from "./report/mod.ts";
-import { runExperiment } from "./run.ts";
-import { ResultsStore } from "./store.ts";
-import { ExperimentWorlds } from "./_worlds.ts";
+import { resolveConfig } from "../eval/config.ts";
+import { writeRecordsJsonl } from "../eval/records.ts";
+import { writeReports } from "../eval/report/mod.ts";
+import { runExperiment } from "../eval/run.ts";
+import { ResultsStore } from "../eval/store.ts";
+import { ExperimentWorlds } from "../eval/worlds.ts";
 
 /** How long the default experiment and its judging take. */
 export interface JudgeBench {

@@ -1,7 +1,8 @@
 /**
- * `deno task bench [--json]`: how fast the kernel is on τ-bench's airline data
- * (a generated airline world when they are absent, said in one line on stderr)
- * and on a generated airline world ten times larger: tool steps per second
+ * `deno task bench [--json]`: how fast the kernel is on τ-bench's data of the default τ-bench
+ * domain (the first registered that declares `tauBench`, today the airline; its generated world
+ * when the data are absent, said in one line on stderr) and on that domain's generated world
+ * ten times larger: tool steps per second
  * (gold actions through tool dispatch), the time of one snapshot restore, and
  * gold-replay tasks per second including the reset and the grading of changes;
  * then how long scoring a million records with 1,000 bootstrap resamples
@@ -12,13 +13,12 @@
  *
  * @module
  */
-import { getDomain, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
+import { defaultTauBenchDomain, type Domain, domains, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
 import type { RowChange } from "../envs/mod.ts";
-import { loadTauAirline } from "../envs/airline/mod.ts";
-import { hasTauBench, tauBenchFolder, tauBenchRoot } from "./_tau_bench.ts";
-import { benchScoring, type ScoreBench } from "./_score_bench.ts";
-import { benchJudge, type JudgeBench } from "./_judge_bench.ts";
-import { benchImport, type ImportBench } from "./_import_bench.ts";
+import { hasTauBench, tauBenchFolder, tauBenchRoot } from "../eval/tau_data.ts";
+import { benchScoring, type ScoreBench } from "./_bench_score.ts";
+import { benchJudge, type JudgeBench } from "./_bench_judge.ts";
+import { benchImport, type ImportBench } from "./_bench_import.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -122,19 +122,23 @@ interface Baseline {
   golds: ToolCall[][];
 }
 
-/** τ-bench's airline data and test tasks, or a generated airline world and its tasks when they are absent. */
-function openBaseline(): Baseline {
-  const airline = getDomain("airline");
-  if (!hasTauBench("airline")) {
+// The domain measured: the default τ-bench domain, else the first registered one.
+function benchDomain(): Domain {
+  return defaultTauBenchDomain() ?? Object.values(domains)[0];
+}
+
+/** τ-bench's data and test tasks of a domain, or its generated world and tasks when they are absent. */
+function openBaseline(domain: Domain): Baseline {
+  if (domain.tauBench === undefined || !hasTauBench(domain.name)) {
     console.warn(
       `τ-bench data not found at ${tauBenchRoot()}: replay figures use a generated world (set ARK_TAU_BENCH)`,
     );
-    const world = World.open(airline, { seed: "0" });
+    const world = World.open(domain, { seed: "0" });
     return { label: "generated", world, golds: world.defaultTasks().map((t) => t.gold) };
   }
-  const { data, tasks } = loadTauAirline(tauBenchFolder("airline"));
+  const { data, tasks } = domain.tauBench.load(tauBenchFolder(domain.name));
   const golds = tasks.map((t) => t.actions.map((a) => ({ name: a.name, args: a.kwargs })));
-  return { label: "tau-bench", world: World.fromData(airline, data), golds };
+  return { label: "tau-bench", world: World.fromData(domain, data), golds };
 }
 
 function format(
@@ -179,15 +183,16 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   if (args.includes("--help")) {
     console.log(
-      "Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench airline data (a generated world " +
-        "without them; ARK_TAU_BENCH names their folder) and a 10x world, scoring on a million synthetic " +
-        "records, and the default eval with the share its judge takes.",
+      `Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench ${benchDomain().name} data ` +
+        "(a generated world without them; ARK_TAU_BENCH names their folder) and a 10x world, scoring on a " +
+        "million synthetic records, and the default eval with the share its judge takes.",
     );
     return 0;
   }
+  const domain = benchDomain();
   let baseline: Baseline;
   try {
-    baseline = openBaseline();
+    baseline = openBaseline(domain);
   } catch (err) {
     // τ-bench's files are there but cannot be loaded.
     console.error(err instanceof Error ? err.message : String(err));
@@ -200,7 +205,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   let x10: BenchFigures;
   {
-    using world = World.open(getDomain("airline"), { seed: "0", scale: 10 });
+    using world = World.open(domain, { seed: "0", scale: 10 });
     x10 = benchWorld(world, world.defaultTasks().map((t) => t.gold));
   }
   const score = await benchScoring({ tasks: 10_000, agents: 5, runs: 20 });

@@ -1,4 +1,4 @@
-// The airline world's data in τ-bench's db.json shape (see ../shared/tau-bench/SEMANTICS.md §3).
+// The airline world's data in τ-bench's db.json shape (README, "τ-bench's data").
 
 export interface SeatsOrPrices {
   basic_economy: number;

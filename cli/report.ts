@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { parsedOr, readDirArgs } from "../_flags.ts";
-import { ResultsStore, ResultsStoreError } from "../store.ts";
-import { REPORT_FILES, writeReports } from "./mod.ts";
-import type { ImportSummary } from "../import/episodes.ts";
-import { IMPORT_NOTE } from "../import/mod.ts";
+import { parsedOr, readDirArgs } from "./_flags.ts";
+import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
+import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
+import type { ImportSummary } from "../eval/import/episodes.ts";
+import { IMPORT_NOTE } from "../eval/import/mod.ts";
 
 /** Usage text of `deno task report`. */
 export const USAGE = `Usage: deno task report DIR [flags]
@@ -38,7 +38,7 @@ export interface ReportArgs {
  *
  * @example
  * ```ts
- * import { parseReportArgs } from "./cli.ts";
+ * import { parseReportArgs } from "./report.ts";
  * parseReportArgs(["results/x", "--resamples", "200"]); // { dir: "results/x", resamples: 200, title: null }
  * ```
  */

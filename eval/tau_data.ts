@@ -1,6 +1,6 @@
 // Where the commands find τ-bench's data: `ARK_TAU_BENCH`, else `../shared/tau-bench` beside the
 // repository (the files are never copied into it). The tests resolve the same folder in
-// tests/fixtures/tau_bench.ts; eval/_tau_bench_test.ts checks that the two agree.
+// tests/fixtures/tau_bench.ts; eval/tau_data_test.ts checks that the two agree.
 import { fileURLToPath } from "node:url";
 
 const DEFAULT_ROOT = fileURLToPath(new URL("../../shared/tau-bench", import.meta.url));
@@ -11,7 +11,7 @@ const DEFAULT_ROOT = fileURLToPath(new URL("../../shared/tau-bench", import.meta
  *
  * @example
  * ```ts
- * import { tauBenchRoot } from "./_tau_bench.ts";
+ * import { tauBenchRoot } from "./tau_data.ts";
  * tauBenchRoot(); // e.g. "/home/me/shared/tau-bench"
  * ```
  */
@@ -25,7 +25,7 @@ export function tauBenchRoot(): string {
  *
  * @example
  * ```ts
- * import { tauBenchFolder } from "./_tau_bench.ts";
+ * import { tauBenchFolder } from "./tau_data.ts";
  * tauBenchFolder("airline").endsWith("/airline"); // true
  * ```
  */

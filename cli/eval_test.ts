@@ -1,5 +1,6 @@
-import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { parseEvalArgs } from "./args.ts";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { parseEvalArgs, USAGE } from "./_eval_args.ts";
+import { type ExperimentConfig, resolveConfig } from "../eval/config.ts";
 
 Deno.test("parseEvalArgs() reads every flag, with a space or an equals sign", () => {
   assertEquals(parseEvalArgs([]), {});
@@ -109,4 +110,39 @@ Deno.test("parseEvalArgs() rejects bad condition flags naming what is accepted",
   assertThrows(() => parseEvalArgs(["--p-fault", "lots"]), RangeError, '"lots" for --p-fault');
   assertThrows(() => parseEvalArgs(["--conditions", "nominal", "--p-fault", "0.1"]), TypeError, "--conditions");
   assertThrows(() => parseEvalArgs(["--domains", "airline,"]), TypeError, "--domains");
+});
+
+Deno.test("parseEvalArgs() checks names with the config's schema, naming the flag", () => {
+  assertThrows(
+    () => parseEvalArgs(["--domain", "bakery"]),
+    RangeError,
+    'Invalid value for --domain: Unknown domain "bakery"',
+  );
+  assertThrows(() => parseEvalArgs(["--agents", "oracle,genius"]), RangeError, '--agents: Unknown agent "genius"');
+  assertThrows(() => parseEvalArgs(["--judge", "gpt"]), RangeError, '--judge: Unknown judge "gpt"');
+  // A list's bad item is the value quoted; the order of a condition flag and --conditions does not matter.
+  assertThrows(() => parseEvalArgs(["--env-presets", "low,extreme"]), RangeError, '"extreme" for --env-presets');
+  assertThrows(() => parseEvalArgs(["--p-fault", "0.1", "--conditions", "nominal"]), TypeError, "--conditions");
+});
+
+Deno.test("parseEvalArgs() gives the settings a config file with the same fields gives", () => {
+  const flags = parseEvalArgs(["--tasks", "6", "--env-presets", "high,low", "--conditions", "env,nominal", "--seed=7"]);
+  assert(flags !== "help");
+  const file = {
+    tasks: 6,
+    seed: "7",
+    conditions: { nominal: {}, fault: false, env: { presets: ["high", "low"] }, prompt: false },
+  };
+  assertEquals(resolveConfig(flags), resolveConfig(file as ExperimentConfig));
+  assertEquals(resolveConfig(flags).conditions.env, { presets: ["low", "high"], runs: 5 });
+});
+
+Deno.test("USAGE lists every flag parseEvalArgs() accepts, each once, with the conditions and presets", () => {
+  const listed = [...USAGE.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
+  const accepted = assertThrows(() => parseEvalArgs(["--colour"]), TypeError).message.split("expected one of ")[1];
+  assertEquals(listed.join(", "), accepted);
+  assertEquals(new Set(listed).size, listed.length);
+  assertStringIncludes(USAGE, "(nominal, fault, env, prompt)");
+  assertStringIncludes(USAGE, "--env-presets P,.. perturbation presets, of low, medium, high (default all)");
+  assertStringIncludes(USAGE, '--agents A,B,...   agents to test (default "oracle,noisy,reckless,literal")');
 });

@@ -9,9 +9,9 @@
  *
  * @module
  */
-import { type EpisodeRecord, EpisodeRecordSchema } from "./record.ts";
-import { type GroupBy, type Profile, scoreRecords } from "./profile.ts";
-import { HEADLINE_KEYS } from "./bootstrap.ts";
+import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
+import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
+import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
 
 /** Usage text of `deno task score`. */
 export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
@@ -52,7 +52,7 @@ const SWITCHES = ["--json", "--skip-bad", "--help"];
  *
  * @example
  * ```ts
- * import { parseScoreArgs } from "./cli.ts";
+ * import { parseScoreArgs } from "./score.ts";
  * parseScoreArgs(["--records", "r.jsonl", "--json"]);
  * // { records: "r.jsonl", json: true, by: "agent", seed: "0", resamples: 1000, skipBad: false }
  * ```
@@ -109,7 +109,7 @@ export interface BadLine {
  *
  * @example
  * ```ts
- * import { readRecords } from "./cli.ts";
+ * import { readRecords } from "./score.ts";
  * const text = '{"agent":"a","task":"t/1","run":0,"condition":"nominal","success":true}\n{"agent":1}\n';
  * const { records, bad } = await readRecords(ReadableStream.from([new TextEncoder().encode(text)]));
  * [records.length, bad[0].line]; // [1, 2]
@@ -169,7 +169,7 @@ const fixed = (x: number | null) => x === null ? "-" : x.toFixed(3);
  *
  * @example
  * ```ts ignore
- * import { formatProfiles } from "./cli.ts";
+ * import { formatProfiles } from "./score.ts";
  * console.log(formatProfiles(scoreRecords(records)));
  * ```
  */
