@@ -65,6 +65,8 @@ Deno.test("decodeArgs() refuses canonical names and ISO dates, naming each, and 
 });
 
 Deno.test("every preset round-trips: encoded arguments and results decode to the originals", () => {
+  // Per preset, over every domain: how many arguments and results it showed differently.
+  const changed = new Map<string, { args: number; results: number; read: number }>();
   for (const domain of Object.values(domains)) {
     using world = World.open(domain);
     const ctx = world.context(new Rng("t"));
@@ -89,9 +91,19 @@ Deno.test("every preset round-trips: encoded arguments and results decode to the
           assertEquals(decodeResult(encoded, hints), result, `${preset} ${call.name}`);
         }
       }
-      // The round trip is not trivial: every preset shows arguments and results differently.
-      assert(changedArgs > 0 && changedResults > 0 && results > 0, `${domain.name} ${preset}`);
+      const sum = changed.get(preset) ?? { args: 0, results: 0, read: 0 };
+      changed.set(preset, {
+        args: sum.args + changedArgs,
+        results: sum.results + changedResults,
+        read: sum.read + results,
+      });
     }
+  }
+  // The round trip is not trivial: every preset shows arguments and results differently somewhere (a
+  // domain whose names are single lower-case words may pass through a mild preset unchanged).
+  for (const preset of ENV_PRESET_NAMES) {
+    const sum = changed.get(preset)!;
+    assert(sum.args > 0 && sum.results > 0 && sum.read > 0, preset);
   }
 });
 
