@@ -6,7 +6,7 @@
  */
 import { deriveSeed, parseTaskId, type Task, taskSuite } from "../envs/mod.ts";
 import { type Condition, CONDITIONS, type ResolvedConfig } from "./config.ts";
-import { promptVariants } from "./conditions/prompt.ts";
+import { conditionDefinition } from "./conditions/registry.ts";
 
 /** What identifies a cell's episode in a results store. */
 export interface CellKey {
@@ -48,19 +48,7 @@ export function conditionVariants(
   config: Pick<ResolvedConfig, "conditions">,
   condition: Condition,
 ): [variant: string | null, runs: number][] {
-  const c = config.conditions;
-  switch (condition) {
-    case "nominal":
-      return c.nominal === false ? [] : [[null, c.nominal.runs]];
-    case "fault":
-      return c.fault === false ? [] : [[`p${c.fault.p_fault}`, c.fault.runs]];
-    case "env":
-      return c.env === false ? [] : c.env.presets.map((p) => [p, (c.env as { runs: number }).runs]);
-    case "prompt":
-      return c.prompt === false
-        ? []
-        : promptVariants(c.prompt.variants).map((v) => [v, (c.prompt as { runs: number }).runs]);
-  }
+  return conditionDefinition(condition).variants(config.conditions);
 }
 
 /**

@@ -64,6 +64,11 @@ export interface PreparedCondition {
 export interface ConditionDefinition {
   /** The condition's name, as cells and records carry it. */
   name: Condition;
+  /**
+   * The condition's variants as the config sets it, each with its runs (the plan makes a cell per
+   * variant and run): none when the config turns the condition off.
+   */
+  variants(conditions: ResolvedConditions): [variant: string | null, runs: number][];
   /** Language models the condition itself calls (e.g. the paraphraser), as specs `"provider:model"`. */
   models(conditions: ResolvedConditions): string[];
   /** Works out what the condition's cells share, once per experiment. */
@@ -95,6 +100,7 @@ export function unchangedSetup(task: Task): CellSetup {
  */
 export const nominalDefinition: ConditionDefinition = {
   name: "nominal",
+  variants: (c) => c.nominal === false ? [] : [[null, c.nominal.runs]],
   models: () => [],
   prepare: () => ({ setup: (_cell, { task }) => unchangedSetup(task) }),
 };

@@ -187,6 +187,7 @@ export class FaultyModel implements ModelClient {
  */
 export const faultDefinition: ConditionDefinition = {
   name: "fault",
+  variants: (c) => c.fault === false ? [] : [[`p${c.fault.p_fault}`, c.fault.runs]],
   models: () => [],
   prepare: ({ conditions }) => ({
     setup(cell, { task }) {

@@ -104,6 +104,7 @@ function parametersOf(tool: Tool): Record<string, unknown> {
  */
 export const envDefinition: ConditionDefinition = {
   name: "env",
+  variants: (c) => c.env === false ? [] : c.env.presets.map((p) => [p, (c.env as { runs: number }).runs]),
   models: () => [],
   prepare({ worlds }) {
     const columns = new Map(worlds.map((world) => [world.domain.name, columnRenames(world.store)]));

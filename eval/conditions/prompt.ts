@@ -81,6 +81,8 @@ export async function paraphrasedTask(client: ModelClient, task: Task, options: 
  */
 export const promptDefinition: ConditionDefinition = {
   name: "prompt",
+  variants: (c) =>
+    c.prompt === false ? [] : promptVariants(c.prompt.variants).map((v) => [v, (c.prompt as { runs: number }).runs]),
   models(conditions) {
     const spec = paraphraseModel({ conditions });
     return spec === null ? [] : [spec];
