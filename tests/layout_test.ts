@@ -113,7 +113,8 @@ function tsFiles(dir: string): string[] {
   return out;
 }
 
-const domainFolders = Object.keys(domains).map((name) => `envs/${name}/`);
+// A domain's own folder may name its domain and tools, registered yet or not (a domain being written).
+const domainFolders = [...Deno.readDirSync(`${ROOT}envs`)].filter((e) => e.isDirectory).map((e) => `envs/${e.name}/`);
 const libraryFiles = LIBRARY.flatMap(tsFiles).filter((path) =>
   !path.endsWith("_test.ts") && path !== "envs/registry.ts" && !domainFolders.some((f) => path.startsWith(f))
 );

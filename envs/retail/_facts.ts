@@ -1,0 +1,44 @@
+// What the retail tools declare for the judge (see `Tool.customer`, `Tool.details`): whose data a
+// call concerns and which details an agent must state before a write.
+import type { Store } from "../sqlite.ts";
+import type { Json } from "../types.ts";
+import type { Detail } from "../constraints.ts";
+
+type Args = Record<string, Json>;
+const argsOf = (args: Json): Args => args !== null && typeof args === "object" && !Array.isArray(args) ? args : {};
+const text = (v: Json | undefined): string | null => typeof v === "string" && v !== "" ? v : null;
+const texts = (v: Json | undefined): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x !== "") : [];
+
+/** `customer` of a call naming a user by `user_id`. */
+export function userOfArgs(args: Json): string | null {
+  return text(argsOf(args).user_id);
+}
+
+/** `customer` of a call naming a user by `email`: the first user with that email, ignoring case. */
+export function userOfEmail(args: Json, db: Store): string | null {
+  const email = text(argsOf(args).email);
+  if (email === null) return null;
+  return db.get<{ user_id: string }>(
+    "SELECT user_id FROM users WHERE lower(email) = lower(?) ORDER BY position LIMIT 1",
+    email,
+  )?.user_id ?? null;
+}
+
+/** `customer` of a call naming an order by `order_id`: its owner. */
+export function ownerOfArgs(args: Json, db: Store): string | null {
+  const id = text(argsOf(args).order_id);
+  if (id === null) return null;
+  return db.get<{ user_id: string }>("SELECT user_id FROM orders WHERE order_id = ?", id)?.user_id ?? null;
+}
+
+/** Details of a write on items: the order, each item named, and the payment method. */
+export function itemDetails(args: Json): Detail[] {
+  const a = argsOf(args);
+  return [
+    text(a.order_id),
+    ...texts(a.item_ids),
+    ...texts(a.new_item_ids),
+    text(a.payment_method_id),
+  ].filter((d): d is string => d !== null);
+}
