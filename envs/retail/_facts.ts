@@ -1,5 +1,7 @@
 // What the retail tools declare for the judge (see `Tool.customer`, `Tool.details`): whose data a
-// call concerns and which details an agent must state before a write.
+// call concerns and which details an agent must state before a write. A customer is named by their
+// email: the judge takes the value of an identifying argument (`find_user_id_by_email`'s `email`)
+// as the customer it identifies, and the policy identifies users by email, never by user id.
 import type { Store } from "../sqlite.ts";
 import type { Json } from "../types.ts";
 import type { Detail } from "../constraints.ts";
@@ -10,26 +12,34 @@ const text = (v: Json | undefined): string | null => typeof v === "string" && v 
 const texts = (v: Json | undefined): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x !== "") : [];
 
-/** `customer` of a call naming a user by `user_id`. */
-export function userOfArgs(args: Json): string | null {
-  return text(argsOf(args).user_id);
+/** The email that names a user as a customer, or `null` when there is no such user. */
+export function emailOf(db: Store, userId: Json | undefined): string | null {
+  const id = text(userId);
+  if (id === null) return null;
+  return db.get<{ email: string }>("SELECT email FROM users WHERE user_id = ?", id)?.email ?? null;
+}
+
+/** `customer` of a call naming a user by `user_id`: their email. */
+export function userOfArgs(args: Json, db: Store): string | null {
+  return emailOf(db, argsOf(args).user_id);
 }
 
 /** `customer` of a call naming a user by `email`: the first user with that email, ignoring case. */
 export function userOfEmail(args: Json, db: Store): string | null {
   const email = text(argsOf(args).email);
   if (email === null) return null;
-  return db.get<{ user_id: string }>(
-    "SELECT user_id FROM users WHERE lower(email) = lower(?) ORDER BY position LIMIT 1",
+  return db.get<{ email: string }>(
+    "SELECT email FROM users WHERE lower(email) = lower(?) ORDER BY position LIMIT 1",
     email,
-  )?.user_id ?? null;
+  )?.email ?? null;
 }
 
-/** `customer` of a call naming an order by `order_id`: its owner. */
+/** `customer` of a call naming an order by `order_id`: its owner's email. */
 export function ownerOfArgs(args: Json, db: Store): string | null {
   const id = text(argsOf(args).order_id);
   if (id === null) return null;
-  return db.get<{ user_id: string }>("SELECT user_id FROM orders WHERE order_id = ?", id)?.user_id ?? null;
+  const owner = db.get<{ user_id: string }>("SELECT user_id FROM orders WHERE order_id = ?", id)?.user_id;
+  return emailOf(db, owner);
 }
 
 /** Details of a write on items: the order, each item named, and the payment method. */

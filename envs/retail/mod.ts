@@ -1,13 +1,46 @@
 /**
- * The retail world, first part (issue 11): τ-bench's retail data shape and its 16 tools on SQLite,
- * with Python's int/float types kept, a seeded generator and τ-bench's loader and exporter. The
- * domain value (`defineDomain`) comes with its policy, task generator and playbook; until then the
- * parts are exported one by one and the domain is not registered.
+ * The retail world: τ-bench's retail data shape and its 16 tools on SQLite, with Python's int/float
+ * types kept, ark's own policy, a seeded generator, a seeded task generator, a policy-following
+ * playbook, the judge's constraints and τ-bench's loader and exporter. Not registered yet.
  *
  * @module
  */
+import { defineDomain } from "../domain.ts";
+import type { Domain } from "../types.ts";
+import type { RetailData } from "./data.ts";
+import { readRetail } from "./_read.ts";
+import { retailRows } from "./_rows.ts";
+import { generateRetail } from "./generate.ts";
+import { RETAIL_POLICY } from "./policy.ts";
+import { RETAIL_CONSTRAINTS } from "./constraints.ts";
+import { RETAIL_SCHEMA } from "./schema.ts";
+import { retailSolver } from "./solver.ts";
+import { retailTasks } from "./tasks.ts";
+import { retailTools } from "./tools.ts";
+import { exportTauRetail, loadTauRetail } from "./tau.ts";
+
 export type * from "./data.ts";
+export { RETAIL_POLICY } from "./policy.ts";
+export { RETAIL_CONSTRAINTS } from "./constraints.ts";
 export { RETAIL_SCHEMA } from "./schema.ts";
+export { RETAIL_INTENTS, retailTasks } from "./tasks.ts";
+export { retailSolver } from "./solver.ts";
 export { retailTools } from "./tools.ts";
 export { generateRetail } from "./generate.ts";
 export { exportTauRetail, loadTauRetail, type LoadTauRetailOptions, openTauRetail, type TauSplit } from "./tau.ts";
+
+/** The retail domain. */
+export const retail: Domain<RetailData> = defineDomain<RetailData>({
+  name: "retail",
+  policy: RETAIL_POLICY,
+  schema: RETAIL_SCHEMA,
+  now: "2024-06-01T12:00:00",
+  generate: generateRetail,
+  rows: retailRows,
+  read: readRetail,
+  tools: retailTools,
+  tasks: retailTasks,
+  solver: retailSolver,
+  constraints: RETAIL_CONSTRAINTS,
+  tauBench: { load: (dir) => loadTauRetail(dir), export: exportTauRetail },
+});

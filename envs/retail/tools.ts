@@ -109,7 +109,6 @@ const getUserDetails = defineTool({
     "order ids.",
   input: z.strictObject({ user_id: userId }),
   writes: false,
-  identifies: "user_id",
   customer: userOfArgs,
   run: ({ db }, a) => {
     const user = readUser(db, a.user_id);

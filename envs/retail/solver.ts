@@ -1,0 +1,44 @@
+/**
+ * The retail shop's scripted playbook: a policy-following agent that acts on observations only
+ * (the user's structured messages and tool results), one action per step. It identifies the user
+ * by email or by name and zip code first, looks the order up, applies the policy (`_rules.ts`),
+ * proposes each write with its details and waits for the yes, refuses naming the rule, hands over
+ * what no tool does and informs. Its goal handlers are in `_solver_goals.ts`; the shared
+ * `../playbook.ts` runs them under the playbook protocol (docs/domains.md).
+ *
+ * @module
+ */
+import type { Solver, SolverOptions } from "../types.ts";
+import { playbookSolver } from "../playbook.ts";
+import { retailGoals } from "./_solver_goals.ts";
+
+const FIELD_TEXT: Record<string, string> = {
+  order_id: "order id (#W and seven digits)",
+  reason: 'reason for cancelling ("no longer needed" or "ordered by mistake")',
+  item_ids: "ids of the items",
+  new_item_ids: "ids of the new items, one per item",
+  payment_method_id: "payment method id",
+  new_address: "new address in full",
+  product_id: "product id",
+  item_id: "item id",
+};
+
+/**
+ * Makes the retail playbook. With `confirm` it proposes every write and waits for a yes; with
+ * `verify` it identifies the user, looks the order up and applies the policy before acting.
+ *
+ * @example
+ * ```ts
+ * import { retailSolver } from "./solver.ts";
+ * const solver = retailSolver({ confirm: true, verify: true });
+ * const action = solver.next({ step: 0, message: { role: "user", text: "Hi", intent: { kind: "request", goal: "cancel_order", facts: {} } } });
+ * action.type; // "message"
+ * ```
+ */
+export function retailSolver(options: SolverOptions): Solver {
+  const { goals, otherwise } = retailGoals();
+  return playbookSolver(
+    { goals, otherwise, fieldNames: FIELD_TEXT, unchanged: "I'll leave the order as it is" },
+    options,
+  );
+}
