@@ -1,8 +1,7 @@
 /**
- * `deno task bench [--json]`: how fast the kernel is on τ-bench's data of the default τ-bench
- * domain (the first registered that declares `tauBench`, today the airline; its generated world
- * when the data are absent, said in one line on stderr) and on that domain's generated world
- * ten times larger: tool steps per second
+ * `deno task bench [--json]`: how fast the kernel is, for every registered domain, on τ-bench's
+ * data of the domain (its generated world when the data are absent, said in one line on stderr)
+ * and on its generated world ten times larger: tool steps per second
  * (gold actions through tool dispatch), the time of one snapshot restore, and
  * gold-replay tasks per second including the reset and the grading of changes;
  * then how long scoring a million records with 1,000 bootstrap resamples
@@ -13,7 +12,7 @@
  *
  * @module
  */
-import { defaultTauBenchDomain, type Domain, domains, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
+import { type Domain, domains, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
 import type { RowChange } from "../envs/mod.ts";
 import { hasTauBench, tauBenchFolder, tauBenchRoot } from "../eval/tau_data.ts";
 import { benchScoring, type ScoreBench } from "./_bench_score.ts";
@@ -122,11 +121,6 @@ interface Baseline {
   golds: ToolCall[][];
 }
 
-// The domain measured: the default τ-bench domain, else the first registered one.
-function benchDomain(): Domain {
-  return defaultTauBenchDomain() ?? Object.values(domains)[0];
-}
-
 /** τ-bench's data and test tasks of a domain, or its generated world and tasks when they are absent. */
 function openBaseline(domain: Domain): Baseline {
   if (domain.tauBench === undefined || !hasTauBench(domain.name)) {
@@ -141,10 +135,16 @@ function openBaseline(domain: Domain): Baseline {
   return { label: "tau-bench", world: World.fromData(domain, data), golds };
 }
 
+/** One domain's kernel figures: on τ-bench's data (or its generated world) and on a world ten times larger. */
+interface DomainFigures {
+  domain: string;
+  label: Baseline["label"];
+  base: BenchFigures;
+  x10: BenchFigures;
+}
+
 function format(
-  label: string,
-  tau: BenchFigures,
-  x10: BenchFigures,
+  kernels: readonly DomainFigures[],
   score: ScoreBench,
   judge: JudgeBench,
   imported: ImportBench,
@@ -156,8 +156,8 @@ function format(
     ["gold replay tasks per s", (f) => f.gold_replay_tasks_per_s.toFixed(0)],
     ["gold replays matching", (f) => f.gold_match.toFixed(3)],
   ];
-  const header = ["", label, "generated x10"];
-  const table = [header, ...rows.map(([label, get]) => [label, get(tau), get(x10)])];
+  const header = ["", ...kernels.flatMap((k) => [`${k.domain} ${k.label}`, `${k.domain} generated x10`])];
+  const table = [header, ...rows.map(([label, get]) => [label, ...kernels.flatMap((k) => [get(k.base), get(k.x10)])])];
   const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
   const kernel = table.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  "))
     .join("\n");
@@ -183,40 +183,39 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   if (args.includes("--help")) {
     console.log(
-      `Usage: deno task bench [--json]\n\nMeasures the kernel on tau-bench ${benchDomain().name} data ` +
+      "Usage: deno task bench [--json]\n\nMeasures the kernel of every domain on tau-bench's data " +
         "(a generated world without them; ARK_TAU_BENCH names their folder) and a 10x world, scoring on a " +
         "million synthetic records, and the default eval with the share its judge takes.",
     );
     return 0;
   }
-  const domain = benchDomain();
-  let baseline: Baseline;
-  try {
-    baseline = openBaseline(domain);
-  } catch (err) {
-    // τ-bench's files are there but cannot be loaded.
-    console.error(err instanceof Error ? err.message : String(err));
-    return 1;
-  }
-  let tau: BenchFigures;
-  {
-    using world = baseline.world;
-    tau = benchWorld(world, baseline.golds);
-  }
-  let x10: BenchFigures;
-  {
+  const kernels: DomainFigures[] = [];
+  for (const domain of Object.values(domains)) {
+    let baseline: Baseline;
+    try {
+      baseline = openBaseline(domain);
+    } catch (err) {
+      // τ-bench's files are there but cannot be loaded.
+      console.error(err instanceof Error ? err.message : String(err));
+      return 1;
+    }
+    let base: BenchFigures;
+    {
+      using world = baseline.world;
+      base = benchWorld(world, baseline.golds);
+    }
     using world = World.open(domain, { seed: "0", scale: 10 });
-    x10 = benchWorld(world, world.defaultTasks().map((t) => t.gold));
+    const x10 = benchWorld(world, world.defaultTasks().map((t) => t.gold));
+    kernels.push({ domain: domain.name, label: baseline.label, base, x10 });
   }
   const score = await benchScoring({ tasks: 10_000, agents: 5, runs: 20 });
   const judge = await benchJudge();
   const imported = await benchImport();
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
+    const figures = (f: BenchFigures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]));
     const out = Object.fromEntries([
-      ["data", baseline.label],
-      ...Object.entries(tau).map(([k, v]) => [k, round(v)]),
-      ...Object.entries(x10).map(([k, v]) => [`${k}_x10`, round(v)]),
+      ...kernels.map((k) => [k.domain, { data: k.label, ...figures(k.base), x10: figures(k.x10) }]),
       ["score_1m_s", round(score.score_s)],
       ["score_1m_rss_mb", Math.round(score.rss_mb)],
       ["eval_default_s", round(judge.eval_s)],
@@ -229,7 +228,7 @@ export async function main(args: readonly string[]): Promise<number> {
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(baseline.label, tau, x10, score, judge, imported));
+    console.log(format(kernels, score, judge, imported));
   }
   return 0;
 }

@@ -13,20 +13,22 @@ import { replayDomains, type ReplayedTask, replayTau, writeReplay } from "../eva
 const DEFAULT_DOMAIN = defaultTauBenchDomain()?.name;
 
 /** Usage text of `deno task replay`. */
-export const USAGE = `Usage: deno task replay --out FILE [--data DIR] [--domain NAME]
+export const USAGE = `Usage: deno task replay --out FILE [--data DIR] [--domain NAME] [--split test|train|dev]
 
-Replays the gold actions of every task in DIR/tasks_test.json on the data of DIR/db.json
+Replays the gold actions of every task in DIR/tasks_<split>.json on the data of DIR/db.json
 and writes one line {"task": i, "state": <final state>} per task to FILE.
 
 Flags:
   --domain NAME   domain of the data: ${replayDomains().join(", ")} (default "${DEFAULT_DOMAIN ?? ""}")
   --data DIR      folder holding τ-bench's db.json and tasks_test.json (default: the domain's
                   folder in $ARK_TAU_BENCH, else in ../shared/tau-bench beside the repository)
+  --split S       τ-bench's task split: test (default), train or dev, where the data have it
   --out FILE      file to write (required)
   --help          show this help
 `;
 
-const FLAGS = ["--domain", "--data", "--out", "--help"];
+const FLAGS = ["--domain", "--data", "--split", "--out", "--help"];
+const SPLITS = ["test", "train", "dev"] as const;
 
 /** The resolved flags of `deno task replay`. */
 export interface ReplayArgs {
@@ -36,6 +38,8 @@ export interface ReplayArgs {
   data: string;
   /** The JSON Lines file to write. */
   out: string;
+  /** τ-bench's task split: `tasks_<split>.json`. */
+  split: "test" | "train" | "dev";
 }
 
 /**
@@ -45,13 +49,13 @@ export interface ReplayArgs {
  * @example
  * ```ts
  * import { parseReplayArgs } from "./replay.ts";
- * parseReplayArgs(["--data", "d", "--out=o.jsonl"]); // { domain: "airline", data: "d", out: "o.jsonl" }
+ * parseReplayArgs(["--data", "d", "--out=o.jsonl"]); // { domain: "airline", data: "d", out: "o.jsonl", split: "test" }
  * ```
  */
 export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
   const flags = readFlags(args, FLAGS);
   if (flags === "help") return "help";
-  const values: Partial<ReplayArgs> = {};
+  const values: Partial<Record<keyof ReplayArgs, string>> = {};
   for (const [flag, value] of flags) {
     values[flag.slice(2) as keyof ReplayArgs] = value;
   }
@@ -62,7 +66,11 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
     throw new TypeError(`Unknown domain "${domain}" for --domain: expected one of ${accepted}`);
   }
   if (values.out === undefined) throw new TypeError("Missing --out FILE: the file to write");
-  return { domain, data: values.data ?? tauBenchFolder(domain), out: values.out };
+  const split = values.split ?? "test";
+  if (!(SPLITS as readonly string[]).includes(split)) {
+    throw new TypeError(`Invalid value "${split}" for --split: expected one of "test", "train", "dev"`);
+  }
+  return { domain, data: values.data ?? tauBenchFolder(domain), out: values.out, split: split as ReplayArgs["split"] };
 }
 
 function checkWritable(path: string): void {
@@ -88,7 +96,7 @@ export function main(args: readonly string[]): number {
       throw new Error(`τ-bench data not found at "${parsed.data}": pass --data DIR or set ARK_TAU_BENCH`);
     }
     // Validates the domain and loads the data; nothing is replayed or written yet.
-    replayed = replayTau(parsed.domain, parsed.data);
+    replayed = replayTau(parsed.domain, parsed.data, { split: parsed.split });
     checkWritable(out);
   } catch (err) {
     // Bad flags (TypeError), data that cannot be loaded and an output that cannot be written.

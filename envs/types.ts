@@ -368,7 +368,11 @@ export interface Domain<D = unknown> {
    * @default {undefined: τ-bench has no such world}
    */
   tauBench?: {
-    load(dir: string): { data: D; tasks: TauBenchTask[] };
+    /**
+     * τ-bench's data and the tasks of one split (`tasks_<split>.json`) from a folder of its files.
+     * @default {split "test"}
+     */
+    load(dir: string, options?: { split?: "test" | "train" | "dev" }): { data: D; tasks: TauBenchTask[] };
     /**
      * A world's state in τ-bench's `db.json` shape (JSON-serialisable), e.g. the final state after
      * a task's gold actions, to compare with τ-bench's own gold final states (`deno task replay`).

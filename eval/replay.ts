@@ -15,6 +15,11 @@ export interface ReplayOptions {
    * @default {every task, in file order}
    */
   tasks?: readonly number[];
+  /**
+   * τ-bench's task split to replay.
+   * @default {"test"}
+   */
+  split?: "test" | "train" | "dev";
 }
 
 /** One replayed task: its index in the task file and the final state. */
@@ -59,7 +64,7 @@ export function replayTau(domainName: string, dir: string, options: ReplayOption
     throw new TypeError(`Unknown domain "${domainName}": expected one of ${accepted}`);
   }
   // Loaded eagerly, so that bad data fail before anything is written.
-  const { data, tasks } = domain.tauBench!.load(dir);
+  const { data, tasks } = domain.tauBench!.load(dir, { split: options.split ?? "test" });
   const indices = options.tasks ?? tasks.map((_, i) => i);
   const bad = indices.find((i) => !Number.isInteger(i) || i < 0 || i >= tasks.length);
   if (bad !== undefined) throw new RangeError(`No task ${bad} in "${dir}": expected 0 to ${tasks.length - 1}`);

@@ -92,8 +92,8 @@ Deno.test("deno task replay rejects bad flags with one line and exit code 2", as
       const [args, message] of [
         [["--bogus"], 'Unknown flag "--bogus"'],
         [
-          ["--domain", "retail", "--data", "x", "--out", "y"],
-          'Unknown domain "retail" for --domain: expected one of "airline"',
+          ["--domain", "bakery", "--data", "x", "--out", "y"],
+          'Unknown domain "bakery" for --domain: expected one of',
         ],
         [["--data", blank], "Missing --out FILE"],
         [["--out", "y"], `τ-bench data not found at "${empty}/airline": pass --data DIR or set ARK_TAU_BENCH`],

@@ -41,5 +41,9 @@ export const airline = defineDomain<AirlineData>({
   tasks: airlineTasks,
   solver: airlineSolver,
   constraints: AIRLINE_CONSTRAINTS,
-  tauBench: { load: loadTauAirline, export: exportTauAirline, differences: AIRLINE_TAU_DIFFERENCES },
+  tauBench: {
+    load: (dir, options) => loadTauAirline(dir, options),
+    export: exportTauAirline,
+    differences: AIRLINE_TAU_DIFFERENCES,
+  },
 });

@@ -30,7 +30,7 @@ export interface TauTask {
 }
 
 /**
- * Reads `db.json` and `tasks_test.json` from a τ-bench airline folder. Throws an `Error`
+ * Reads `db.json` and a task file (`tasks_test.json`, or the `split` given) from a τ-bench airline folder. Throws an `Error`
  * naming the file when it is missing, unreadable or not the expected JSON.
  *
  * @example
@@ -39,16 +39,20 @@ export interface TauTask {
  * const { data, tasks } = loadTauAirline("../shared/tau-bench/airline");
  * ```
  */
-export function loadTauAirline(dir: string): { data: AirlineData; tasks: TauTask[] } {
+export function loadTauAirline(
+  dir: string,
+  options: { split?: "test" | "train" | "dev" } = {},
+): { data: AirlineData; tasks: TauTask[] } {
   const data = readJson(dir, "db.json");
   for (const table of ["flights", "reservations", "users"]) {
     if (!isObject(data) || !isObject(data[table])) {
       throw new Error(`Cannot load "${join(dir, "db.json")}": expected an object with a "${table}" object`);
     }
   }
-  const tasks = readJson(dir, "tasks_test.json");
+  const file = `tasks_${options.split ?? "test"}.json`;
+  const tasks = readJson(dir, file);
   if (!Array.isArray(tasks) || !tasks.every((t) => isObject(t) && Array.isArray(t.actions))) {
-    throw new Error(`Cannot load "${join(dir, "tasks_test.json")}": expected an array of tasks with "actions"`);
+    throw new Error(`Cannot load "${join(dir, file)}": expected an array of tasks with "actions"`);
   }
   return { data: data as unknown as AirlineData, tasks: tasks as unknown as TauTask[] };
 }

@@ -42,5 +42,5 @@ export const retail: Domain<RetailData> = defineDomain<RetailData>({
   tasks: retailTasks,
   solver: retailSolver,
   constraints: RETAIL_CONSTRAINTS,
-  tauBench: { load: (dir) => loadTauRetail(dir), export: exportTauRetail },
+  tauBench: { load: (dir, options) => loadTauRetail(dir, options), export: exportTauRetail },
 });
