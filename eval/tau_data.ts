@@ -1,6 +1,6 @@
 // Where the commands find τ-bench's data: `ARK_TAU_BENCH`, else `../shared/tau-bench` beside the
 // repository (the files are never copied into it). The tests resolve the same folder in
-// tests/fixtures/tau_bench.ts; eval/tau_data_test.ts checks that the two agree.
+// tests/fixtures/tau_bench.ts, which takes it from here.
 import { fileURLToPath } from "node:url";
 
 const DEFAULT_ROOT = fileURLToPath(new URL("../../shared/tau-bench", import.meta.url));

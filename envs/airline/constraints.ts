@@ -36,7 +36,8 @@
  */
 import type { Store } from "../sqlite.ts";
 import type { Json, RowChange } from "../types.ts";
-import type { DomainConstraints, MoneyMove, PersonalData, PolicyRule } from "../constraints.ts";
+import type { DomainConstraints, MoneyMove, PolicyRule } from "../constraints.ts";
+import { personalDataIn } from "../personal_data.ts";
 import { readReservation, readUser } from "./_read.ts";
 import { reservationOwner } from "./_facts.ts";
 import { canCancel, compensationEligible, hasStarted, refundAmount, type ReservationView } from "./_rules.ts";
@@ -92,32 +93,8 @@ function directory(db: Store) {
   return dir;
 }
 
-const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi;
-// A house number and the capitalised words after it: where a street address can start.
-const STREET = /\b\d+(?:[ \t,.]+[A-Z][a-zA-Z]*){1,4}/g;
-const WORD = /[a-z0-9]+/g;
-
 /** Users' emails and street addresses in a message, with whose they are. */
-function personalData(text: string, db: Store): PersonalData[] {
-  const { emails, streets } = directory(db);
-  const out: PersonalData[] = [];
-  if (text.includes("@")) {
-    for (const m of text.matchAll(EMAIL)) {
-      const who = emails.get(m[0].toLowerCase());
-      if (who) out.push({ value: m[0], owner: who });
-    }
-  }
-  // A street address is a house number and up to four words: try each run that starts with a number.
-  for (const m of text.matchAll(STREET)) {
-    const words = [...m[0].toLowerCase().matchAll(WORD)].map((w) => w[0]);
-    for (let n = 2; n <= words.length; n++) {
-      const value = words.slice(0, n).join(" ");
-      const who = streets.get(value);
-      if (who) out.push({ value, owner: who });
-    }
-  }
-  return out;
-}
+const personalData = (text: string, db: Store) => personalDataIn(text, directory(db));
 
 // The judge reads the world as it was before an episode, the same in every episode of a world: the
 // reservations its rules look at are read once per world (a bounded number kept).

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import type { Json, Tool } from "../types.ts";
 import { readReservation, readUser } from "./_read.ts";
-import { calculate as evaluate } from "./_calculate.ts";
+import { calculate as evaluate } from "../calculate.ts";
 import { reservationId, userId } from "./_common.ts";
 import { bookReservation } from "./_book.ts";
 import {

@@ -34,6 +34,7 @@
 import type { Store } from "../sqlite.ts";
 import type { Json, RowChange, ToolCall } from "../types.ts";
 import type { DomainConstraints, MoneyMove, PersonalData, PolicyRule } from "../constraints.ts";
+import { personalDataIn } from "../personal_data.ts";
 import { emailOf, ownerOfArgs } from "./_facts.ts";
 
 type Row = Record<string, Json>;
@@ -82,35 +83,13 @@ function directory(db: Store) {
   return dir;
 }
 
-const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi;
-const STREET = /\b\d+(?:[ \t,.]+[A-Z][a-zA-Z]*){1,4}/g;
-const WORD = /[a-z0-9]+/g;
 // A user id: words joined by "_" ending in digits, e.g. "sara_doe_4960".
 const USER_ID = /\b[a-z]+(?:_[a-z]+)+_\d+\b/gi;
 
 /** Users' emails, street addresses and user ids in a message, with whose they are (by email). */
 function personalData(text: string, db: Store): PersonalData[] {
   const { emails, streets, ids } = directory(db);
-  const out: PersonalData[] = [];
-  if (text.includes("@")) {
-    for (const m of text.matchAll(EMAIL)) {
-      const who = emails.get(m[0].toLowerCase());
-      if (who) out.push({ value: m[0], owner: who });
-    }
-  }
-  for (const m of text.matchAll(USER_ID)) {
-    const who = ids.get(m[0].toLowerCase());
-    if (who) out.push({ value: m[0], owner: who });
-  }
-  for (const m of text.matchAll(STREET)) {
-    const words = [...m[0].toLowerCase().matchAll(WORD)].map((w) => w[0]);
-    for (let n = 2; n <= words.length; n++) {
-      const value = words.slice(0, n).join(" ");
-      const who = streets.get(value);
-      if (who) out.push({ value, owner: who });
-    }
-  }
-  return out;
+  return personalDataIn(text, { emails, streets, ids: { pattern: USER_ID, owners: ids } });
 }
 
 interface OrderFacts {

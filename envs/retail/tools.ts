@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import type { Json, Tool } from "../types.ts";
-import { calculate as evaluate } from "./_calculate.ts";
+import { calculate as evaluate } from "../calculate.ts";
 import { plain } from "./_number.ts";
 import { readOrder, readProduct, readUser } from "./_read.ts";
 import { orderId, userId } from "./_common.ts";

@@ -1,6 +1,6 @@
-// Arithmetic with Python's rules for + - * / // ** and unary signs (a copy of the airline's private one),
+// Arithmetic with Python's rules for + - * / // ** and unary signs, for the `calculate` tool of any domain,
 // written as a recursive-descent parser so that no text is ever run as code.
-import { ToolError } from "../tool.ts";
+import { ToolError } from "./tool.ts";
 
 const ALLOWED = /^[0-9+\-*/(). ]*$/;
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)/y;
@@ -15,7 +15,7 @@ type Token = { kind: "num"; value: number } | { kind: "op"; op: string };
  *
  * @example
  * ```ts
- * import { calculate } from "./_calculate.ts";
+ * import { calculate } from "./calculate.ts";
  * calculate("(2 + 3) * 4 / 3"); // 6.67
  * ```
  */

@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "@std/assert";
-import { ToolError } from "../tool.ts";
-import { calculate } from "./_calculate.ts";
+import { ToolError } from "./tool.ts";
+import { calculate } from "./calculate.ts";
 
 Deno.test("calculate() follows Python's precedence and operators", () => {
   const cases: [string, number][] = [
