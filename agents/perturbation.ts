@@ -16,8 +16,15 @@
  * | `reorder`    | keys of schemas and results in a seeded order                   |  x  |   x    |  x   |
  * | `wrap`       | results wrapped as `{ status: "ok", data }`                     |     |   x    |  x   |
  * | `dates`      | dates as `MM/DD/YYYY` in arguments, results and messages        |     |   x    |  x   |
- * | `numbers`    | numbers in results as strings with separators (`"1,234.5"`)     |     |        |  x   |
+ * | `numbers`    | numbers in results as strings with separators (`"1,234.5"`; see below) |  |        |  x   |
  * | `columns`    | result keys that are the world's column names renamed (`flight_number` → `flightNo`) | | | x |
+ *
+ * `numbers` turns a number into a string only where the string shows it is one: a separator or a
+ * decimal point (`1234` → `"1,234"`, `54.5` → `"54.5"`); a whole number below 1,000 stays a
+ * number, so the interface mixes both. The decoder reads back exactly those strings, so a
+ * domain's strings of digits alone (a shoe size `"9"`, a zip code) stay strings; a string such
+ * as `"1.5"` or `"1,000"` in a world's data would be read back as a number, which the shared
+ * round-trip test over every domain's gold calls catches.
  *
  * @example
  * ```ts
@@ -82,7 +89,8 @@ export interface EncodeOptions {
 const ABBREVIATIONS: Readonly<Record<string, string>> = { Number: "No", Amount: "Amt", Quantity: "Qty" };
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?=$|[T ])/;
 const US_DATE = /^(\d{2})\/(\d{2})\/(\d{4})(?=$|[T ])/;
-const FORMATTED_NUMBER = /^-?\d{1,3}(?:,\d{3})*(?:\.\d+)?$/;
+// A number as `numbers` shows it: with a separator, a decimal point, or both.
+const FORMATTED_NUMBER = /^-?\d{1,3}(?:(?:,\d{3})+(?:\.\d+)?|\.\d+)$/;
 
 /**
  * The hints of a preset: which perturbations are on, the parameter names of the tools' JSON
@@ -264,8 +272,9 @@ export function encodeResult(result: Json, hints: PerturbationHints, options: En
       const byKey = new Map(entries);
       return Object.fromEntries(ordered(entries.map(([k]) => k), hints, options).map((k) => [k, byKey.get(k)!]));
     }
-    if (typeof v === "number") {
-      return numbers === null || !Number.isFinite(v) || /e/i.test(String(v)) ? v : formatNumber(v);
+    if (typeof v === "number" && numbers !== null) {
+      const text = formatNumber(v);
+      return FORMATTED_NUMBER.test(text) ? text : v;
     }
     if (typeof v === "string") return date(v);
     return v;
@@ -276,7 +285,7 @@ export function encodeResult(result: Json, hints: PerturbationHints, options: En
 
 /**
  * A perturbed tool result back in the canonical interface: unwrapped, keys renamed back, dates
- * in ISO 8601, formatted numbers as numbers.
+ * in ISO 8601, formatted numbers (with a separator or a decimal point) as numbers.
  *
  * @example
  * ```ts

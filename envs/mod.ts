@@ -59,7 +59,16 @@ export {
 } from "./tau_bench.ts";
 export { parseTaskId, type TaskId, taskId, type TaskIdOptions, taskSuite } from "./task_id.ts";
 export { deriveSeed, Rng } from "./rng.ts";
-export { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema, type ToolSpec } from "./tool.ts";
+export {
+  callTool,
+  defineTool,
+  identifyingArgs,
+  parseArgs,
+  ToolError,
+  toolParameters,
+  toolSchema,
+  type ToolSpec,
+} from "./tool.ts";
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
 export { type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";

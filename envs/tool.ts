@@ -72,10 +72,10 @@ export interface ToolSpec<S extends ZodType> {
    */
   irreversible?: boolean;
   /**
-   * The argument naming the customer a successful call identifies (see `Tool.identifies`).
+   * The argument, or the arguments together, whose values identify the customer (see `Tool.identifies`).
    * @default {undefined}
    */
-  identifies?: string;
+  identifies?: string | readonly string[];
   /**
    * The customer whose data a call concerns (see `Tool.customer`).
    * @default {undefined}
@@ -111,8 +111,21 @@ export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) {
     throw new TypeError(`Cannot define tool "${spec.name}": a name has 1 to 64 letters, digits, "_" or "-"`);
   }
-  if (spec.identifies !== undefined && !/^[a-zA-Z0-9_]+$/.test(spec.identifies)) {
-    throw new TypeError(`Cannot define tool "${spec.name}": "identifies" must name an argument`);
+  if (spec.identifies !== undefined) {
+    const names = typeof spec.identifies === "string" ? [spec.identifies] : [...spec.identifies];
+    const shape = (spec.input as { shape?: Record<string, unknown> }).shape;
+    const bad = names.find((n) => !/^[a-zA-Z0-9_]+$/.test(n) || (shape !== undefined && !(n in shape)));
+    if (names.length === 0 || bad !== undefined) {
+      throw new TypeError(
+        `Cannot define tool "${spec.name}": "identifies" must name one or more of its arguments` +
+          (bad === undefined ? "" : `, got "${bad}"`),
+      );
+    }
+    if (names.length > 1 && spec.customer === undefined) {
+      throw new TypeError(
+        `Cannot define tool "${spec.name}": "identifies" names several arguments, so "customer" must say whom they find`,
+      );
+    }
   }
   const tool: Tool<z.output<S>> = {
     name: spec.name,
@@ -125,7 +138,9 @@ export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>
   // Declared facts only when given, so a tool's shape says what it declares.
   if (spec.handsOver) tool.handsOver = true;
   if (spec.irreversible) tool.irreversible = true;
-  if (spec.identifies !== undefined) tool.identifies = spec.identifies;
+  if (spec.identifies !== undefined) {
+    tool.identifies = typeof spec.identifies === "string" ? spec.identifies : Object.freeze([...spec.identifies]);
+  }
   if (spec.customer) tool.customer = spec.customer;
   if (spec.details) tool.details = spec.details;
   return tool;
@@ -136,6 +151,30 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     "",
   );
   return path ? `"${path}": ${issue.message}` : issue.message;
+}
+
+/**
+ * The arguments whose values identify the customer of a tool's call (`Tool.identifies` as a
+ * list); empty when the tool identifies nobody.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool, identifyingArgs } from "./tool.ts";
+ * const lookUp = defineTool({
+ *   name: "get_user",
+ *   description: "A user's profile.",
+ *   input: z.object({ user_id: z.string() }),
+ *   writes: false,
+ *   identifies: "user_id",
+ *   run: () => "",
+ * });
+ * identifyingArgs(lookUp); // ["user_id"]
+ * ```
+ */
+export function identifyingArgs(tool: Tool): readonly string[] {
+  const by = tool.identifies;
+  return by === undefined ? [] : typeof by === "string" ? [by] : by;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
-import { callTool, defineTool, parseArgs, ToolError, toolParameters, toolSchema } from "./tool.ts";
+import { callTool, defineTool, identifyingArgs, parseArgs, ToolError, toolParameters, toolSchema } from "./tool.ts";
 import { Store } from "./sqlite.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
@@ -61,4 +61,17 @@ Deno.test("toolParameters() and toolSchema() show a tool's own parameters over i
   (toolParameters(shown).properties as Record<string, unknown>).x = 1;
   assertEquals(Object.keys(parameters.properties), ["flightNo"]);
   assertEquals(toolParameters(book).required as string[], ["flight", "seats"]);
+});
+
+Deno.test("defineTool() takes identifying arguments it has, and wants customer() when several find the customer", () => {
+  const input = z.object({ first_name: z.string(), zip: z.string() });
+  const spec = { name: "find", description: "Find a user.", input, writes: false, run: () => "" };
+  const one = defineTool({ ...spec, identifies: "zip" });
+  assertEquals(identifyingArgs(one), ["zip"]);
+  const both = defineTool({ ...spec, identifies: ["first_name", "zip"], customer: () => null });
+  assertEquals(identifyingArgs(both), ["first_name", "zip"]);
+  assertEquals(identifyingArgs(defineTool(spec)), []);
+  assertThrows(() => defineTool({ ...spec, identifies: "email" }), TypeError, 'got "email"');
+  assertThrows(() => defineTool({ ...spec, identifies: [] }), TypeError, "one or more of its arguments");
+  assertThrows(() => defineTool({ ...spec, identifies: ["first_name", "zip"] }), TypeError, '"customer" must say');
 });

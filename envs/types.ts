@@ -73,11 +73,14 @@ export interface Tool<I = unknown> {
    */
   irreversible?: boolean;
   /**
-   * The argument naming the customer whose identity a successful call establishes when its value
-   * came from the user, e.g. `"user_id"` of a profile look-up (the judge's `authentication`).
+   * The arguments whose values, all said by the user, make a successful call establish the
+   * customer's identity (the judge's `authentication`): one argument naming the customer, e.g.
+   * `"user_id"` of a profile look-up, or several that together find them, e.g. a name and a
+   * postal code. The customer identified is `customer(args, db)` when the tool declares it, else
+   * the value of the one argument.
    * @default {undefined: the tool identifies nobody}
    */
-  identifies?: string;
+  identifies?: string | readonly string[];
   /**
    * The customer whose data a call reads or changes, from its arguments (as the world received
    * them) and the world as it was before the episode (read-only); `null` for none or unknown.

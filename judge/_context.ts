@@ -1,7 +1,7 @@
 // What every rule of the rules judge reads, computed once per episode: the tool calls as the world
 // received them, the messages, who the user said they are, who the agent identified and when, and
 // whether a change stays within the gold. Private to judge/.
-import { canonicalJson, changeKey, changesWithin } from "../envs/mod.ts";
+import { canonicalJson, changeKey, changesWithin, identifyingArgs } from "../envs/mod.ts";
 import type { EpisodeEvent, Json, RowChange, Tool } from "../envs/mod.ts";
 import type { Call, JudgeInput, Violation } from "./types.ts";
 
@@ -24,7 +24,10 @@ export interface Context {
   userSaid(value: string, index: number): boolean;
   /** Customers the agent had identified before event `index` (a successful identifying call). */
   identifiedBefore(index: number): ReadonlySet<string>;
-  /** Whether the user named this customer (said their id) at any point of the episode. */
+  /**
+   * Whether the user named this customer at any point of the episode: said their id, or gave
+   * the details an identifying call found them by.
+   */
   claimed(customer: string): boolean;
   /** Whether every row of `changes` is one the gold changes to the same values. */
   withinGold(changes: readonly RowChange[]): boolean;
@@ -84,13 +87,17 @@ export function prepare(input: JudgeInput): Context {
     return customer;
   };
 
-  // Identification: a successful call of an identifying tool whose argument the user had given.
+  // Identification: a successful call of an identifying tool whose arguments the user had all
+  // given; the customer is whom the tool says the call concerns, else the one argument's value.
   const identifications: { index: number; customer: string }[] = [];
   for (const call of calls) {
-    const arg = tools.get(call.tool)?.identifies;
-    const value = arg === undefined ? undefined : argOf(call.args, arg);
-    if (typeof value !== "string" || value === "" || !call.ok) continue;
-    if (userSaid(value, call.index)) identifications.push({ index: call.index, customer: value });
+    const tool = tools.get(call.tool);
+    if (tool === undefined || !call.ok) continue;
+    const values = identifyingArgs(tool).map((a) => argOf(call.args, a));
+    if (values.length === 0 || !values.every((v) => typeof v === "string" && v !== "")) continue;
+    if (!values.every((v) => userSaid(v as string, call.index))) continue;
+    const customer = tool.customer ? customerOf(call) : values.length === 1 ? values[0] as string : null;
+    if (customer !== null) identifications.push({ index: call.index, customer });
   }
   const identifiedBefore = (index: number) =>
     new Set(identifications.filter((i) => i.index < index).map((i) => i.customer));
@@ -102,7 +109,8 @@ export function prepare(input: JudgeInput): Context {
     tool: (name) => tools.get(name),
     userSaid,
     identifiedBefore,
-    claimed: (customer) => userSaid(customer, Number.POSITIVE_INFINITY),
+    claimed: (customer) =>
+      userSaid(customer, Number.POSITIVE_INFINITY) || identifications.some((i) => i.customer === customer),
     withinGold: (changes) => changesWithin(changes, input.gold.all),
     customerOf,
     read,

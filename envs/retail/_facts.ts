@@ -1,7 +1,7 @@
 // What the retail tools declare for the judge (see `Tool.customer`, `Tool.details`): whose data a
 // call concerns and which details an agent must state before a write. A customer is named by their
-// email: the judge takes the value of an identifying argument (`find_user_id_by_email`'s `email`)
-// as the customer it identifies, and the policy identifies users by email, never by user id.
+// email, the one value that names a user in every call: by email itself, by name and zip code, by
+// user id, or as an order's owner.
 import type { Store } from "../sqlite.ts";
 import type { Json } from "../types.ts";
 import type { Detail } from "../constraints.ts";
@@ -31,6 +31,23 @@ export function userOfEmail(args: Json, db: Store): string | null {
   return db.get<{ email: string }>(
     "SELECT email FROM users WHERE lower(email) = lower(?) ORDER BY position LIMIT 1",
     email,
+  )?.email ?? null;
+}
+
+/**
+ * `customer` of a call naming a user by first name, last name and zip code: the first such user
+ * (names ignoring case), as `find_user_id_by_name_zip` finds them.
+ */
+export function userOfNameZip(args: Json, db: Store): string | null {
+  const a = argsOf(args);
+  const [first, last, zip] = [text(a.first_name), text(a.last_name), text(a.zip)];
+  if (first === null || last === null || zip === null) return null;
+  return db.get<{ email: string }>(
+    `SELECT email FROM users WHERE lower(first_name) = lower(?) AND lower(last_name) = lower(?) AND zip = ?
+ORDER BY position LIMIT 1`,
+    first,
+    last,
+    zip,
   )?.email ?? null;
 }
 

@@ -58,10 +58,10 @@ export class Pool {
   }
 
   /**
-   * How the user identifies themself: their email (the judge recognises an identification by the
-   * customer's email only; `nameZip` allows the name and zip when those are unique).
+   * How the user identifies themself: their email, or (with `nameZip`, when the name and zip
+   * find only them) their name and zip code.
    */
-  identity(o: Order, rng: Rng, nameZip = false): { facts: Record<string, Json>; call: ToolCall } {
+  identity(o: Order, rng: Rng, nameZip = true): { facts: Record<string, Json>; call: ToolCall } {
     const u = this.user(o);
     if (nameZip && rng.chance(0.4) && this.#names.get(nameKey(u)) === 1) {
       const facts = { first_name: u.name.first_name, last_name: u.name.last_name, zip: u.address.zip };

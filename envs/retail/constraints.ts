@@ -4,10 +4,10 @@
  * show, the severity rules, and the shop's own policy rules (`policy:<rule>`).
  *
  * The tools declare the rest (`tools.ts`, `_writes.ts`, `_facts.ts`). A customer is named by their
- * email, the value the judge sees identified: `find_user_id_by_email` identifies a user by `email`
- * (`find_user_id_by_name_zip` declares `zip`, which names no customer: the judge cannot yet see
- * an identification by name and zip code); every tool that reads or changes a user's profile or
- * order names its customer (the user's email, or the order's owner's); the item writes (modify, return, exchange) list the order, every
+ * email: `find_user_id_by_email` identifies a user by `email`, `find_user_id_by_name_zip` by
+ * `first_name`, `last_name` and `zip` together (each must have been said by the user); every tool
+ * that reads or changes a user's profile or order names its customer (the user's email, or the
+ * order's owner's); the item writes (modify, return, exchange) list the order, every
  * item, new item and the payment method as the details to state, the other writes every argument;
  * cancelling, changing items, returning and exchanging are irreversible (each can happen once);
  * `transfer_to_human_agents` hands over and ends the conversation.

@@ -16,7 +16,7 @@ import { calculate as evaluate } from "../calculate.ts";
 import { plain } from "./_number.ts";
 import { readOrder, readProduct, readUser } from "./_read.ts";
 import { orderId, userId } from "./_common.ts";
-import { ownerOfArgs, userOfArgs, userOfEmail } from "./_facts.ts";
+import { ownerOfArgs, userOfArgs, userOfEmail, userOfNameZip } from "./_facts.ts";
 import {
   cancelPendingOrder,
   exchangeDeliveredOrderItems,
@@ -62,7 +62,8 @@ const findUserIdByNameZip = defineTool({
     zip: z.string().describe('Postal code, e.g. "10001"'),
   }),
   writes: false,
-  identifies: "zip",
+  identifies: ["first_name", "last_name", "zip"],
+  customer: userOfNameZip,
   run: ({ db }, a) => {
     const row = db.get<{ user_id: string }>(
       `SELECT user_id FROM users WHERE lower(first_name) = lower(?) AND lower(last_name) = lower(?) AND zip = ?
