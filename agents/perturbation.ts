@@ -16,15 +16,15 @@
  * | `reorder`    | keys of schemas and results in a seeded order                   |  x  |   x    |  x   |
  * | `wrap`       | results wrapped as `{ status: "ok", data }`                     |     |   x    |  x   |
  * | `dates`      | dates as `MM/DD/YYYY` in arguments, results and messages        |     |   x    |  x   |
- * | `numbers`    | numbers in results as strings with separators (`"1,234.5"`; see below) |  |        |  x   |
+ * | `numbers`    | numbers in results as strings with separators (`"1,234.5"`, `"12.0"`) | |        |  x   |
  * | `columns`    | result keys that are the world's column names renamed (`flight_number` → `flightNo`) | | | x |
  *
- * `numbers` turns a number into a string only where the string shows it is one: a separator or a
- * decimal point (`1234` → `"1,234"`, `54.5` → `"54.5"`); a whole number below 1,000 stays a
- * number, so the interface mixes both. The decoder reads back exactly those strings, so a
- * domain's strings of digits alone (a shoe size `"9"`, a zip code) stay strings; a string such
- * as `"1.5"` or `"1,000"` in a world's data would be read back as a number, which the shared
- * round-trip test over every domain's gold calls catches.
+ * `numbers` writes every number as a string that shows it is one, with a separator or a decimal
+ * point: `1234` → `"1,234"`, `54.5` → `"54.5"`, and a whole number below 1,000 with `.0`
+ * (`12` → `"12.0"`). The decoder reads back exactly those strings, so a domain's strings of
+ * digits alone (a shoe size `"9"`, a zip code) stay strings; a string such as `"1.5"` or
+ * `"1,000"` in a world's data would be read back as a number, which the shared round-trip test
+ * over every domain's gold calls catches.
  *
  * @example
  * ```ts
@@ -274,7 +274,8 @@ export function encodeResult(result: Json, hints: PerturbationHints, options: En
     }
     if (typeof v === "number" && numbers !== null) {
       const text = formatNumber(v);
-      return FORMATTED_NUMBER.test(text) ? text : v;
+      if (FORMATTED_NUMBER.test(text)) return text;
+      return /^-?\d+$/.test(text) ? `${text}.0` : v;
     }
     if (typeof v === "string") return date(v);
     return v;

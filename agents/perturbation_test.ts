@@ -41,11 +41,19 @@ Deno.test("encodeArgs() and decodeResult() translate by the hints at any depth",
   assertEquals(perturbationHints({ other: 1 }), null);
 });
 
-Deno.test("numbers shows a number as a string only where a separator or a decimal point says it is one", () => {
+Deno.test("numbers shows every number as a string a separator or a decimal point says is one", () => {
   const hints = { ...HINTS, wrapped: false, reordered: false, dates: null, columns: {} };
   const result = { size: "9", pieces: "500", zip: "46245", seats: 12, price: 54.04, total: 1234, big: 1e21 };
   const shown = encodeResult(result, hints);
-  assertEquals(shown, { size: "9", pieces: "500", zip: "46245", seats: 12, price: "54.04", total: "1,234", big: 1e21 });
+  assertEquals(shown, {
+    size: "9",
+    pieces: "500",
+    zip: "46245",
+    seats: "12.0",
+    price: "54.04",
+    total: "1,234",
+    big: 1e21,
+  });
   assertEquals(decodeResult(shown, hints), result);
   // A string the decoder cannot tell from a number is read as one: the shared round-trip test catches it.
   assertEquals(decodeResult({ v: "1.5" }, hints), { v: 1.5 });

@@ -47,7 +47,7 @@ export {
   writeCall,
   type WriteSpec,
 } from "./playbook.ts";
-export { domains, getDomain } from "./registry.ts";
+export { domains, getDomain } from "./domains.ts";
 export { replayTrajectory, type ReplayTrajectoryOptions } from "./replay.ts";
 export {
   defaultTauBenchDomain,

@@ -7,7 +7,7 @@
  * @module
  */
 import { outcomeMilestones } from "./grade.ts";
-import { domains } from "./registry.ts";
+import { domains } from "./domains.ts";
 import { taskId } from "./task_id.ts";
 import type { Domain, Expect, Task, TauBenchTask, Tool, ToolCall } from "./types.ts";
 import { World } from "./world.ts";
@@ -72,7 +72,7 @@ export function inferExpect(
  *
  * @example
  * ```ts
- * import { getDomain } from "./registry.ts";
+ * import { getDomain } from "./domains.ts";
  * import { tauBenchTask } from "./tau_bench.ts";
  * const task = tauBenchTask({ task_id: 3, user_id: "u", actions: [], outputs: ["4"] }, getDomain("airline"));
  * [task.id, task.expect, task.rule]; // ["tau-bench:airline/3", "inform", "tau-bench"]

@@ -50,7 +50,7 @@ const images = new Map<string, Image>();
  * @example
  * ```ts ignore
  * import { World } from "./world.ts";
- * import { getDomain } from "./registry.ts";
+ * import { getDomain } from "./domains.ts";
  * using world = World.open(getDomain("airline"), { seed: "0" });
  * const tasks = world.defaultTasks(50);
  * ```
