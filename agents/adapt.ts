@@ -26,8 +26,10 @@ export interface AdaptOptions {
    */
   adapt?: boolean;
   /**
-   * Retries of one call before giving up.
-   * @default {3}
+   * Retries of one call before giving up. Five: under the default `fault` condition (p = 0.2)
+   * four faults in a row on one call come once in 625 calls, and the default experiment makes
+   * thousands; six in a row come once in 15,625.
+   * @default {5}
    */
   maxRetries?: number;
 }
@@ -72,7 +74,7 @@ class Adapter implements AdaptedSolver {
     this.#solver = solver;
     this.#retry = options.retry ?? true;
     this.#adapt = options.adapt ?? true;
-    this.#maxRetries = options.maxRetries ?? 3;
+    this.#maxRetries = options.maxRetries ?? 5;
     if (!(Number.isInteger(this.#maxRetries) && this.#maxRetries >= 0)) {
       throw new RangeError(`Invalid maxRetries ${options.maxRetries}: expected a whole number of at least 0`);
     }

@@ -2,7 +2,7 @@
  * Scripted agents with known, tunable failure behaviour, built on a domain's
  * playbook (`Domain.solver`) through a generic adapter (`adaptSolver`):
  *
- * - `oracle` follows the policy; it retries a call that failed with an injected fault (up to 3
+ * - `oracle` follows the policy; it retries a call that failed with an injected fault (up to 5
  *   times per call: a faulted call never ran, so retrying a write is safe too) and follows the
  *   hints of a perturbed interface (`AgentContext.hints`).
  * - `noisy` is the oracle with a seeded error model.
