@@ -5,3 +5,4 @@
  * @module
  */
 export { airline } from "./airline/mod.ts";
+export { retail } from "./retail/mod.ts";
