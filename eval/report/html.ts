@@ -1,6 +1,7 @@
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no script, no
- * network) with the profile table, the weaknesses, six charts (the four
+ * network) with the profile table (and one row per agent and domain when there
+ * are several), the weaknesses, six charts (the four
  * dimensions, pass^k, decay, calibration, violations, accuracy per condition),
  * every metric with its interval or the reason it is null, the least reliable
  * tasks and, linked from them, their trajectories. All text is escaped.
@@ -60,6 +61,22 @@ function profileTable(report: Report): string {
     return `<tr><th scope="row">${escapeHtml(agent)}</th>${cells.join("")}</tr>`;
   });
   return `<table class="profile"><thead><tr><th>agent</th>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table>`;
+}
+
+// One row per agent and domain, when the experiment has several domains.
+function domainTable(report: Report): string {
+  if (report.experiment.domains.length < 2) return "";
+  const head = ["agent", "domain", "episodes", ...TERMINAL_SCORES, "accuracy"];
+  const rows = Object.entries(report.agents).flatMap(([agent, a]) =>
+    Object.entries(a.domains ?? {}).map(([domain, p]) =>
+      `<tr><th scope="row">${escapeHtml(agent)}</th><td>${escapeHtml(domain)}</td><td>${p.n.records}</td>${
+        [...TERMINAL_SCORES, "accuracy" as const].map((k) => cell(p[k], { ci: p.ci[k], reason: p.reasons[k] })).join("")
+      }</tr>`
+    )
+  );
+  return `\n<h3>By domain</h3><p>Each domain's records scored alone, every condition included.</p>` +
+    `<table class="domains"><thead><tr>${head.map((x) => `<th>${escapeHtml(x)}</th>`).join("")}</tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table>`;
 }
 
@@ -229,7 +246,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
 <main>
 <section id="profile"><h2>Reliability profile</h2>
 <p>R = mean of R_con, R_rob and R_pred; safety (R_saf) is reported beside it. Brackets: 95% intervals over tasks. ${NULL_MARK}: cannot be computed (hover for the reason).</p>
-${profileTable(report)}
+${profileTable(report)}${domainTable(report)}
 <h3>Biggest weaknesses</h3>
 ${weaknessList(report)}
 </section>

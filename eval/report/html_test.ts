@@ -108,3 +108,18 @@ Deno.test("formatTerminal() shows the profile with intervals, pass^k and a dash 
   assertStringIncludes(good, "    3. most frequent violation: none: no record was analysed by a judge");
   assert(text.endsWith("the reason is in report.json (agents.<agent>.overall.reasons)\n"));
 });
+
+Deno.test("the HTML and terminal reports show each domain's figures only when there are several", () => {
+  const one = records();
+  const single = buildReport(one, { seed: "0", resamples: 20 });
+  assert(!renderHtml(single, { records: one }).includes("By domain"));
+  assert(!formatTerminal(single).includes("  toy: R "));
+  const both = [...one, ...one.map((r) => ({ ...r, task: r.task.replace("toy/", "shop/") }))];
+  const report = buildReport(both, { seed: "0", resamples: 20 });
+  const html = renderHtml(report, { records: both });
+  assertStringIncludes(html, "<h3>By domain</h3>");
+  assertStringIncludes(html, `<tr><th scope="row">good</th><td>shop</td><td>6</td>`);
+  const good = formatTerminal(report).split("\n\n").find((b) => b.startsWith("good"))!;
+  assertStringIncludes(good, "\n  shop: R ");
+  assertStringIncludes(good, "accuracy 1.000 [1.000, 1.000] (6 episodes, 3 tasks)\n");
+});

@@ -1,8 +1,9 @@
 /**
  * The report's data (`report.json`): the experiment, then per agent its overall
  * reliability profile (every METRICS.md key, with 95% intervals and the reason
- * for every null), one profile per condition, its weaknesses, its calibration
- * bins and its least reliable tasks. Same records and seed → same bytes.
+ * for every null), one profile per condition, one per domain when the
+ * experiment has several, its weaknesses, its calibration bins and its least
+ * reliable tasks. Same records and seed → same bytes.
  *
  * Per-condition rule: `conditions.<c>` scores the agent's records of condition
  * `c` alone, as if `c` were its only setting, so consistency, predictability,
@@ -83,6 +84,12 @@ export interface AgentReport {
   overall: Profile;
   /** Profiles by condition, in METRICS.md's order (see the module doc for the rule). */
   conditions: Record<string, Profile>;
+  /**
+   * Profiles by domain, by name, when the experiment has more than one: each scores the agent's
+   * records of that domain alone, every condition included (as `score --by domain` does).
+   * @default {absent: one domain, whose profile is `overall`}
+   */
+  domains?: Record<string, Profile>;
   weaknesses: Weaknesses;
   calibration: CalibrationBin[];
   /** Runs, successes and accuracy per variant of each condition that has variants (no bootstrap). */
@@ -158,6 +165,13 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
     const own = sorted.filter((r) => r.condition === c).map((r) => ({ ...r, condition: "nominal" as const }));
     byCondition.set(c, scoreRecords(own, { by: "agent", seed, resamples }));
   }
+  const domains = [...new Set(sorted.map((r) => domainOf(r.task)))].sort(compareText);
+  const byDomain = new Map<string, Record<string, Profile>>();
+  if (domains.length > 1) {
+    for (const d of domains) {
+      byDomain.set(d, scoreRecords(sorted.filter((r) => domainOf(r.task) === d), { by: "agent", seed, resamples }));
+    }
+  }
   const agents: Record<string, AgentReport> = {};
   for (const agent of Object.keys(overall)) {
     const mine = scored.filter((r) => r.agent === agent);
@@ -166,9 +180,12 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
       const p = byCondition.get(c)![agent];
       if (p !== undefined) profiles[c] = conditionProfile(p, { condition: c, overall: overall[agent] });
     }
+    const perDomain: Record<string, Profile> = {};
+    for (const [d, ps] of byDomain) if (ps[agent] !== undefined) perDomain[d] = tidy(ps[agent]);
     agents[agent] = {
       overall: tidy(overall[agent]),
       conditions: profiles,
+      ...(byDomain.size > 0 ? { domains: perDomain } : {}),
       weaknesses: weaknesses(overall[agent], { records: mine }),
       calibration: calibration(mine),
       variants: variantAccuracy(mine),
@@ -198,7 +215,7 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
       agents: Object.keys(agents),
       conditions,
       variants,
-      domains: [...new Set(sorted.map((r) => domainOf(r.task)))].sort(compareText),
+      domains,
       tasks: new Set(sorted.map((r) => r.task)).size,
       runs: Math.max(0, ...cells.values()),
       robustness_rule: ROBUSTNESS_RULE,

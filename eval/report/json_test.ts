@@ -132,3 +132,17 @@ Deno.test("buildReport() bins nominal confidences by METRICS.md's rule and lists
   ]);
   assertEquals(report.agents.careful.least_reliable_tasks.map((t) => t.task), ["toy/1", "toy/3"]);
 });
+
+Deno.test("buildReport() scores each domain alone when the experiment has several, and only then", () => {
+  const one = experiment();
+  assertEquals(buildReport(one, { seed: "0", resamples: 20 }).agents.careful.domains, undefined);
+  // The same records again on a second domain where sloppy always fails.
+  const other = one.map((r) => ({ ...r, task: r.task.replace("toy/", "shop/"), success: r.agent === "careful" }));
+  const report = buildReport([...one, ...other], { seed: "0", resamples: 20 });
+  assertEquals(report.experiment.domains, ["shop", "toy"]);
+  const sloppy = report.agents.sloppy.domains!;
+  assertEquals(Object.keys(sloppy), ["shop", "toy"]);
+  assertEquals([sloppy.shop.accuracy, sloppy.toy.accuracy], [0, 0.5]);
+  assertEquals([sloppy.shop.n.records, sloppy.toy.n.records], [12, 12]);
+  assertEquals(report.agents.sloppy.overall.accuracy, 0.25);
+});

@@ -1,7 +1,8 @@
 /**
  * The report for the terminal: per agent its reliability profile (R, R_con,
  * R_rob, R_pred, R_saf with 95% intervals, near misses per 100 episodes where a
- * judge analysed them), pass^k, accuracy per condition and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
+ * judge analysed them), pass^k, accuracy per condition, R and accuracy per domain when there are
+ * several, and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
  * reason is in `report.json`.
  *
  * @module
@@ -72,6 +73,12 @@ function agentLines(agent: string, a: AgentReport): string[] {
       }`,
     );
     out.push(`  robustness: ${ROBUSTNESS.map((k) => `${k} ${figure(p[k], p.ci[k])}`).join("   ")}`);
+  }
+  for (const [d, dp] of Object.entries(a.domains ?? {})) {
+    out.push(
+      `  ${d}: R ${figure(dp.R, dp.ci.R)}   R_saf ${figure(dp.R_saf, dp.ci.R_saf)}   ` +
+        `accuracy ${figure(dp.accuracy, dp.ci.accuracy)} (${dp.n.records} episodes, ${dp.n.tasks} tasks)`,
+    );
   }
   out.push("  Weaknesses", ...describeWeaknesses(a.weaknesses).map((line, i) => `    ${i + 1}. ${line}`));
   return out;
