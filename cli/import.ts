@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { defaultTauBenchDomain } from "../envs/mod.ts";
+import { defaultTauBenchDomain, tauBenchDomains } from "../envs/mod.ts";
 import { readFlags } from "./_flags.ts";
 import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../eval/import/mod.ts";
 import type { ImportReport } from "../eval/report/mod.ts";
@@ -96,6 +96,14 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     for (const flag of ["--world-seed", "--tasks"]) {
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from tau-bench: its tasks are τ-bench's`);
     }
+  }
+  const domain = got.get("--domain");
+  const known = tauBenchDomains().map((d) => d.name);
+  if (domain !== undefined && !known.includes(domain)) {
+    throw new TypeError(
+      `Invalid value "${domain}" for --domain: expected one of ${known.map((n) => `"${n}"`).join(", ")} ` +
+        `(the domains τ-bench has)`,
+    );
   }
   const tasks = got.get("--tasks");
   if (tasks !== undefined && (!/^\d+$/.test(tasks) || Number(tasks) < 1 || !Number.isSafeInteger(Number(tasks)))) {

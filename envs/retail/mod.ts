@@ -1,7 +1,7 @@
 /**
  * The retail world: τ-bench's retail data shape and its 16 tools on SQLite, with Python's int/float
  * types kept, ark's own policy, a seeded generator, a seeded task generator, a policy-following
- * playbook, the judge's constraints and τ-bench's loader and exporter. Not registered yet.
+ * playbook, the judge's constraints and τ-bench's loader, exporter and known differences.
  *
  * @module
  */
@@ -18,6 +18,7 @@ import { retailSolver } from "./solver.ts";
 import { retailTasks } from "./tasks.ts";
 import { retailTools } from "./tools.ts";
 import { exportTauRetail, loadTauRetail } from "./tau.ts";
+import { RETAIL_TAU_DIFFERENCES } from "./_tau_differences.ts";
 
 export type * from "./data.ts";
 export { RETAIL_POLICY } from "./policy.ts";
@@ -42,5 +43,9 @@ export const retail: Domain<RetailData> = defineDomain<RetailData>({
   tasks: retailTasks,
   solver: retailSolver,
   constraints: RETAIL_CONSTRAINTS,
-  tauBench: { load: (dir, options) => loadTauRetail(dir, options), export: exportTauRetail },
+  tauBench: {
+    load: (dir, options) => loadTauRetail(dir, options),
+    export: exportTauRetail,
+    differences: RETAIL_TAU_DIFFERENCES,
+  },
 });

@@ -139,6 +139,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
       if (err instanceof ResultsFileError) throw new ImportError(err.message);
       throw err;
     }
+    checkToolsOf(read.episodes, domain, options.file);
     worlds = [{ tauBench: { domain, data: absolute(options.data ?? tauBenchFolder(domain)) } }];
   } else {
     read = readArkTranscripts(text);
@@ -189,6 +190,26 @@ function checkTauDomain(domain: string): void {
       `Invalid domain "${domain}" for a τ-bench file: expected one of ${known.join(", ")} (the domains τ-bench has)`,
     );
   }
+}
+
+// A τ-bench file of another domain's runs: its episodes call tools the domain lacks that another
+// τ-bench domain has, every one of them. (A few calls of tools no domain has are an agent's mistakes:
+// those episodes are skipped one by one.)
+function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file: string): void {
+  const called = new Set(
+    episodes.flatMap((e) => e.messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name)),
+  );
+  const has = (name: string) => new Set(domains[name].tools.map((t) => t.name));
+  const own = has(domain), missing = [...called].filter((t) => !own.has(t)).sort();
+  if (missing.length === 0) return;
+  const fits = Object.values(domains).filter((d) => d.tauBench !== undefined && d.name !== domain)
+    .find((d) => [...called].every((t) => has(d.name).has(t)));
+  if (fits === undefined) return;
+  throw new ImportError(
+    `Cannot import "${file}" as τ-bench's ${domain} runs: its episodes call tools the ${domain} world does not ` +
+      `have (${missing.slice(0, 4).join(", ")}${missing.length > 4 ? ", ..." : ""}), all ${fits.name}'s; ` +
+      `pass --domain ${fits.name}`,
+  );
 }
 
 // The worlds an ark file's tasks name: τ-bench's data for `tau-bench:<domain>/<i>`, the generated

@@ -1,0 +1,19 @@
+// Why results τ-bench recorded in its retail runs can differ from ark's retail world on τ-bench's
+// data: ark validates a call's arguments (tools.ts, "Deliberate differences"), where τ-bench raises
+// Python's error or uses the value as it is. Integral floats are no difference: τ-bench prints
+// `247.0` where ark prints `247`, and the import compares the parsed values, equal. Read by the
+// import's fidelity report.
+import type { TauBenchDifference } from "../types.ts";
+
+/** The retail world's known differences from τ-bench's recorded results. */
+export const RETAIL_TAU_DIFFERENCES: readonly TauBenchDifference[] = [
+  {
+    name: "argument_validation",
+    reason: "ark rejects a call whose arguments are missing, unknown or of the wrong type; τ-bench answers " +
+      "with Python's error or uses the value as it is (a deliberate ark difference)",
+    equivalent: false,
+    explains: ({ tool, recorded, result }) =>
+      typeof result === "string" && result.startsWith(`Error: Invalid arguments for "${tool}": `) &&
+      recorded !== result,
+  },
+];
