@@ -5,6 +5,7 @@
  * @module
  */
 import { jsonEqual } from "./json.ts";
+import { abnormalResult, AbnormalSchedule } from "./abnormal.ts";
 import { changeDelta, type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
 import type { Recording, World } from "./world.ts";
@@ -151,10 +152,12 @@ const LATENCY = { tool: [80, 250], agent: [400, 1200], user: [1500, 6000] } as c
  * ```
  */
 export async function runEpisode(world: World, options: EpisodeOptions): Promise<EpisodeResult> {
-  const maxSteps = options.maxSteps ?? 30;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new RangeError(`Cannot run an episode with maxSteps ${maxSteps}: expected a positive integer`);
+  const asked = options.maxSteps ?? 30;
+  if (!Number.isInteger(asked) || asked < 1) {
+    throw new RangeError(`Cannot run an episode with maxSteps ${asked}: expected a positive integer`);
   }
+  // A long task needs its own steps whatever the experiment's limit.
+  const maxSteps = Math.max(asked, options.task.maxSteps ?? 0);
   const gold = world.goldReplay(options.task);
   let run: Run;
   let reports: EpisodeReports;
@@ -165,6 +168,7 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       options,
       ctx: world.taskContext(options.task),
       recording,
+      abnormal: new AbnormalSchedule(options.task),
       latency: options.rng.child("latency"),
       events: [],
       sofar: [],
@@ -191,6 +195,8 @@ interface Run {
   // The task's tool context, the same as its gold replay's.
   readonly ctx: ToolContext;
   readonly recording: Recording;
+  // The calls the task's world answers wrongly (`Task.abnormal`), counted as they reach it.
+  readonly abnormal: AbnormalSchedule;
   // Draws each step's simulated latency, counted on its event and never on the tools' clock.
   readonly latency: Rng;
   readonly events: EpisodeEvent[];
@@ -299,7 +305,9 @@ function dispatchCall(
   let reached: { name: string; args: unknown } | null = null;
   const call = (name: string, args: unknown) => {
     reached = { name, args };
-    return run.world.call(run.ctx, name, args);
+    const kind = run.abnormal.next(name);
+    if (kind === null) return run.world.call(run.ctx, name, args);
+    return abnormalResult(kind, { name, args }, run.world.tool(name), () => run.world.call(run.ctx, name, args));
   };
   const dispatch = run.options.condition?.dispatch;
   const result = dispatch

@@ -356,3 +356,27 @@ Deno.test("replayTrajectory() with the task gives the rows of its gold", async (
   assertEquals(replayed.flatMap((e) => e.changes ?? []), world.goldReplay(noteTask).all);
   assertEquals(world.store.get("SELECT count(*) AS n FROM notes"), { n: 0 });
 });
+
+Deno.test("runEpisode() answers a task's abnormal calls wrongly, apart from any condition, and a replay does too", async () => {
+  const [plain] = World.open(toy).defaultTasks(1);
+  // The world times the first look-up out: a retrying agent calls again and succeeds.
+  const task: Task = { ...plain, abnormal: [{ tool: "get_balance", call: 1, kind: "timeout" }] };
+  const lookUp = plain.gold.find((c) => c.name === "get_balance")!;
+  const agent = scripted([
+    { type: "tool", name: lookUp.name, args: lookUp.args },
+    { type: "tool", name: lookUp.name, args: lookUp.args },
+  ]);
+  const r = await play(task, agent);
+  const calls = r.events.filter((e) => e.kind === "tool");
+  assertEquals(calls.map((e) => e.error?.code ?? "ok"), ["fault", "ok"]);
+  assert(calls[0].error!.message.startsWith("timeout: get_balance did not answer in time"));
+  // Not a condition's fault: none counted, none marked on the event.
+  assertEquals([r.faults, calls[0].fault], [0, undefined]);
+  using world = World.open(toy, { seed: "0" });
+  const again = replayTrajectory(world, r.events, { task }).filter((e) => e.kind === "tool");
+  assertEquals(again.map((e) => e.error?.code ?? "ok"), ["fault", "ok"]);
+  // A long task runs for its own maxSteps when the experiment's is smaller.
+  const many = scripted(Array.from({ length: 40 }, () => ({ type: "tool", name: lookUp.name, args: lookUp.args })));
+  const long = await play({ ...plain, maxSteps: 35 }, many);
+  assertEquals(long.steps, 35);
+});

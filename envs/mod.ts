@@ -72,4 +72,5 @@ export {
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
 export { type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";
+export { TASK_CATEGORIES } from "./types.ts";
 export type * from "./constraints.ts";

@@ -7,6 +7,7 @@
  */
 import { changeDelta } from "./grade.ts";
 import { Rng } from "./rng.ts";
+import { abnormalResult, AbnormalSchedule } from "./abnormal.ts";
 import type { EpisodeEvent, RowChange, Task } from "./types.ts";
 import type { World } from "./world.ts";
 
@@ -15,10 +16,11 @@ export interface ReplayTrajectoryOptions {
   /**
    * The task the trajectory is an episode of: its tools then draw from the task's own context
    * (`World.taskContext()`), as its gold replay and its episodes do, so a write drawing an id or
-   * stamping the time gives the gold's rows.
+   * stamping the time gives the gold's rows; and the calls its world answers wrongly
+   * (`Task.abnormal`) are answered so again.
    * @default {undefined: a generator of the replay's own, `new Rng("replay").child("tools")`}
    */
-  task?: Pick<Task, "id">;
+  task?: Pick<Task, "id" | "abnormal">;
 }
 
 /**
@@ -44,10 +46,16 @@ export function replayTrajectory(
     ? world.context(new Rng("replay").child("tools"))
     : world.taskContext(options.task);
   let sofar: RowChange[] = [];
+  // The task's world answers the same calls wrongly as in the episode (`Task.abnormal`).
+  const abnormal = new AbnormalSchedule(options.task ?? {});
   return events.map((e) => {
     if (e.kind !== "tool" || e.fault !== undefined) return e;
     const { result: _r, error: _e, changes: _c, latency_ms, ...rest } = e;
-    const r = world.call(ctx, e.tool ?? "", e.world_args ?? e.args);
+    const name = e.tool ?? "", args = e.world_args ?? e.args;
+    const kind = abnormal.next(name);
+    const r = kind === null
+      ? world.call(ctx, name, args)
+      : abnormalResult(kind, { name, args }, world.tool(name), () => world.call(ctx, name, args));
     const out: EpisodeEvent = { ...rest, ...(r.ok ? { result: r.result } : { error: r.error }), latency_ms };
     if (world.tool(e.tool ?? "")?.writes) {
       const now = recording.changes();

@@ -72,6 +72,11 @@ export interface ToolSpec<S extends ZodType> {
    */
   irreversible?: boolean;
   /**
+   * Whether a write needs the user's explicit yes first (see `Tool.confirm`).
+   * @default {true}
+   */
+  confirm?: boolean;
+  /**
    * The argument, or the arguments together, whose values identify the customer (see `Tool.identifies`).
    * @default {undefined}
    */
@@ -86,6 +91,11 @@ export interface ToolSpec<S extends ZodType> {
    * @default {every string and number at the top level of the arguments}
    */
   details?(args: Json, db: Store): Detail[];
+  /**
+   * The result cut short, for a task whose world answers with a partial result (see `Tool.partial`).
+   * @default {undefined}
+   */
+  partial?(result: Json): Json;
   /** Runs the tool on parsed arguments (see `Tool.run`). */
   run(ctx: ToolContext, args: Parsed<S>): Json;
 }
@@ -138,11 +148,23 @@ export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>
   // Declared facts only when given, so a tool's shape says what it declares.
   if (spec.handsOver) tool.handsOver = true;
   if (spec.irreversible) tool.irreversible = true;
+  if (spec.confirm === false) {
+    if (!spec.writes || spec.irreversible) {
+      throw new TypeError(
+        `Cannot define tool "${spec.name}": "confirm: false" is for a write that can be undone (the agent's own notes)`,
+      );
+    }
+    tool.confirm = false;
+  }
   if (spec.identifies !== undefined) {
     tool.identifies = typeof spec.identifies === "string" ? spec.identifies : Object.freeze([...spec.identifies]);
   }
   if (spec.customer) tool.customer = spec.customer;
   if (spec.details) tool.details = spec.details;
+  if (spec.partial) {
+    if (spec.writes) throw new TypeError(`Cannot define tool "${spec.name}": only a reading tool has a partial result`);
+    tool.partial = spec.partial;
+  }
   return tool;
 }
 

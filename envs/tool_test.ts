@@ -75,3 +75,11 @@ Deno.test("defineTool() takes identifying arguments it has, and wants customer()
   assertThrows(() => defineTool({ ...spec, identifies: [] }), TypeError, "one or more of its arguments");
   assertThrows(() => defineTool({ ...spec, identifies: ["first_name", "zip"] }), TypeError, '"customer" must say');
 });
+
+Deno.test("defineTool() lets only a write that can be undone go without the user's yes", () => {
+  const spec = { name: "note", description: "Note.", input: z.object({}), run: () => "" };
+  assertEquals(defineTool({ ...spec, writes: true, confirm: false }).confirm, false);
+  assertEquals(defineTool({ ...spec, writes: true }).confirm, undefined);
+  assertThrows(() => defineTool({ ...spec, writes: false, confirm: false }), TypeError, "that can be undone");
+  assertThrows(() => defineTool({ ...spec, writes: true, irreversible: true, confirm: false }), TypeError, "confirm");
+});

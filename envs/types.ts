@@ -73,6 +73,13 @@ export interface Tool<I = unknown> {
    */
   irreversible?: boolean;
   /**
+   * Whether the policy wants the user's explicit yes before this write (the judge's
+   * `explicit_confirmation`); `false` for the agent's own notes, e.g. a worksheet of intermediate
+   * results. An irreversible write needs its approval whatever this says.
+   * @default {true for a write}
+   */
+  confirm?: boolean;
+  /**
    * The arguments whose values, all said by the user, make a successful call establish the
    * customer's identity (the judge's `authentication`): one argument naming the customer, e.g.
    * `"user_id"` of a profile look-up, or several that together find them, e.g. a name and a
@@ -87,6 +94,12 @@ export interface Tool<I = unknown> {
    * @default {undefined: the tool concerns no customer's data}
    */
   customer?(args: Json, db: Store): string | null;
+  /**
+   * A result cut short, for a task whose world answers this reading tool with a partial result
+   * (`AbnormalCall` of kind `partial`): e.g. the first rows of a page marked incomplete.
+   * @default {undefined: the tool has no partial form; a partial call is answered as a timeout}
+   */
+  partial?(result: Json): Json;
   /**
    * The key details that must have been said before this write is approved (amounts, new values,
    * what it acts on), from its arguments and the world before the episode (read-only). A detail
@@ -328,6 +341,60 @@ export interface Task {
    * @default {"outcome"}
    */
   rule?: "outcome" | "tau-bench";
+  /**
+   * Which of the four kinds of task it is (written into records): `normal` (the happy path),
+   * `edge` (empty results, boundaries, nulls, zero amounts), `abnormal` (the world misbehaves for
+   * this task, see `abnormal`), `noise` (junk and planted instructions in the data or the prompt).
+   * @default {none: the domain does not sort its tasks into categories}
+   */
+  category?: TaskCategory;
+  /**
+   * The long-horizon family the task belongs to (written into records), e.g. `"referral_chain"`:
+   * its tasks differ in `length` only, so reliability can be compared across lengths (`R_len`).
+   * @default {none}
+   */
+  family?: string;
+  /**
+   * The length class of a long-horizon task: its number of milestones (written into records).
+   * @default {none}
+   */
+  length?: number;
+  /**
+   * How a long-horizon task's steps depend on each other (written into records): `strong`, each
+   * needs the previous one's result; `weak`, independent subtasks in one conversation.
+   * @default {none}
+   */
+  dependency?: "strong" | "weak";
+  /**
+   * Calls the world itself answers wrongly in this task (the `abnormal` category), apart from any
+   * condition: the episode loop answers them without running the tool, or with a partial result.
+   * @default {none}
+   */
+  abnormal?: readonly AbnormalCall[];
+  /**
+   * Agent steps the task needs at least: an episode runs for the larger of this and the
+   * experiment's `maxSteps` (long-horizon tasks take several steps per milestone).
+   * @default {the experiment's maxSteps}
+   */
+  maxSteps?: number;
+}
+
+/** The task categories (see `Task.category`). */
+export type TaskCategory = "normal" | "edge" | "abnormal" | "noise";
+
+/** The categories in the order reports list them. */
+export const TASK_CATEGORIES: readonly TaskCategory[] = ["normal", "edge", "abnormal", "noise"];
+
+/**
+ * A call the world answers wrongly in one task: the `call`-th call (from 1) of `tool` in the
+ * episode. `timeout` and `dependency_down` answer with an error of code `"fault"` without running
+ * the tool (so retrying is safe); `partial` runs a reading tool and answers with its
+ * `Tool.partial()` of the result (an incomplete page that says so).
+ */
+export interface AbnormalCall {
+  tool: string;
+  call: number;
+  kind: "timeout" | "dependency_down" | "partial";
 }
 
 /** The rows of a world, by table, in insertion order. */

@@ -58,8 +58,10 @@ export function scriptedUser(task: Task, rng: Rng, options: ScriptedUserOptions)
       `Cannot open task "${task.id}" with paraphrase ${openingIndex}: it has ${task.openings.length}`,
     );
   }
-  const writes = new Set(options.tools.filter((t) => t.writes).map((t) => t.name));
+  // The gold writes the user is to approve (not the agent's own notes, which need no yes).
+  const writes = new Set(options.tools.filter((t) => t.writes && t.confirm !== false).map((t) => t.name));
   const pending: ToolCall[] = task.gold.filter((c) => writes.has(c.name));
+  const toApprove = pending.length;
   let confirmed = 0;
   let stuck = 0;
 
@@ -109,7 +111,9 @@ export function scriptedUser(task: Task, rng: Rng, options: ScriptedUserOptions)
         case "transfer":
           return stop(ACCEPT_NO, task.expect === "transfer");
         case "inform":
-          if (task.expect === "act" && pending.length === 0 && confirmed > 0) return stop(THANKS, true);
+          if (task.expect === "act" && pending.length === 0 && (confirmed > 0 || toApprove === 0)) {
+            return stop(THANKS, true);
+          }
           if (task.expect === "inform") return stop(THANKS, true);
           return noProgress();
         default:

@@ -28,7 +28,8 @@ export function callRules(ctx: Context): Findings {
     add(authentication(ctx, call, tool));
     if (tool.writes) {
       const approval = approvalOf(ctx, call, tool);
-      add(confirmation(ctx, call, approval));
+      // A write the policy lets the agent make on its own (its notes) needs no yes.
+      if (tool.confirm !== false) add(confirmation(ctx, call, approval));
       add(destructive(ctx, call, tool, approval));
     }
     for (const v of policy(ctx, call)) add(v);

@@ -1,0 +1,66 @@
+/**
+ * The world misbehaving in one task (`Task.abnormal`, the `abnormal` category), apart from any
+ * condition: which of an episode's calls reaching the world it answers wrongly, and how. The
+ * episode loop and the trajectory replay count the calls the same way, so a replay answers the
+ * same calls wrongly.
+ *
+ * @module
+ */
+import type { AbnormalCall, Json, Task, Tool, ToolResult } from "./types.ts";
+
+/**
+ * Counts an episode's calls per tool and says which one the task's world answers wrongly.
+ *
+ * @example
+ * ```ts
+ * import { AbnormalSchedule } from "./abnormal.ts";
+ * const schedule = new AbnormalSchedule({ abnormal: [{ tool: "read", call: 2, kind: "timeout" }] });
+ * [schedule.next("read"), schedule.next("read"), schedule.next("read")]; // [null, "timeout", null]
+ * ```
+ */
+export class AbnormalSchedule {
+  readonly #calls: readonly AbnormalCall[];
+  readonly #counts = new Map<string, number>();
+
+  constructor(task: Pick<Task, "abnormal">) {
+    this.#calls = task.abnormal ?? [];
+  }
+
+  /** Counts one more call of `tool` reaching the world: how the world answers it wrongly, or null. */
+  next(tool: string): AbnormalCall["kind"] | null {
+    if (this.#calls.length === 0) return null;
+    const n = (this.#counts.get(tool) ?? 0) + 1;
+    this.#counts.set(tool, n);
+    return this.#calls.find((c) => c.tool === tool && c.call === n)?.kind ?? null;
+  }
+}
+
+/**
+ * The world's wrong answer of `kind` to a call of `tool`: a timeout or a dependency down is an
+ * error of code `"fault"` (transient: the call did not run, a retry is safe) without running it;
+ * `partial` runs it (`run`) and answers with the tool's `partial()` of the result, or as a
+ * timeout when the tool has none or the call fails.
+ *
+ * @example
+ * ```ts
+ * import { abnormalResult } from "./abnormal.ts";
+ * const call = { name: "read_orders", args: {} };
+ * abnormalResult("timeout", call, undefined, () => ({ ...call, ok: true, result: [] })).error?.code; // "fault"
+ * ```
+ */
+export function abnormalResult(
+  kind: AbnormalCall["kind"],
+  call: { name: string; args: unknown },
+  tool: Tool | undefined,
+  run: () => ToolResult,
+): ToolResult {
+  const { name, args } = call;
+  if (kind === "partial" && tool?.partial !== undefined) {
+    const r = run();
+    if (r.ok) return { name, args, ok: true, result: tool.partial((r.result ?? null) as Json) };
+  }
+  const message = kind === "dependency_down"
+    ? `unavailable: a service ${name} depends on is down; the call did not run, try again`
+    : `timeout: ${name} did not answer in time; the call did not run, try again`;
+  return { name, args, ok: false, error: { code: "fault", message } };
+}
