@@ -80,8 +80,15 @@ export interface ExperimentConfig {
   seed?: string | number;
   /** Seed of the generated worlds and their tasks (fixed, so every experiment seed runs the same tasks). @default {"0"} */
   worldSeed?: string | number;
-  /** Agent steps after which an episode is cut off. @default {30} */
+  /** Agent steps after which an episode is cut off (a long task gets at least its own `maxSteps`). @default {30} */
   maxSteps?: number;
+  /**
+   * Runs per variant of every condition for a task of at least 100 milestones (each costs as much
+   * as dozens of short ones); `null` runs them as often as the others. The report lists each length
+   * class's runs.
+   * @default {null}
+   */
+  longRuns?: number | null;
   /** The user simulator: `"scripted"` or `"llm:PROVIDER:MODEL"`. @default {"scripted"} */
   user?: string;
   /**
@@ -329,7 +336,23 @@ const SETTINGS = {
   },
   maxSteps: {
     schema: (f) => f.count("the step limit").default(30),
-    flags: [flag("--max-steps N", "agent steps before an episode is cut off (default 30)", numberText)],
+    flags: [
+      flag(
+        "--max-steps N",
+        "agent steps before an episode is cut off (default 30; a long task gets its own)",
+        numberText,
+      ),
+    ],
+  },
+  longRuns: {
+    schema: (f) => f.count("the runs of a long task").nullable().default(null),
+    flags: [
+      flag(
+        "--long-runs N",
+        "runs per variant of a task of 100+ milestones (default: as many as the others)",
+        numberText,
+      ),
+    ],
   },
   user: {
     schema: (f) => f.known(userSpec).default("scripted"),
@@ -661,6 +684,7 @@ function extras(c: Named): Record<string, unknown> {
   const defaults = FILE_SCHEMA.parse({ runs: c.runs }).conditions;
   if (canonicalJson(c.conditions) !== canonicalJson(defaults)) out.conditions = c.conditions;
   if (c.maxSteps !== 30) out.maxSteps = c.maxSteps;
+  if (c.longRuns !== null) out.longRuns = c.longRuns;
   if (c.worldSeed !== "0") out.worldSeed = c.worldSeed;
   if (c.user !== "scripted") out.user = c.user;
   // Not the judge: it changes how episodes are judged, not what they are, and `deno task judge`
@@ -711,6 +735,7 @@ export function configIdentity(config: ResolvedConfig): Record<string, unknown> 
     maxSteps: config.maxSteps,
     experiment: config.experiment,
   };
+  if (config.longRuns !== null) identity.longRuns = config.longRuns;
   if (config.user !== "scripted") identity.user = config.user;
   if (config.judge !== "rules") identity.judge = config.judge;
   if (config.temperature !== null) identity.temperature = config.temperature;

@@ -68,9 +68,13 @@ export function cellSeed(seed: string, cell: CellKey): string {
     : deriveSeed(seed, agent, task, run, condition, variant);
 }
 
+/** What the plan reads of a task: its id, and its milestones when it may be long. */
+export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones">>;
+
 /**
  * The cells of an experiment, in a fixed order: domain (in the order tasks come; another
- * benchmark's tasks apart, `taskSuite()`), agent, task, condition, variant, run. A cell's seed
+ * benchmark's tasks apart, `taskSuite()`), agent, task, condition, variant, run (a long task's
+ * runs capped by `longRuns`, see `runsOf()`). A cell's seed
  * depends only on its own coordinates, so adding tasks, runs, agents or conditions changes no
  * other cell. Throws a `TypeError` on a task id that `parseTaskId()` does not read.
  *
@@ -83,10 +87,10 @@ export function cellSeed(seed: string, cell: CellKey): string {
  * ```
  */
 export function planCells(
-  config: Pick<ResolvedConfig, "agents" | "seed" | "conditions">,
-  tasks: readonly Pick<Task, "id">[],
+  config: Pick<ResolvedConfig, "agents" | "seed" | "conditions"> & Partial<Pick<ResolvedConfig, "longRuns">>,
+  tasks: readonly PlannedTask[],
 ): Cell[] {
-  const byDomain = new Map<string, Pick<Task, "id">[]>();
+  const byDomain = new Map<string, PlannedTask[]>();
   for (const task of tasks) {
     const id = parseTaskId(task.id);
     if (id === null) {
@@ -101,7 +105,8 @@ export function planCells(
     for (const agent of config.agents) {
       for (const task of domainTasks) {
         for (const [condition, list] of variants) {
-          for (const [variant, runs] of list) {
+          for (const [variant, all] of list) {
+            const runs = runsOf(task, all, config.longRuns ?? null);
             for (let run = 0; run < runs; run++) {
               const key: CellKey = { agent, task: task.id, run, condition, variant };
               cells.push({ ...key, seed: cellSeed(config.seed, key) });
@@ -112,6 +117,25 @@ export function planCells(
     }
   }
   return cells;
+}
+
+/** The milestones from which a task counts as long: it runs `longRuns` times per variant when set. */
+export const LONG_TASK_MILESTONES = 100;
+
+/**
+ * The runs of each variant of a task: a long one (at least `LONG_TASK_MILESTONES` milestones)
+ * runs at most `longRuns` times when that is set.
+ *
+ * @example
+ * ```ts
+ * import { runsOf } from "./plan.ts";
+ * const long = { milestones: new Array(100).fill({ kind: "told", label: "x", outputs: [] }) };
+ * [runsOf(long, 5, 2), runsOf(long, 5, null), runsOf({ milestones: [] }, 5, 2)]; // [2, 5, 5]
+ * ```
+ */
+export function runsOf(task: Partial<Pick<Task, "milestones">>, runs: number, longRuns: number | null): number {
+  const long = (task.milestones?.length ?? 0) >= LONG_TASK_MILESTONES;
+  return long && longRuns !== null ? Math.min(runs, longRuns) : runs;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { deriveSeed, domains } from "../envs/mod.ts";
-import { cellSeed, compareCells, conditionVariants, planCells } from "./plan.ts";
+import { cellSeed, compareCells, conditionVariants, planCells, runsOf } from "./plan.ts";
 import { configIdentity, resolveConfig } from "./config.ts";
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `airline/${i}` }));
@@ -26,6 +26,7 @@ Deno.test("resolveConfig() fills every default and names the experiment", () => 
     seed: "0",
     worldSeed: "0",
     maxSteps: 30,
+    longRuns: null,
     user: "scripted",
     judge: "rules",
     temperature: null,
@@ -175,4 +176,27 @@ Deno.test("compareCells() orders task indexes numerically within a domain", () =
   const key = (task: string, run = 0) => ({ agent: "a", task, run, condition: "nominal" as const, variant: null });
   const sorted = [key("airline/10"), key("retail/1"), key("airline/9", 1), key("airline/9")].sort(compareCells);
   assertEquals(sorted.map((k) => `${k.task}#${k.run}`), ["airline/9#0", "airline/9#1", "airline/10#0", "retail/1#0"]);
+});
+
+Deno.test("planCells() runs a task of 100 or more milestones longRuns times per variant, the others as set", () => {
+  const milestone = { kind: "told" as const, label: "m", outputs: [] };
+  const long = { id: "airline/1", milestones: new Array(100).fill(milestone) };
+  const short = { id: "airline/0", milestones: new Array(99).fill(milestone) };
+  const config = resolveConfig({ agents: ["oracle"], runs: 5, longRuns: 2, conditions: { prompt: false } });
+  const cells = planCells(config, [short, long]);
+  const count = (task: string, condition: string) =>
+    cells.filter((c) => c.task === task && c.condition === condition).length;
+  // nominal 5, fault 5, env 3 presets × 5 for the short task; at most 2 per variant for the long one.
+  assertEquals([count("airline/0", "nominal"), count("airline/0", "env")], [5, 15]);
+  assertEquals([count("airline/1", "nominal"), count("airline/1", "fault"), count("airline/1", "env")], [2, 2, 6]);
+  // The capped cells are the first runs of the full plan, seeds included.
+  const full = planCells(resolveConfig({ agents: ["oracle"], runs: 5, conditions: { prompt: false } }), [short, long]);
+  for (const c of cells) assert(full.some((f) => f.seed === c.seed && f.run === c.run && f.task === c.task));
+  assertEquals([runsOf(long, 1, 2), runsOf(long, 5, null)], [1, 5]);
+  // A capped experiment is another experiment.
+  assertNotEquals(
+    config.experiment,
+    resolveConfig({ agents: ["oracle"], runs: 5, conditions: { prompt: false } }).experiment,
+  );
+  assertEquals(configIdentity(config).longRuns, 2);
 });
