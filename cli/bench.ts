@@ -8,7 +8,8 @@
  * takes, and the peak memory meanwhile; then the default experiment end to end and
  * how much of it the rules judge takes (`judge_episodes_per_s`, `judge_share`); then
  * how fast `deno task import` takes 100 episodes (`import_episodes_per_s`): τ-bench's
- * GPT-4o runs, or an ark experiment's own transcripts without τ-bench's data.
+ * GPT-4o runs, or an ark experiment's own transcripts without τ-bench's data; then the oracle's
+ * episodes per second on each domain's long tasks (100 or more milestones), where it has any.
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { hasTauBench, tauBenchFolder, tauBenchRoot } from "../eval/tau_data.ts";
 import { benchScoring, type ScoreBench } from "./_bench_score.ts";
 import { benchJudge, type JudgeBench } from "./_bench_judge.ts";
 import { benchImport, type ImportBench } from "./_bench_import.ts";
+import { benchLong, type LongBench } from "./_bench_long.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -148,6 +150,7 @@ function format(
   score: ScoreBench,
   judge: JudgeBench,
   imported: ImportBench,
+  long: readonly LongBench[],
 ): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
@@ -171,7 +174,13 @@ function format(
     }% of the eval)\n` +
     `import ${imported.episodes} episodes (${
       imported.data === "tau-bench" ? "τ-bench's GPT-4o runs" : "transcripts of a generated experiment"
-    }): ${imported.import_s.toFixed(2)} s (import_episodes_per_s ${imported.import_episodes_per_s.toFixed(0)})`;
+    }): ${imported.import_s.toFixed(2)} s (import_episodes_per_s ${imported.import_episodes_per_s.toFixed(0)})\n` +
+    (long.length === 0
+      ? "long tasks (100+ milestones): none among the default tasks of any domain"
+      : long.map((l) =>
+        `long tasks (${l.domain}, ${l.tasks} of ${l.milestones.toFixed(0)} milestones on average): oracle ` +
+        `${l.episodes_per_s.toFixed(1)} episodes per s (long_episodes_per_s), ${l.steps_per_s.toFixed(0)} steps per s`
+      ).join("\n"));
 }
 
 /** Runs the bench and returns its exit code. */
@@ -211,6 +220,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const score = await benchScoring({ tasks: 10_000, agents: 5, runs: 20 });
   const judge = await benchJudge();
   const imported = await benchImport();
+  const long = await benchLong(Object.values(domains));
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const figures = (f: BenchFigures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]));
@@ -225,10 +235,19 @@ export async function main(args: readonly string[]): Promise<number> {
       ["import_data", imported.data],
       ["import_s", round(imported.import_s)],
       ["import_episodes_per_s", Math.round(imported.import_episodes_per_s)],
+      [
+        "long",
+        Object.fromEntries(long.map((l) => [l.domain, {
+          tasks: l.tasks,
+          milestones: round(l.milestones),
+          long_episodes_per_s: round(l.episodes_per_s),
+          steps_per_s: Math.round(l.steps_per_s),
+        }])),
+      ],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(kernels, score, judge, imported));
+    console.log(format(kernels, score, judge, imported, long));
   }
   return 0;
 }
