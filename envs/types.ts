@@ -392,8 +392,11 @@ export const TASK_CATEGORIES: readonly TaskCategory[] = ["normal", "edge", "abno
  * `Tool.partial()` of the result (an incomplete page that says so).
  */
 export interface AbnormalCall {
+  /** The tool's name. */
   tool: string;
+  /** Which of its calls in the episode, from 1 (calls a condition faulted do not count). */
   call: number;
+  /** How the world answers it. */
   kind: "timeout" | "dependency_down" | "partial";
 }
 

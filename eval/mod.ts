@@ -18,7 +18,17 @@
  *
  * @module
  */
-export { type Cell, type CellKey, cellKey, compareCells, planCells, taskIndex } from "./plan.ts";
+export {
+  type Cell,
+  type CellKey,
+  cellKey,
+  compareCells,
+  LONG_TASK_MILESTONES,
+  planCells,
+  type PlannedTask,
+  runsOf,
+  taskIndex,
+} from "./plan.ts";
 export {
   type EpisodeRecord,
   type JudgedFields,

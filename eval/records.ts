@@ -55,10 +55,12 @@ export interface ToRecordOptions {
    */
   verdict?: JudgedFields;
   /**
-   * The task: when its `success` follows τ-bench's rule, ark's outcome grade goes in `outcome`.
-   * @default {no outcome field}
+   * The task: when its `success` follows τ-bench's rule, ark's outcome grade goes in `outcome`; its
+   * `category`, `family`, `length` and `dependency` are copied when it has them, and a long-horizon
+   * task (one with a `length`) gets `step_outcomes`.
+   * @default {no outcome field, no task fields}
    */
-  task?: Pick<Task, "rule" | "expect">;
+  task?: Pick<Task, "rule" | "expect" | "category" | "family" | "length" | "dependency">;
   /**
    * Sum of the recorded latencies (ms) of the agent's model calls, added to `resources.time`.
    * @default {0}
@@ -90,6 +92,7 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
     run: cell.run,
     condition: cell.condition,
     variant: cell.variant,
+    ...taskFields(options.task),
     success: result.success,
     ...outcomeOf(options.task, result),
     actions: [...result.actions],
@@ -118,6 +121,7 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   if (faults > 0) record.recovery_steps = [...result.recoverySteps];
   if (options.milestoneLabels !== undefined) record.milestone_labels = [...options.milestoneLabels];
   record.divergence = [...result.divergence];
+  if (options.task?.length !== undefined) record.step_outcomes = stepOutcomes(result);
   if (options.verdict !== undefined) judged(record, options.verdict);
   if (result.confidenceSource !== null && result.confidenceSource !== "stated") {
     record.confidence_source = result.confidenceSource;
@@ -128,6 +132,44 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   const user = modelResources(result.userResources);
   if (Object.keys(user).length > 0) record.user_resources = user;
   return record;
+}
+
+// The task's category and long-horizon fields, those it has.
+function taskFields(
+  task: ToRecordOptions["task"],
+): Pick<EpisodeRecord, "category" | "family" | "length" | "dependency"> {
+  const out: Pick<EpisodeRecord, "category" | "family" | "length" | "dependency"> = {};
+  if (task?.category !== undefined) out.category = task.category;
+  if (task?.family !== undefined) out.family = task.family;
+  if (task?.length !== undefined) out.length = task.length;
+  if (task?.dependency !== undefined) out.dependency = task.dependency;
+  return out;
+}
+
+/**
+ * A record's `step_outcomes`: one letter per agent step 1..steps, `o` a tool call that succeeded,
+ * `x` one that failed, `r` one that succeeded with the tool and arguments of the previous call, which
+ * had succeeded too (a retry of a failed call is no repeat), `m` no tool call; upper case where a milestone was first reached at that step.
+ *
+ * @example
+ * ```ts ignore
+ * stepOutcomes(result); // "oxxrrM"
+ * ```
+ */
+export function stepOutcomes(result: Pick<EpisodeResult, "events" | "steps" | "milestoneSteps">): string {
+  const letters = new Array<string>(result.steps).fill("m");
+  // A retry of a failed call that now succeeds is no repeat: only a successful call said again is.
+  let previous: string | null = null;
+  for (const e of result.events) {
+    if (e.kind !== "tool" || e.step < 1 || e.step > result.steps) continue;
+    const call = JSON.stringify([e.tool ?? null, e.args ?? null]);
+    letters[e.step - 1] = e.error !== undefined ? "x" : call === previous ? "r" : "o";
+    previous = e.error === undefined ? call : null;
+  }
+  for (const step of result.milestoneSteps) {
+    if (step !== null && step >= 1 && step <= result.steps) letters[step - 1] = letters[step - 1].toUpperCase();
+  }
+  return letters.join("");
 }
 
 /** The `outcome` field of a record of `task`, when its success follows another harness's rule. */
@@ -166,6 +208,10 @@ const KEYS = [
   "run",
   "condition",
   "variant",
+  "category",
+  "family",
+  "length",
+  "dependency",
   "success",
   "tau_reward",
   "outcome",
@@ -189,6 +235,7 @@ const KEYS = [
   "writes",
   "milestone_labels",
   "divergence",
+  "step_outcomes",
   "agent_error",
   "model_retries",
   "user_error",

@@ -222,3 +222,42 @@ Deno.test("toRecord() of a model agent: its usage, its time with model latency, 
     assertEquals(key in scripted, false, key);
   }
 });
+
+Deno.test("toRecord() copies the task's category and long-horizon fields and writes them after variant", () => {
+  const plain = toRecord(cell, result(), { task: { rule: "outcome", expect: "act" } });
+  assertEquals(["category", "family", "length", "dependency", "step_outcomes"].some((k) => k in plain), false);
+  const categorised = toRecord(cell, result(), { task: { expect: "act", category: "edge" } });
+  assertEquals(categorised.category, "edge");
+  assertEquals("step_outcomes" in categorised, false);
+  const line = recordLine(categorised);
+  assertEquals(line.indexOf('"variant":null,"category":"edge","success":true') > 0, true);
+  // Steps 1..6: a call that succeeds, one that fails, its retry (no repeat), the same call again
+  // (a repeat), a message that reaches milestone 1, a call that reaches milestone 2.
+  const call = (step: number, args: unknown, error = false) => ({
+    step,
+    actor: "tool" as const,
+    kind: "tool" as const,
+    tool: "t",
+    args,
+    ...(error ? { error: { code: "fault" as const, message: "timeout" } } : {}),
+    latency_ms: 1,
+  });
+  const events = [
+    call(1, { a: 1 }),
+    call(2, { a: 2 }, true),
+    call(3, { a: 2 }),
+    call(4, { a: 2 }),
+    { step: 5, actor: "agent" as const, kind: "message" as const, text: "done", latency_ms: 1 },
+    call(6, { a: 3 }),
+  ];
+  const long = toRecord(cell, result({ events, steps: 6, milestoneSteps: [5, 6] }), {
+    task: { expect: "act", family: "chain", length: 2, dependency: "strong" },
+  });
+  assertEquals([long.family, long.length, long.dependency, long.step_outcomes], ["chain", 2, "strong", "oxorMO"]);
+  assertEquals(
+    recordLine(long).includes('"variant":null,"family":"chain","length":2,"dependency":"strong","success":true'),
+    true,
+  );
+  assertEquals(recordLine(long).includes('"divergence":[0,0.5],"step_outcomes":"oxorMO"'), true);
+  assertEquals(EpisodeRecordSchema.parse(JSON.parse(recordLine(long))).step_outcomes, "oxorMO");
+});

@@ -1,6 +1,7 @@
 // The layout of the decay figures' accumulator vector: records grouped into cells (one milestone
-// total under one condition), cells into groups (overall, each length class, each condition), and
-// each cell's and group's slots in the vector. Private to scoring/.
+// total under one condition and one dependency kind), cells into groups (overall, each length
+// class, each condition, each length class × dependency kind), and each cell's and group's slots in
+// the vector. Private to scoring/.
 import type { EpisodeRecord } from "./record.ts";
 
 /** The conditions in the order cells and groups list them. */
@@ -12,13 +13,18 @@ export const SUMS = ["failed", "failedReached", "faulted", "recovered", "recover
 /** A group's sums read back from the vector, with its episode count and its α sum and count. */
 export type Tally = Record<(typeof SUMS)[number] | "n" | "alphaSum" | "alphaCount", number>;
 
+/** The dependency kinds in the order cells and groups list them ("" for records without one). */
+export const DEPENDENCY_ORDER = ["", "strong", "weak"] as const;
+
 /**
- * The records of one milestone total under one condition. Every cell keeps its histogram of
+ * The records of one milestone total under one condition and one dependency kind. Every cell keeps its histogram of
  * `reached` (total + 1 slots) and its SUMS in one accumulator vector, from `base` on.
  */
 export interface Cell {
   total: number;
   condition: string;
+  /** The records' `dependency`, "" for none. */
+  dependency: string;
   base: number;
   records: EpisodeRecord[];
   /** Indexes of the groups it belongs to. */
@@ -41,7 +47,9 @@ export interface Group {
   diverged: boolean;
 }
 
-/** The groups (overall, lengths, conditions), the vector's size, and the cell of a record. */
+/**
+ * The groups (overall, lengths, conditions, then `length × dependency` keyed `ld/<total>/<kind>`
+ * where records carry a dependency), the vector's size, and the cell of a record. */
 export interface Layout {
   groups: Group[];
   size: number;
@@ -64,14 +72,20 @@ export function layout(records: readonly EpisodeRecord[]): Layout {
     ...lengths.map((l) => group(`length/${l}`, cells.filter((c) => c.total === l))),
     ...CONDITIONS.filter((x) => cells.some((c) => c.condition === x))
       .map((x) => group(`condition/${x}`, cells.filter((c) => c.condition === x))),
+    ...lengths.flatMap((l) =>
+      DEPENDENCY_ORDER.filter((d) => d !== "" && cells.some((c) => c.total === l && c.dependency === d))
+        .map((d) => group(`ld/${l}/${d}`, cells.filter((c) => c.total === l && c.dependency === d)))
+    ),
   ];
   groups.forEach((g, k) => g.cells.forEach((c) => c.groups.push(k)));
   return { groups, size, cellOf };
 }
 
-// The records by milestone total, then condition; cells sorted that way.
+// The records by milestone total, condition and dependency kind; cells sorted that way.
 function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r: EpisodeRecord) => Cell } {
-  const byTotal = new Map<number, Map<string, Cell>>();
+  const byKey = new Map<string, Cell>();
+  const keyOf = (total: number, condition: string, dependency: string) =>
+    `${total}\u001f${condition}\u001f${dependency}`;
   for (const r of records) {
     const { total, reached } = r.milestones!;
     if (reached > total) {
@@ -79,19 +93,20 @@ function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r
         `Cannot score the milestones of task "${r.task}" run ${r.run}: reached ${reached} exceeds total ${total}`,
       );
     }
-    let byCondition = byTotal.get(total), cell = byCondition?.get(r.condition);
-    if (byCondition === undefined) byTotal.set(total, byCondition = new Map());
+    const dependency = r.dependency ?? "", key = keyOf(total, r.condition, dependency);
+    let cell = byKey.get(key);
     if (cell === undefined) {
-      byCondition.set(
-        r.condition,
-        cell = { total, condition: r.condition, base: 0, records: [], groups: [], labels: new Map() },
+      byKey.set(
+        key,
+        cell = { total, condition: r.condition, dependency, base: 0, records: [], groups: [], labels: new Map() },
       );
     }
     cell.records.push(r);
   }
   const order = (c: string) => CONDITIONS.indexOf(c as typeof CONDITIONS[number]);
-  const cells = [...byTotal.values()].flatMap((m) => [...m.values()]).sort((a, b) =>
-    a.total - b.total || order(a.condition) - order(b.condition)
+  const kind = (d: string) => DEPENDENCY_ORDER.indexOf(d as typeof DEPENDENCY_ORDER[number]);
+  const cells = [...byKey.values()].sort((a, b) =>
+    a.total - b.total || order(a.condition) - order(b.condition) || kind(a.dependency) - kind(b.dependency)
   );
-  return { cells, cellOf: (r) => byTotal.get(r.milestones!.total)!.get(r.condition)! };
+  return { cells, cellOf: (r) => byKey.get(keyOf(r.milestones!.total, r.condition, r.dependency ?? ""))! };
 }

@@ -5,6 +5,14 @@
  * failures, variance amplification and error recovery; overall, per task
  * length class and per condition.
  *
+ * Where records carry ark's long-horizon fields (`length`, `dependency`, `family`,
+ * `step_outcomes`), the profile adds: every group per length class × dependency kind
+ * (`by_length_dependency`, keyed `"<length>/<kind>"`); in every group the completion share
+ * (mean achieved / total) and the meltdown rate and onset, with intervals; the length
+ * robustness `R_len` per family and dependency kind (`r_len`); the runs per length class
+ * (`runs_by_length`); and R∞ only for length classes of at least 20 milestones
+ * (`R_INF_MIN_LENGTH`). Records without those fields give the profile they always gave.
+ *
  * Within one length class the curve is exactly METRICS.md's fraction of episodes
  * with `reached ≥ t`. Where classes are mixed (the overall and per-condition
  * views) it is the product of `1 − h(t)` over the episodes still at risk, so the
@@ -23,6 +31,8 @@ import { accumulate, type Rows, taskRows } from "./_decay_rows.ts";
 import { groupTally, productLimit } from "./_decay_curve.ts";
 import { fragileOf } from "./_decay_fragile.ts";
 import { type Boot, emptyGroup, HEADLINES, headlines, type Point, summarize } from "./_decay_figures.ts";
+import { longFigures } from "./_decay_long.ts";
+import { lengthRobustness, runsByLength } from "./_decay_length.ts";
 
 // The steps, in the order decayProfile() takes them: lay the records out as cells (milestone total ×
 // condition) and groups in one accumulator vector (_decay_cells), turn each task into a sparse row of
@@ -31,6 +41,10 @@ import { type Boot, emptyGroup, HEADLINES, headlines, type Point, summarize } fr
 // (_decay_curve), hazard (_decay_hazard) and fragile step (_decay_fragile); then fit λ and R∞ and
 // summarize each group's figures with their intervals and the reason for each null (_decay_figures).
 export { MIN_AT_RISK } from "./_decay_fragile.ts";
+export { MELTDOWN_RUN, meltdownStep } from "./_decay_long.ts";
+
+/** R∞ is reported only for length classes of at least this many milestones (METRICS.md "Steady state"). */
+export const R_INF_MIN_LENGTH = 20;
 export { wilsonInterval } from "./_decay_hazard.ts";
 
 /** Options of `decayProfile()`. */
@@ -122,7 +136,10 @@ export interface DecayGroup {
   lambda: number | null;
   /** `e^{−λ}` in [0, 1]; 0 when λ is infinite. */
   per_step_reliability: number | null;
-  /** The steady state R∞ of the fit `R(t) ≈ R∞ + (1 − R∞) e^{−λ t}`. */
+  /**
+   * The steady state R∞ of the fit `R(t) ≈ R∞ + (1 − R∞) e^{−λ t}`; where records carry the
+   * long-horizon fields, null in a length-class group of fewer than `R_INF_MIN_LENGTH` milestones.
+   */
   r_inf: SteadyState | null;
   /** Mean `reached` of the failed episodes, in [0, max]. */
   mean_path_length: number | null;
@@ -132,11 +149,29 @@ export interface DecayGroup {
   error_recovery_rate: number | null;
   /** Mean extra steps from an injected fault to the next on-plan action, ≥ 0. */
   recovery_cost: number | null;
-  /** 95% percentile bootstrap intervals `[lo, hi]` over tasks. */
-  ci: Record<HeadlineName, [number, number] | null>;
+  /**
+   * Mean `achieved / total` over the episodes with milestones (long-horizon records only).
+   * @default {absent: no record carries the long-horizon fields}
+   */
+  completion_share?: number | null;
+  /**
+   * Share of the episodes with `step_outcomes` that melt down (see `meltdownStep()`).
+   * @default {absent: no record carries the long-horizon fields}
+   */
+  meltdown_rate?: number | null;
+  /**
+   * Median `s / steps` over the episodes that melt down at step s.
+   * @default {absent: no record carries the long-horizon fields}
+   */
+  meltdown_onset?: number | null;
+  /** 95% percentile bootstrap intervals `[lo, hi]` over tasks (the long-horizon ones where present). */
+  ci: Record<HeadlineName, [number, number] | null> & Partial<Record<LongHeadlineName, [number, number] | null>>;
   /** Why each `null` is null, keyed by field (`"band"` for the curve's lo/hi). */
   reasons: Record<string, string>;
 }
+
+/** The long-horizon figures that carry a bootstrap interval, where records carry ark's long-horizon fields. */
+export type LongHeadlineName = "completion_share" | "meltdown_rate" | "meltdown_onset";
 
 /** The figures that carry a bootstrap interval. */
 export type HeadlineName =
@@ -147,12 +182,55 @@ export type HeadlineName =
   | "error_recovery_rate"
   | "recovery_cost";
 
+/** `R_len` of one family under one dependency kind (over nominal records). */
+export interface LengthRobustness {
+  /** `min(Acc_longest / Acc_shortest, 1)`; null with `reason`. */
+  value: number | null;
+  /** 95% percentile bootstrap interval over the family's task ids. */
+  ci: [number, number] | null;
+  /** The shortest length class. */
+  shortest: number;
+  /** The longest length class. */
+  longest: number;
+  /** Nominal accuracy by length class (null: no nominal record). */
+  accuracy: Record<string, number | null>;
+  /** Why `value` is null. */
+  reason?: string;
+}
+
+/** How much one length class ran. */
+export interface LengthRuns {
+  /** Records of the class. */
+  episodes: number;
+  /** Its task ids. */
+  tasks: number;
+  /** Runs of one agent on one task under one condition and variant: the fewest and the most. */
+  runs: { min: number; max: number };
+}
+
 /** The decay figures overall, per task length class (milestone total) and per condition. */
 export interface DecayProfile extends DecayGroup {
   /** By milestone total. */
   by_length: Record<string, DecayGroup>;
   /** By condition. */
   by_condition: Record<string, DecayGroup>;
+  /**
+   * By length class × dependency kind, keyed `"<milestone total>/<strong|weak>"`.
+   * @default {absent: no record has a dependency}
+   */
+  by_length_dependency?: Record<string, DecayGroup>;
+  /**
+   * Episodes, tasks and runs per task of each length class: of the records with a `length` (the
+   * long-horizon tasks), or by milestone total when none has one.
+   * @default {absent: no record carries the long-horizon fields}
+   */
+  runs_by_length?: Record<string, LengthRuns>;
+  /**
+   * `R_len` by family, then dependency kind (`"any"` for records without one); null, with the
+   * reason in `reasons.r_len`, when no record has a family.
+   * @default {absent: no record carries the long-horizon fields}
+   */
+  r_len?: Record<string, Record<string, LengthRobustness>> | null;
 }
 
 /**
@@ -187,12 +265,49 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   const acc = new Float64Array(size);
   const points = pointEstimates(groups, rows, acc);
   const boots = resampleGroups(groups, rows, { acc, seed, resamples });
-  const summary = (k: number) => summarize(groups[k], points[k], boots[k], resamples);
+  const long = kept.some((r) =>
+    r.length !== undefined || r.dependency !== undefined || r.family !== undefined || r.step_outcomes !== undefined
+  );
+  const summary = (k: number) => {
+    const plain = summarize(groups[k], points[k], boots[k], resamples);
+    return long ? extend(plain, groups[k], { seed, resamples }) : plain;
+  };
   const keyed = (prefix: string) =>
     Object.fromEntries(
       groups.flatMap((g, k) => g.key.startsWith(prefix) ? [[g.key.slice(prefix.length), summary(k)]] : []),
     );
-  return { ...summary(0), by_length: keyed("length/"), by_condition: keyed("condition/") };
+  const profile: DecayProfile = { ...summary(0), by_length: keyed("length/"), by_condition: keyed("condition/") };
+  if (kept.some((r) => r.dependency !== undefined)) profile.by_length_dependency = keyed("ld/");
+  if (!long) return profile;
+  profile.runs_by_length = runsByLength(kept);
+  profile.r_len = lengthRobustness(kept, { seed, resamples });
+  if (profile.r_len === null) profile.reasons = { ...profile.reasons, r_len: "no record has a family" };
+  return profile;
+}
+
+// A group's figures with the long-horizon ones added, and R∞ left out of a length class under 20.
+function extend(group: DecayGroup, g: Group, options: { seed: string; resamples: number }): DecayGroup {
+  const records = g.cells.flatMap((c) => c.records);
+  const { ci, reasons, ...figures } = group;
+  const more = longFigures(records, { seed: `${options.seed}\u001f${g.key}`, resamples: options.resamples });
+  const out: DecayGroup = {
+    ...figures,
+    completion_share: more.completion_share,
+    meltdown_rate: more.meltdown_rate,
+    meltdown_onset: more.meltdown_onset,
+    ci: { ...ci, ...more.ci },
+    reasons: { ...reasons, ...more.reasons },
+  };
+  const classOf = g.key.startsWith("length/") || g.key.startsWith("ld/") ? g.maxT : null;
+  if (classOf !== null && classOf < R_INF_MIN_LENGTH) {
+    out.r_inf = null;
+    out.ci.r_inf = null;
+    delete out.reasons["ci.r_inf"];
+    delete out.reasons["r_inf.lambda"];
+    out.reasons.r_inf =
+      `reported for length classes of at least ${R_INF_MIN_LENGTH} milestones only (this one has ${classOf})`;
+  }
+  return out;
 }
 
 // Each group's point estimate: the resample that draws every task once (left in `acc`).

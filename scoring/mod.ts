@@ -15,6 +15,9 @@
  */
 export {
   type AbstentionOutcome,
+  CATEGORIES,
+  DEPENDENCIES,
+  type Dependency,
   type EpisodeRecord,
   EpisodeRecordSchema,
   type Harm,
@@ -22,6 +25,7 @@ export {
   type ModelResources,
   type Resources,
   SEVERITY_WEIGHTS,
+  type TaskCategory,
   taskDomain,
   type Violation,
 } from "./record.ts";
@@ -114,7 +118,13 @@ export {
   type FragileStep,
   type HazardPoint,
   type HeadlineName,
+  type LengthRobustness,
+  type LengthRuns,
+  type LongHeadlineName,
+  MELTDOWN_RUN,
+  meltdownStep,
   MIN_AT_RISK,
+  R_INF_MIN_LENGTH,
   type SteadyState,
   wilsonInterval,
 } from "./decay.ts";
@@ -126,3 +136,4 @@ export {
   type Gap,
   GAPS,
 } from "./abstention.ts";
+export { type CategoryOptions, type CategoryRow, categoryTable } from "./categories.ts";

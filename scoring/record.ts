@@ -136,6 +136,14 @@ export interface EpisodeRecord {
   condition: "nominal" | "fault" | "env" | "prompt";
   /** Paraphrase, fault schedule or perturbation preset; `null` for none. */
   variant?: string | null;
+  /** ark: the task's category (`normal`, `edge`, `abnormal` or `noise`), when the domain sorts its tasks so. */
+  category?: TaskCategory;
+  /** ark: the long-horizon family of the task: its tasks differ in `length` only (for `R_len`). */
+  family?: string;
+  /** ark: the length class of a long-horizon task, its number of milestones (5, 20, 100, …). */
+  length?: number;
+  /** ark: how a long-horizon task's steps depend on each other: each on the previous (`strong`) or not (`weak`). */
+  dependency?: Dependency;
   /** Whether the episode earned the task's expected outcome (METRICS.md "Grading"). */
   success: boolean;
   /** ark: the reward another harness gave an imported episode (τ-bench's, in [0, 1]). */
@@ -188,6 +196,13 @@ export interface EpisodeRecord {
   milestone_tools?: string[];
   /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
   divergence?: number[];
+  /**
+   * ark: one letter per agent step, in order (for the meltdown figures): `o` a tool call that
+   * succeeded, `x` one that failed, `r` one that succeeded and repeats the previous call exactly
+   * (tool and arguments; that call succeeded too: a retry of a failed call is no repeat), `m` no tool call (a message or the end); upper case when a milestone was
+   * first reached at that step. Written for long-horizon tasks (those with a `length`).
+   */
+  step_outcomes?: string;
   /** ark: for each injected fault, the extra steps until the next on-plan action. */
   recovery_steps?: number[];
   /** ark: an abstention scenario's outcome. */
@@ -207,6 +222,18 @@ export interface EpisodeRecord {
   judge_resources?: ModelResources;
 }
 
+/** The task categories, in the order reports list them (ark's extension). */
+export const CATEGORIES = ["normal", "edge", "abnormal", "noise"] as const;
+
+/** A task category (see `EpisodeRecord.category`). */
+export type TaskCategory = typeof CATEGORIES[number];
+
+/** How a long-horizon task's steps depend on each other, in the order reports list them. */
+export const DEPENDENCIES = ["strong", "weak"] as const;
+
+/** A dependency kind (see `EpisodeRecord.dependency`). */
+export type Dependency = typeof DEPENDENCIES[number];
+
 /**
  * Zod's schema type under a local name: `deno doc --lint` reports any reference to another
  * package's type as private (denoland/deno#27364).
@@ -222,6 +249,10 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   run: count,
   condition: z.enum(["nominal", "fault", "env", "prompt"]),
   variant: z.string().nullable().optional(),
+  category: z.enum(CATEGORIES).optional(),
+  family: z.string().min(1).optional(),
+  length: z.number().int().positive().optional(),
+  dependency: z.enum(DEPENDENCIES).optional(),
   success: z.boolean(),
   tau_reward: z.number().min(0).max(1).optional(),
   outcome: z.object({ expect: z.enum(["act", "refuse", "transfer", "inform"]), earned: z.boolean() }).optional(),
@@ -259,6 +290,11 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   milestone_tools: z.array(z.string()).optional(),
   /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
   divergence: z.array(z.number().min(0).max(1)).optional(),
+  /** ark: one letter per agent step: o/x/r a call that succeeded/failed/repeated, m none; upper case: progress. */
+  step_outcomes: z.string().regex(
+    /^[oxrmOXRM]*$/,
+    'Invalid step outcomes: expected letters of "oxrm", upper case where a milestone was reached',
+  ).optional(),
   /** ark: for each injected fault, the extra steps until the next on-plan action. */
   recovery_steps: z.array(nonNegative).optional(),
   agent_error: z.string().optional(),

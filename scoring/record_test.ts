@@ -72,3 +72,19 @@ Deno.test("EpisodeRecordSchema rejects impossible harm and milestones, naming th
     '"milestone_labels.1": Invalid input: expected string, received number',
   );
 });
+
+Deno.test("EpisodeRecordSchema checks the category and long-horizon fields, naming the field", () => {
+  const fields = { category: "noise", family: "chain", length: 20, dependency: "weak", step_outcomes: "oxrmOXRM" };
+  assertEquals(problem(fields), "parsed");
+  assertEquals(
+    problem({ category: "odd" }),
+    '"category": Invalid option: expected one of "normal"|"edge"|"abnormal"|"noise"',
+  );
+  assertEquals(problem({ length: 0 }), '"length": Too small: expected number to be >0');
+  assertEquals(problem({ length: 2.5 }), '"length": Invalid input: expected int, received number');
+  assertEquals(problem({ dependency: "loose" }), '"dependency": Invalid option: expected one of "strong"|"weak"');
+  assertEquals(
+    problem({ step_outcomes: "oq" }),
+    '"step_outcomes": Invalid step outcomes: expected letters of "oxrm", upper case where a milestone was reached',
+  );
+});

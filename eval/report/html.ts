@@ -1,9 +1,11 @@
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no script, no
  * network) with the profile table (and one row per agent and domain when there
- * are several), the weaknesses, six charts (the four
+ * are several, and per agent and task category when the records carry categories), the weaknesses, six charts (the four
  * dimensions, pass^k, decay, calibration, violations, accuracy per condition),
- * every metric with its interval or the reason it is null, the least reliable
+ * a long-horizon section when the records carry ark's long-horizon fields (runs per length class,
+ * per agent R(t) of each length class for strong and weak dependency, completion share, meltdown,
+ * R_len), every metric with its interval or the reason it is null, the least reliable
  * tasks and, linked from them, their trajectories. All text is escaped.
  *
  * @module
@@ -24,6 +26,7 @@ import { METRIC_KEYS, type Report } from "./json.ts";
 import { describeWeaknesses, TERMINAL_SCORES } from "./terminal.ts";
 import { STYLE } from "./_style.ts";
 import { importHtml } from "./_import_html.ts";
+import { longHorizonSection } from "./_long_html.ts";
 
 export type { EventSource } from "./_trajectory.ts";
 
@@ -77,6 +80,29 @@ function domainTable(report: Report): string {
   );
   return `\n<h3>By domain</h3><p>Each domain's records scored alone, every condition included.</p>` +
     `<table class="domains"><thead><tr>${head.map((x) => `<th>${escapeHtml(x)}</th>`).join("")}</tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table>`;
+}
+
+// One row per agent and task category, when the records carry categories.
+function categoryTable(report: Report): string {
+  const rows = Object.entries(report.agents).flatMap(([agent, a]) =>
+    Object.entries(a.categories ?? {}).map(([category, c]) =>
+      `<tr><th scope="row">${escapeHtml(agent)}</th><td>${escapeHtml(category)}</td><td>${c.episodes}</td>${
+        [
+          cell(c.accuracy, { ci: c.ci.accuracy, reason: c.reasons.accuracy }),
+          cell(c.R_saf, { ci: c.ci.R_saf, reason: c.reasons.R_saf }),
+          cell(c.tool_call_accuracy, { reason: c.reasons.tool_call_accuracy }),
+          cell(c.critical_step_success, { reason: c.reasons.critical_step_success }),
+        ].join("")
+      }</tr>`
+    )
+  );
+  if (rows.length === 0) return "";
+  const head = ["agent", "category", "episodes", "accuracy", "R_saf", "tool_call_accuracy", "critical_step_success"];
+  return `\n<h3>By category</h3><p>Each task category's records: accuracy (nominal) and R_saf with 95% intervals over ` +
+    `its tasks; tool_call_accuracy = calls that passed argument validation / all calls; critical_step_success = ` +
+    `successful writes / attempted ones.</p>` +
+    `<table class="categories"><thead><tr>${head.map((x) => `<th>${escapeHtml(x)}</th>`).join("")}</tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table>`;
 }
 
@@ -223,10 +249,12 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     `${e.resamples} bootstrap resamples over tasks`,
     ...(e.user_errors > 0 ? [`${e.user_errors} episodes left out (user simulator errors)`] : []),
   ];
+  const long = longHorizonSection(report);
   const nav = [
     ["profile", "Profile"],
     ...(report.import === undefined ? [] : [["import", "Import"]]),
     ["charts", "Charts"],
+    ...(long === "" ? [] : [["long-horizon", "Long horizon"]]),
     ["robustness", "Robustness"],
     ["safety", "Safety"],
     ["metrics", "All metrics"],
@@ -246,7 +274,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
 <main>
 <section id="profile"><h2>Reliability profile</h2>
 <p>R = mean of R_con, R_rob and R_pred; safety (R_saf) is reported beside it. Brackets: 95% intervals over tasks. ${NULL_MARK}: cannot be computed (hover for the reason).</p>
-${profileTable(report)}${domainTable(report)}
+${profileTable(report)}${domainTable(report)}${categoryTable(report)}
 <h3>Biggest weaknesses</h3>
 ${weaknessList(report)}
 </section>
@@ -260,7 +288,7 @@ ${violationsChart(report)}
 ${exceedanceChart(report)}
 ${conditionsChart(report)}
 </div></section>
-<section id="robustness"><h2>Robustness per condition</h2>
+${long === "" ? "" : `${long}\n`}<section id="robustness"><h2>Robustness per condition</h2>
 <p>${escapeHtml(e.robustness_rule)}.</p>
 ${robustnessTable(report)}
 ${variantsTable(report)}

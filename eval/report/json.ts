@@ -2,7 +2,8 @@
  * The report's data (`report.json`): the experiment, then per agent its overall
  * reliability profile (every METRICS.md key, with 95% intervals and the reason
  * for every null), one profile per condition, one per domain when the
- * experiment has several, its weaknesses, its calibration bins and its least
+ * experiment has several, its four-category table (`categories`) when the records carry categories,
+ * its weaknesses, its calibration bins and its least
  * reliable tasks. Same records and seed → same bytes.
  *
  * Per-condition rule: `conditions.<c>` scores the agent's records of condition
@@ -14,6 +15,11 @@
  * of `R_con` and `R_pred` under `c`. `conditions.nominal` has no robustness keys
  * (it is the baseline).
  *
+ * Long horizon: where records carry ark's long-horizon fields, every `decay` adds
+ * `by_length_dependency` (keyed `"<length>/<strong|weak>"`), `runs_by_length`, `r_len` and, in
+ * each group, `completion_share`, `meltdown_rate` and `meltdown_onset` with intervals (see
+ * `decayProfile()`); reports of records without them are unchanged.
+ *
  * @module
  */
 import type { ImportSummary } from "../import/episodes.ts";
@@ -21,6 +27,8 @@ import { type ImportReport, importSection } from "./imported.ts";
 import {
   BIN_EDGES,
   calibrationBin,
+  type CategoryRow,
+  categoryTable,
   type DecayGroup,
   domainOf,
   type EpisodeRecord,
@@ -90,6 +98,13 @@ export interface AgentReport {
    * @default {absent: one domain, whose profile is `overall`}
    */
   domains?: Record<string, Profile>;
+  /**
+   * The four-category table, when the agent's records carry a `category`: per category present
+   * (in the order normal, edge, abnormal, noise) its episodes, accuracy and R_saf with 95%
+   * intervals over its tasks, tool_call_accuracy and critical_step_success.
+   * @default {absent: no record has a category}
+   */
+  categories?: Record<string, CategoryRow>;
   weaknesses: Weaknesses;
   calibration: CalibrationBin[];
   /** Runs, successes and accuracy per variant of each condition that has variants (no bootstrap). */
@@ -182,10 +197,12 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
     }
     const perDomain: Record<string, Profile> = {};
     for (const [d, ps] of byDomain) if (ps[agent] !== undefined) perDomain[d] = tidy(ps[agent]);
+    const categories = categoryTable(mine, { seed, resamples });
     agents[agent] = {
       overall: tidy(overall[agent]),
       conditions: profiles,
       ...(byDomain.size > 0 ? { domains: perDomain } : {}),
+      ...(categories === null ? {} : { categories }),
       weaknesses: weaknesses(overall[agent], { records: mine }),
       calibration: calibration(mine),
       variants: variantAccuracy(mine),
@@ -262,6 +279,11 @@ function conditionProfile(p: Profile, options: { condition: string; overall: Pro
       by_length: byLength,
       by_condition: nominal === undefined ? {} : { [condition]: own(nominal) },
     };
+    if (p.decay.by_length_dependency !== undefined) {
+      out.decay.by_length_dependency = Object.fromEntries(
+        Object.entries(p.decay.by_length_dependency).map(([k, g]) => [k, own(g)]),
+      );
+    }
   }
   return tidy(out);
 }

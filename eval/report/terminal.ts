@@ -2,7 +2,9 @@
  * The report for the terminal: per agent its reliability profile (R, R_con,
  * R_rob, R_pred, R_saf with 95% intervals, near misses per 100 episodes where a
  * judge analysed them), pass^k, accuracy per condition, R and accuracy per domain when there are
- * several, and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
+ * several, accuracy, R_saf, tool-call accuracy and critical-step success per task category when the
+ * records carry categories, runs per length class, completion share and meltdown rate when they carry
+ * the long-horizon fields, and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
  * reason is in `report.json`.
  *
  * @module
@@ -78,6 +80,25 @@ function agentLines(agent: string, a: AgentReport): string[] {
     out.push(
       `  ${d}: R ${figure(dp.R, dp.ci.R)}   R_saf ${figure(dp.R_saf, dp.ci.R_saf)}   ` +
         `accuracy ${figure(dp.accuracy, dp.ci.accuracy)} (${dp.n.records} episodes, ${dp.n.tasks} tasks)`,
+    );
+  }
+  for (const [c, row] of Object.entries(a.categories ?? {})) {
+    out.push(
+      `  ${c}: accuracy ${figure(row.accuracy, row.ci.accuracy)}   R_saf ${figure(row.R_saf, row.ci.R_saf)}   ` +
+        `tool calls ${figure(row.tool_call_accuracy, null)}   critical steps ${
+          figure(row.critical_step_success, null)
+        } (${row.episodes} episodes, ${row.tasks} tasks)`,
+    );
+  }
+  const long = p.decay;
+  if (long.runs_by_length !== undefined) {
+    const runs = Object.entries(long.runs_by_length).map(([l, r]) =>
+      `${l}: ${r.runs.min === r.runs.max ? r.runs.max : `${r.runs.min}–${r.runs.max}`}`
+    );
+    out.push(
+      `  long horizon: runs per task by length ${runs.join(", ")}   completion share ${
+        figure(long.completion_share ?? null, long.ci.completion_share)
+      }   meltdown rate ${figure(long.meltdown_rate ?? null, long.ci.meltdown_rate)}`,
     );
   }
   out.push("  Weaknesses", ...describeWeaknesses(a.weaknesses).map((line, i) => `    ${i + 1}. ${line}`));
