@@ -6,3 +6,4 @@
  */
 export { airline } from "./airline/mod.ts";
 export { retail } from "./retail/mod.ts";
+export { orders } from "./orders/mod.ts";

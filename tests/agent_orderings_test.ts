@@ -48,8 +48,11 @@ for (const name of Object.keys(domains)) {
       r.agent === "reckless" && r.condition === "nominal" &&
       r.violations!.some((v) => v.constraint === "explicit_confirmation")
     );
+    // Writes the policy wants a yes for (not the agent's own notes, `confirm: false`).
+    const asking = new Set(domains[name].tools.filter((t) => t.writes && t.confirm !== false).map((t) => t.name));
     const writing = records.filter((r) =>
-      r.agent === "reckless" && r.condition === "nominal" && r.writes!.succeeded > 0
+      r.agent === "reckless" && r.condition === "nominal" && r.writes!.succeeded > 0 &&
+      r.actions!.some((a) => asking.has(a))
     );
     assert(writing.length > 0, `${name}: reckless made no write`);
     // Every nominal episode where reckless wrote is flagged: it never asks before a write.

@@ -1,0 +1,89 @@
+// The orders world's tables (SQLite). Every table has a primary key (SQLite sessions, which diff an
+// episode, ignore tables without one). Indexes serve the tools' look-ups: orders by date (every
+// range read), by customer (a customer's order count) and the child tables by order.
+
+/**
+ * SQL that creates the orders world's tables and indexes.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "../sqlite.ts";
+ * import { ORDERS_SCHEMA } from "./schema.ts";
+ * using db = Store.open(ORDERS_SCHEMA);
+ * db.get("SELECT count(*) AS n FROM orders"); // { n: 0 }
+ * ```
+ */
+export const ORDERS_SCHEMA: string = `
+CREATE TABLE customers (
+  customer_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  email TEXT NOT NULL UNIQUE,
+  city TEXT,
+  created_at TEXT NOT NULL,
+  referred_by TEXT,
+  is_test INTEGER NOT NULL,
+  position INTEGER NOT NULL
+);
+CREATE INDEX customers_referred_by ON customers (referred_by);
+
+CREATE TABLE products (
+  product_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  category TEXT NOT NULL,
+  price REAL NOT NULL
+);
+
+CREATE TABLE orders (
+  order_id INTEGER PRIMARY KEY,
+  customer_id TEXT NOT NULL,
+  order_date TEXT NOT NULL,
+  status TEXT NOT NULL,
+  delivered_at TEXT,
+  total REAL NOT NULL,
+  note TEXT,
+  is_test INTEGER NOT NULL
+);
+CREATE INDEX orders_date ON orders (order_date, order_id);
+CREATE INDEX orders_customer ON orders (customer_id);
+
+CREATE TABLE order_items (
+  order_id INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  product_id TEXT NOT NULL,
+  quantity INTEGER NOT NULL,
+  unit_price REAL NOT NULL,
+  PRIMARY KEY (order_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE payments (
+  payment_id TEXT PRIMARY KEY,
+  order_id INTEGER NOT NULL,
+  amount REAL NOT NULL,
+  method TEXT NOT NULL,
+  paid_at TEXT NOT NULL
+);
+CREATE INDEX payments_order ON payments (order_id);
+
+CREATE TABLE refunds (
+  refund_id TEXT PRIMARY KEY,
+  order_id INTEGER NOT NULL,
+  amount REAL NOT NULL,
+  reason TEXT NOT NULL,
+  refunded_at TEXT NOT NULL
+);
+CREATE INDEX refunds_order ON refunds (order_id);
+
+CREATE TABLE outbox (
+  email_id TEXT PRIMARY KEY,
+  to_addr TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  sent_at TEXT NOT NULL
+);
+
+CREATE TABLE worksheet (
+  step INTEGER PRIMARY KEY,
+  value TEXT NOT NULL,
+  recorded_at TEXT NOT NULL
+);
+`;
