@@ -22,8 +22,8 @@ async function run(script: string, args: string[]): Promise<{ code: number; stdo
   return { code, stdout: text.decode(stdout), stderr: text.decode(stderr) };
 }
 
-// Every test task asked and answered (trial 0); a quarter written without asking, a quarter left
-// unfinished (trial 1). Made once for the file's tests.
+// Half the test tasks asked and answered (trial 0, even ids); of the others, half written without
+// asking and half left unfinished (trial 1): every task once. Made once for the file's tests.
 let made: Promise<{ file: string; episodes: TauResult[] }> | undefined;
 function resultsFile(): Promise<{ file: string; episodes: TauResult[] }> {
   return made ??= (async () => {
@@ -31,7 +31,14 @@ function resultsFile(): Promise<{ file: string; episodes: TauResult[] }> {
       trials: 2,
       hashes: false,
       play: (task, trial) =>
-        trial === 0 ? "confirmed" : task % 4 === 0 ? "unconfirmed" : task % 4 === 1 ? "incomplete" : null,
+        // Kept short: each episode exports the whole shop to type its numbers.
+        trial === 0
+          ? (task % 2 === 0 ? "confirmed" : null)
+          : task % 4 === 1
+          ? "unconfirmed"
+          : task % 4 === 3
+          ? "incomplete"
+          : null,
     });
     const file = `${await Deno.makeTempDir()}/gpt-retail.json`;
     await Deno.writeTextFile(file, pythonJson(episodes));
@@ -77,7 +84,7 @@ tau.test("import --domain retail: every episode imported, every reward recompute
   // Writes made without asking are rewarded by τ-bench and found by the judge; asked ones are not.
   const unconfirmed = (r: { violations?: { constraint: string }[] }) =>
     (r.violations ?? []).some((v) => v.constraint === "explicit_confirmation");
-  const unasked = records.filter((r) => r.run === 1 && r.tau_reward === 1 && Number(r.task.split("/")[1]) % 4 === 0);
+  const unasked = records.filter((r) => r.run === 1 && r.tau_reward === 1 && Number(r.task.split("/")[1]) % 4 === 1);
   assert(unasked.some(unconfirmed));
   assertEquals(records.filter((r) => r.run === 0 && unconfirmed(r)).map((r) => r.task), []);
 
@@ -87,7 +94,7 @@ tau.test("import --domain retail: every episode imported, every reward recompute
   assertEquals(Object.keys(JSON.parse(score.stdout)), ["gpt-retail"]);
   const report = await run("cli/report.ts", [out]);
   assertEquals(report.code, 0, report.stderr);
-  assertStringIncludes(report.stdout, `gpt-retail (${n} episodes, 115 tasks)`);
+  assertStringIncludes(report.stdout, `gpt-retail (${n} episodes, 115 tasks)`); // every task, once or twice
 });
 
 tau.test("import refuses a retail file as airline's, and a bad --domain, each in one line", async () => {
