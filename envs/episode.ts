@@ -6,7 +6,7 @@
  */
 import { jsonEqual } from "./json.ts";
 import { abnormalResult, AbnormalSchedule } from "./abnormal.ts";
-import { changeDelta, type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
+import { type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
 import type { Recording, World } from "./world.ts";
 import type {
@@ -171,7 +171,6 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
       abnormal: new AbnormalSchedule(options.task),
       latency: options.rng.child("latency"),
       events: [],
-      sofar: [],
       endedBy: "max_steps",
       confidence: null,
       confidenceSource: null,
@@ -200,8 +199,6 @@ interface Run {
   // Draws each step's simulated latency, counted on its event and never on the tools' clock.
   readonly latency: Rng;
   readonly events: EpisodeEvent[];
-  // The episode's change so far, to give each writing call the rows it changed.
-  sofar: RowChange[];
   endedBy: EpisodeResult["endedBy"];
   confidence: number | null;
   confidenceSource: EpisodeResult["confidenceSource"];
@@ -267,7 +264,7 @@ function endStep(run: Run, step: number, action: Action<"end">): null {
 // terminating tool that succeeds ends the episode.
 function toolStep(run: Run, step: number, action: Action<"tool">): Observation | null {
   const { world } = run;
-  const { result, reached } = dispatchCall(run, step, action);
+  const { result, reached, changes } = dispatchCall(run, step, action);
   const event: Omit<EpisodeEvent, "latency_ms"> & { latency_ms?: number } = {
     step,
     actor: "tool",
@@ -279,12 +276,7 @@ function toolStep(run: Run, step: number, action: Action<"tool">): Observation |
   };
   if (reached !== null) {
     if (!jsonEqual(reached.args, action.args)) event.world_args = reached.args;
-    if (world.tool(reached.name)?.writes) {
-      const now = run.recording.changes();
-      const delta = changeDelta(run.sofar, now);
-      run.sofar = now;
-      if (delta.length > 0) event.changes = delta;
-    }
+    if (changes !== null && changes.length > 0) event.changes = changes;
   }
   event.latency_ms = draw(run, "tool");
   run.events.push(event as EpisodeEvent);
@@ -301,19 +293,27 @@ function dispatchCall(
   run: Run,
   step: number,
   action: Action<"tool">,
-): { result: DispatchResult; reached: { name: string; args: unknown } | null } {
+): { result: DispatchResult; reached: { name: string; args: unknown } | null; changes: RowChange[] | null } {
   let reached: { name: string; args: unknown } | null = null;
+  // The rows a writing call changed, net of the call (null when no writing call reached the world).
+  let changes: RowChange[] | null = null;
   const call = (name: string, args: unknown) => {
     reached = { name, args };
     const kind = run.abnormal.next(name);
-    if (kind === null) return run.world.call(run.ctx, name, args);
-    return abnormalResult(kind, { name, args }, run.world.tool(name), () => run.world.call(run.ctx, name, args));
+    const world = () =>
+      kind === null
+        ? run.world.call(run.ctx, name, args)
+        : abnormalResult(kind, { name, args }, run.world.tool(name), () => run.world.call(run.ctx, name, args));
+    if (!run.world.tool(name)?.writes) return world();
+    const tracked = run.recording.during(world);
+    changes = tracked.changes;
+    return tracked.value;
   };
   const dispatch = run.options.condition?.dispatch;
   const result = dispatch
     ? dispatch({ step, name: action.name, args: action.args }, call)
     : call(action.name, action.args);
-  return { result, reached };
+  return { result, reached, changes };
 }
 
 // The agent says something and the user replies; a reply that stops ends the episode.

@@ -10,7 +10,7 @@
  * @module
  */
 import { Store } from "./sqlite.ts";
-import { changeDelta, type GoldReplay } from "./grade.ts";
+import type { GoldReplay } from "./grade.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
 import { callTool, ToolError } from "./tool.ts";
@@ -34,6 +34,12 @@ export interface WorldOptions {
 export interface Recording extends Disposable {
   /** The rows changed since the episode began (net, full rows). */
   changes(): RowChange[];
+  /**
+   * Runs `fn` (one call) and returns what it returned with the rows it changed, net of the call
+   * (full rows, sorted by table and key): what `changeDelta()` of the changes before and after
+   * gives, without decoding everything the episode changed before.
+   */
+  during<T>(fn: () => T): { value: T; changes: RowChange[] };
 }
 
 interface Image {
@@ -155,6 +161,11 @@ export class World {
     const tracker = this.store.track();
     return {
       changes: () => tracker.changes(),
+      during: (fn) => {
+        using call = this.store.track();
+        const value = fn();
+        return { value, changes: call.changes() };
+      },
       [Symbol.dispose]: () => {
         tracker[Symbol.dispose]();
         this.store.rollback();
@@ -178,17 +189,15 @@ export class World {
     using episode = this.beginEpisode();
     const ctx = this.taskContext(task);
     const calls: RowChange[][] = [];
-    let before: RowChange[] = [];
     for (const call of task.gold) {
       const tool = this.#tools.get(call.name);
-      if (tool && !tool.terminates) this.call(ctx, call.name, call.args);
+      const run = () => tool && !tool.terminates ? this.call(ctx, call.name, call.args) : null;
       if (!tool?.writes) {
+        run();
         calls.push([]);
         continue;
       }
-      const now = episode.changes();
-      calls.push(changeDelta(before, now));
-      before = now;
+      calls.push(episode.during(run).changes);
     }
     const replay = { all: episode.changes(), calls };
     this.#gold.set(task.id, replay);

@@ -58,16 +58,20 @@ export interface EnvCondition extends EpisodeCondition {
  */
 export function envCondition(options: EnvOptions): EnvCondition {
   const schemas = options.tools.map(parametersOf);
-  const hints = presetHints(options.preset, { schemas, columns: options.columns });
+  const { hints, descriptions } = presetOf(options, schemas);
   const order = { order: seededKeyOrder(options.seed) };
-  const tools = options.tools.map((tool, i): Tool => ({
-    ...tool,
-    description: encodeText(tool.description, hints),
-    parameters: encodeSchema(schemas[i], hints, order) as Record<string, unknown>,
-  }));
+  // The perturbed schemas are worked out when an agent first reads them (a scripted agent never does).
+  const tools = options.tools.map((tool, i): Tool => {
+    let parameters: Record<string, unknown> | undefined;
+    return Object.defineProperty({ ...tool, description: descriptions[i] }, "parameters", {
+      enumerable: true,
+      get: () => parameters ??= encodeSchema(schemas[i], hints, order) as Record<string, unknown>,
+    });
+  });
   return {
     tools,
-    hints: { perturbation: hints as PerturbationHints & Record<string, Json> },
+    // The agent's own copy: the preset's hints are shared by every episode.
+    hints: { perturbation: structuredClone(hints) as PerturbationHints & Record<string, Json> },
     dispatch(call, next) {
       const decoded = decodeArgs(call.args, hints);
       if ("error" in decoded) {
@@ -81,6 +85,22 @@ export function envCondition(options: EnvOptions): EnvCondition {
       return { ...r, args: call.args, result: encodeResult(r.result ?? null, hints, order) };
     },
   };
+}
+
+// The hints and descriptions of a preset over some tools and columns, worked out once: they do not
+// depend on the episode.
+const PRESETS = new WeakMap<readonly Tool[], Map<string, { hints: PerturbationHints; descriptions: string[] }>>();
+
+function presetOf(options: EnvOptions, schemas: readonly Record<string, unknown>[]) {
+  let byPreset = PRESETS.get(options.tools);
+  if (byPreset === undefined) PRESETS.set(options.tools, byPreset = new Map());
+  const key = `${options.preset}\u001f${JSON.stringify(options.columns)}`;
+  let found = byPreset.get(key);
+  if (found === undefined) {
+    const hints = presetHints(options.preset, { schemas, columns: options.columns });
+    byPreset.set(key, found = { hints, descriptions: options.tools.map((t) => encodeText(t.description, hints)) });
+  }
+  return found;
 }
 
 const PARAMETERS = new WeakMap<Tool, Record<string, unknown>>();
