@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { getDomain, World } from "../envs/mod.ts";
 import { benchWorld } from "./bench.ts";
+import { benchLong } from "./_bench_long.ts";
 
 Deno.test("benchWorld() replays every gold and finds the same changes each time", () => {
   using world = World.open(getDomain("airline"), { seed: "0" });
@@ -11,4 +12,11 @@ Deno.test("benchWorld() replays every gold and finds the same changes each time"
   assert(figures.tool_steps_per_s > 0 && figures.restore_ms > 0 && figures.gold_replay_tasks_per_s > 0);
   // The world is left as it was: no episode open, the gold still applies.
   assertEquals(world.store.inTransaction, false);
+});
+
+Deno.test("benchLong() times the oracle on each domain's long tasks and leaves out a domain without any", async () => {
+  const [orders] = await benchLong([getDomain("orders")], { minMs: 1 });
+  assertEquals([orders.domain, orders.tasks, orders.milestones], ["orders", 2, 100]);
+  assert(orders.episodes >= 2 && orders.episodes_per_s > 0 && orders.steps_per_s > orders.episodes_per_s);
+  assertEquals(await benchLong([getDomain("airline")], { minMs: 1 }), []);
 });

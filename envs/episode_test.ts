@@ -3,7 +3,7 @@ import { z } from "zod";
 import { toy } from "../tests/fixtures/toy_domain.ts";
 import { defineDomain } from "./domain.ts";
 import { runEpisode } from "./episode.ts";
-import { composeChanges } from "./grade.ts";
+import { changeDelta, composeChanges } from "./grade.ts";
 import { replayTrajectory } from "./replay.ts";
 import { Rng } from "./rng.ts";
 import { defineTool } from "./tool.ts";
@@ -379,4 +379,20 @@ Deno.test("runEpisode() answers a task's abnormal calls wrongly, apart from any 
   const many = scripted(Array.from({ length: 40 }, () => ({ type: "tool", name: lookUp.name, args: lookUp.args })));
   const long = await play({ ...plain, maxSteps: 35 }, many);
   assertEquals(long.steps, 35);
+});
+
+Deno.test("Recording.during() gives a call's own changes: what changeDelta() of the changes around it gives", () => {
+  using world = World.open(toy, { seed: "0" });
+  const [task] = world.defaultTasks(1);
+  const write = task.gold.find((c) => world.tool(c.name)?.writes)!;
+  using recording = world.beginEpisode();
+  const ctx = world.taskContext(task);
+  const first = recording.during(() => world.call(ctx, write.name, write.args));
+  assert(first.value.ok && first.changes.length > 0);
+  const before = recording.changes();
+  // The same write again changes the same rows once more: only this call's part is in its changes.
+  const again = recording.during(() => world.call(ctx, write.name, write.args));
+  assert(again.value.ok && again.changes.length > 0, JSON.stringify(again.value));
+  assertEquals(again.changes, changeDelta(before, recording.changes()));
+  assertEquals(first.changes, changeDelta([], before));
 });
