@@ -170,7 +170,9 @@ Deno.test("no library file outside envs/<domain>/ names a registered domain or o
     assert(balanced, `${path}: the scan ended inside a template literal`);
     for (const l of literals) {
       for (const t of targets) {
-        if (names(l.text, t.name) && !vocabulary(path, l.text)) found.push(`${path}:${l.line}: ${JSON.stringify(l.text)} names ${t.what}`);
+        if (names(l.text, t.name) && !vocabulary(path, l.text)) {
+          found.push(`${path}:${l.line}: ${JSON.stringify(l.text)} names ${t.what}`);
+        }
       }
     }
   }
