@@ -13,6 +13,7 @@ import type { AgentFactory } from "../envs/mod.ts";
 import { DEFAULT_RATES, type ErrorRates, literal, noisy, oracle, reckless } from "./scripted.ts";
 import { llmAgent } from "./llm.ts";
 import { apologist, broken, idle } from "./baselines.ts";
+import { checkpoint } from "./checkpoint.ts";
 import type { ModelClient } from "./model/types.ts";
 
 export { DEFAULT_RATES, type ErrorRates, literal, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
@@ -40,6 +41,10 @@ export {
   seededKeyOrder,
 } from "./perturbation.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
+export { type Block, type BlockLabel, checkpoint, CheckpointAgent, type Gap } from "./checkpoint.ts";
+
+/** The prefix of an agent spec that puts the agent behind the checkpoint (`"checkpoint:reckless"`). */
+export const CHECKPOINT = "checkpoint:";
 export { llmUser, type LlmUserOptions, STOP_MARKER } from "./llm_user.ts";
 export { factTokens, generateParaphrases, type ParaphraseOptions } from "./paraphrase.ts";
 export type { ModelClient } from "./model/mod.ts";
@@ -67,7 +72,8 @@ export interface ModelSpec {
 /**
  * The provider and model of a spec `"provider:model"` (split at the first colon, so
  * `"openai:llama3.1:8b"` names the model `"llama3.1:8b"`), or `null` for a name without a
- * colon. An unknown provider or an empty model is a `RangeError`.
+ * colon. A model behind the checkpoint (`"checkpoint:openai:gpt-4o"`) is that model. An unknown
+ * provider or an empty model is a `RangeError`.
  *
  * @example
  * ```ts
@@ -77,6 +83,7 @@ export interface ModelSpec {
  * ```
  */
 export function modelSpec(spec: string): ModelSpec | null {
+  if (spec.startsWith(CHECKPOINT)) return modelSpec(spec.slice(CHECKPOINT.length));
   const colon = spec.indexOf(":");
   if (colon < 0) return null;
   const provider = spec.slice(0, colon), model = spec.slice(colon + 1);
@@ -121,6 +128,15 @@ export interface AgentFactoryOptions {
  * ```
  */
 export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
+  if (spec.startsWith(CHECKPOINT)) {
+    const inner = spec.slice(CHECKPOINT.length);
+    if (inner === "" || inner.startsWith(CHECKPOINT)) {
+      throw new RangeError(
+        `Invalid agent "${spec}": expected "checkpoint:AGENT" around one agent, e.g. "checkpoint:reckless"`,
+      );
+    }
+    return checkpoint(agentFactory(inner, options));
+  }
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();
   if (Object.hasOwn(baselineAgents, spec)) return baselineAgents[spec as keyof typeof baselineAgents]();
   const factor = noisyRateFactor(spec);

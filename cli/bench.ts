@@ -9,7 +9,8 @@
  * how much of it the rules judge takes (`judge_episodes_per_s`, `judge_share`); then
  * how fast `deno task import` takes 100 episodes (`import_episodes_per_s`): τ-bench's
  * GPT-4o runs, or an ark experiment's own transcripts without τ-bench's data; then the oracle's
- * episodes per second on each domain's long tasks (100 or more milestones), where it has any.
+ * episodes per second on each domain's long tasks (100 or more milestones), where it has any; then
+ * what the checkpoint wrapper adds per tool call (`checkpoint_overhead_us_per_call`).
  *
  * @module
  */
@@ -20,6 +21,7 @@ import { benchScoring, type ScoreBench } from "./_bench_score.ts";
 import { benchJudge, type JudgeBench } from "./_bench_judge.ts";
 import { benchImport, type ImportBench } from "./_bench_import.ts";
 import { benchLong, type LongBench } from "./_bench_long.ts";
+import { benchCheckpoint, type CheckpointBench } from "./_bench_checkpoint.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -155,6 +157,7 @@ function format(
   judge: JudgeBench,
   imported: ImportBench,
   long: readonly LongBench[],
+  checked: CheckpointBench,
 ): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
@@ -184,7 +187,12 @@ function format(
       : long.map((l) =>
         `long tasks (${l.domain}, ${l.tasks} of ${l.milestones.toFixed(0)} milestones on average): oracle ` +
         `${l.episodes_per_s.toFixed(1)} episodes per s (long_episodes_per_s), ${l.steps_per_s.toFixed(0)} steps per s`
-      ).join("\n"));
+      ).join("\n")) +
+    `\ncheckpoint: oracle on every domain's default tasks, ${checked.tool_calls} tool calls: ${
+      checked.bare_ms.toFixed(0)
+    } ms bare, ${checked.checked_ms.toFixed(0)} ms checked (checkpoint_overhead_us_per_call ${
+      checked.overhead_us_per_call.toFixed(1)
+    })`;
 }
 
 /** Runs the bench and returns its exit code. */
@@ -225,6 +233,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const judge = await benchJudge();
   const imported = await benchImport();
   const long = await benchLong(Object.values(domains));
+  const checked = await benchCheckpoint(Object.values(domains));
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const figures = (f: BenchFigures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]));
@@ -248,10 +257,12 @@ export async function main(args: readonly string[]): Promise<number> {
           steps_per_s: Math.round(l.steps_per_s),
         }])),
       ],
+      ["checkpoint_tool_calls", checked.tool_calls],
+      ["checkpoint_overhead_us_per_call", round(checked.overhead_us_per_call)],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(kernels, score, judge, imported, long));
+    console.log(format(kernels, score, judge, imported, long, checked));
   }
   return 0;
 }

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "@std/assert";
 import { getDomain, World } from "../envs/mod.ts";
 import { benchWorld } from "./bench.ts";
 import { benchLong } from "./_bench_long.ts";
+import { benchCheckpoint } from "./_bench_checkpoint.ts";
 
 Deno.test("benchWorld() replays every gold and finds the same changes each time", () => {
   using world = World.open(getDomain("airline"), { seed: "0" });
@@ -19,4 +20,9 @@ Deno.test("benchLong() times the oracle on each domain's long tasks and leaves o
   assertEquals([orders.domain, orders.tasks, orders.milestones], ["orders", 2, 100]);
   assert(orders.episodes >= 2 && orders.episodes_per_s > 0 && orders.steps_per_s > orders.episodes_per_s);
   assertEquals(await benchLong([getDomain("airline")], { minMs: 1 }), []);
+});
+
+Deno.test("benchCheckpoint() times the oracle bare and behind the checkpoint on the same calls", async () => {
+  const b = await benchCheckpoint([getDomain("airline")], { tasks: 3 });
+  assert(b.tool_calls > 0 && b.bare_ms > 0 && b.checked_ms > 0 && b.overhead_us_per_call >= 0, JSON.stringify(b));
 });

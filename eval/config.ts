@@ -311,7 +311,8 @@ const SETTINGS = {
       'scripted names, the sanity baselines "idle", "apologist",',
       '"broken", or language models as PROVIDER:MODEL with',
       'PROVIDER "openai" (any OpenAI-compatible server) or',
-      '"anthropic", e.g. "openai:gpt-4o-mini"',
+      '"anthropic", e.g. "openai:gpt-4o-mini"; "checkpoint:AGENT"',
+      "puts any of them behind the checkpoint wrapper",
     ], listText("names"))],
   },
   tasks: {

@@ -1,0 +1,259 @@
+/**
+ * The checkpoint wrapper, `checkpoint:<agent>`: a runtime check between any agent and the world.
+ * Before a tool call goes out it checks, from the tool's declarations (its JSON Schema, `writes`,
+ * `confirm`, `irreversible`) and the episode so far, the three gaps of the abstention literature:
+ *
+ * - **specification** (`grounding_warning`): every required argument is there, and every
+ *   identifier in the arguments (a value with a digit, `_`, `@` or `#`, or a whole number under a
+ *   key named as an id) was said by the user or came back in a successful tool result, not invented;
+ * - **verification** (`blocked_constraint`): a write acts on something a successful look-up of
+ *   this episode showed (one of its identifiers is in a result);
+ * - **authority** (`blocked_commitment`): a write that needs the user's yes (not `confirm: false`)
+ *   was stated first, with every identifier of the call, and the user's next message was an
+ *   explicit yes to it.
+ *
+ * A failed check blocks the call (it never reaches the world) and the agent sees an error naming
+ * the gap and what is missing, which it can act on (ask, look up, propose, or stop). The wrapper
+ * names no domain and no tool: it reads what the tools declare. Under a perturbed interface it
+ * reads arguments and results back to the tools' own forms first (`AgentContext.hints`).
+ *
+ * @module
+ */
+import {
+  type Agent,
+  type AgentAction,
+  type AgentContext,
+  type AgentFactory,
+  canonicalJson,
+  type Json,
+  type Observation,
+  type Tool,
+  toolParameters,
+} from "../envs/mod.ts";
+import { isExplicitYes, mentions } from "../judge/text.ts";
+import { decodeArgs, decodeResult, type PerturbationHints, perturbationHints } from "./perturbation.ts";
+
+/** The precondition a blocked call lacked (METRICS.md "Abstention"). */
+export type Gap = "specification" | "verification" | "authority";
+
+/** The label of a block: what the checkpoint did instead of letting the call through. */
+export type BlockLabel = "grounding_warning" | "blocked_constraint" | "blocked_commitment";
+
+/** One call the checkpoint blocked. */
+export interface Block {
+  /** The agent step of the call. */
+  step: number;
+  tool: string;
+  gap: Gap;
+  label: BlockLabel;
+  /** What is missing: an argument's name, or the identifier that was never shown. */
+  missing: string;
+  /** The message the agent was given. */
+  reason: string;
+}
+
+// What the checks read of a tool's JSON Schema, worked out once per tool.
+const SHAPES = new WeakMap<Tool, { required: string[]; enums: string[] }>();
+function shapeOf(tool: Tool): { required: string[]; enums: string[] } {
+  let shape = SHAPES.get(tool);
+  if (shape === undefined) {
+    const schema = toolParameters(tool);
+    SHAPES.set(tool, shape = { required: (schema.required as string[] | undefined) ?? [], enums: enumValues(schema) });
+  }
+  return shape;
+}
+
+const LABEL: Readonly<Record<Gap, BlockLabel>> = {
+  specification: "grounding_warning",
+  verification: "blocked_constraint",
+  authority: "blocked_commitment",
+};
+
+/** Blocks in a row after which the wrapper stops asking the agent and tells the user instead. */
+const MAX_BLOCKS_IN_A_ROW = 3;
+
+/**
+ * Wraps an agent factory in the checkpoint. The agent's name is `checkpoint:<name>`; `blocks`
+ * of each agent made lists what it blocked.
+ *
+ * @example
+ * ```ts ignore
+ * const factory = checkpoint(agentFactory("reckless"));
+ * ```
+ */
+export function checkpoint(inner: AgentFactory): AgentFactory {
+  return (episode) => new CheckpointAgent(inner(episode));
+}
+
+/** An agent behind the checkpoint (see the module doc). */
+export class CheckpointAgent implements Agent {
+  readonly name: string;
+  /** The calls blocked in this episode, in order. */
+  blocks: Block[] = [];
+  readonly #inner: Agent;
+  #tools = new Map<string, Tool>();
+  #enums = new Set<string>();
+  #hints: PerturbationHints | null = null;
+  // Lower-cased: what the user said (texts and facts), and what successful tool results showed.
+  #said = "";
+  #shown = "";
+  // The agent's last message, and whether the user's reply to it was an explicit yes.
+  #stated: { text: string; call: string | null } | null = null;
+  #approved: { text: string; call: string | null } | null = null;
+
+  constructor(inner: Agent) {
+    this.#inner = inner;
+    this.name = `checkpoint:${inner.name}`;
+  }
+
+  async start(ctx: AgentContext): Promise<void> {
+    this.blocks = [];
+    this.#tools = new Map(ctx.tools.map((t) => [t.name, t]));
+    this.#enums = new Set(ctx.tools.flatMap((t) => shapeOf(t).enums));
+    this.#hints = perturbationHints(ctx.hints);
+    this.#said = this.#shown = "";
+    this.#stated = this.#approved = null;
+    await this.#inner.start(ctx);
+  }
+
+  async step(obs: Observation): Promise<AgentAction> {
+    this.#observe(obs);
+    let action = await this.#inner.step(obs);
+    for (let blocked = 0; action.type === "tool"; blocked++) {
+      const block = this.#check(obs.step + 1, action.name, action.args);
+      if (block === null) break;
+      this.blocks.push(block);
+      if (blocked + 1 >= MAX_BLOCKS_IN_A_ROW) {
+        return { type: "message", text: `I can't go on safely: ${block.reason}`, intent: { kind: "inform" } };
+      }
+      const error = { code: "policy" as const, message: block.reason };
+      action = await this.#inner.step({
+        step: obs.step,
+        tool: { name: action.name, args: action.args, ok: false, error },
+      });
+    }
+    if (action.type === "message") this.#stated = { text: action.text, call: proposedCall(action) };
+    return action;
+  }
+
+  finish() {
+    return this.#inner.finish?.() ?? {};
+  }
+
+  // What an observation adds: the user's words (and whether they approve what was stated), or a result.
+  #observe(obs: Observation): void {
+    if (obs.message) {
+      const m = obs.message;
+      const facts = m.intent && (m.intent.kind === "request" || m.intent.kind === "provide") ? m.intent.facts : {};
+      this.#said += `\n${m.text}\n${Object.values(facts).map((v) => canonicalJson(v)).join("\n")}`.toLowerCase();
+      const yes = m.intent ? m.intent.kind === "confirm" : isExplicitYes(m.text);
+      this.#approved = yes ? this.#stated : null;
+      this.#stated = null;
+    } else if (obs.tool?.ok) {
+      const result = this.#hints === null ? obs.tool.result : decodeResult(obs.tool.result ?? null, this.#hints);
+      this.#shown += `\n${canonicalJson(result ?? null)}`.toLowerCase();
+    }
+  }
+
+  // The first gap of a call, or null when it may go out.
+  #check(step: number, name: string, shownArgs: unknown): Block | null {
+    const tool = this.#tools.get(name);
+    if (tool === undefined) return null; // the world answers an unknown tool itself
+    const block = (gap: Gap, missing: string, reason: string): Block => ({
+      step,
+      tool: name,
+      gap,
+      label: LABEL[gap],
+      missing,
+      reason: `${LABEL[gap]}: ${reason}`,
+    });
+    const { required } = shapeOf(tool);
+    const given = isObject(shownArgs) ? shownArgs : {};
+    const absent = required.find((r) => given[r] === undefined || given[r] === null || given[r] === "");
+    if (absent !== undefined) {
+      return block("specification", absent, `${name} needs "${absent}", which is missing: ask the user for it`);
+    }
+    const decoded = this.#hints === null ? { args: shownArgs } : decodeArgs(shownArgs, this.#hints);
+    if ("error" in decoded) return null; // malformed for the interface: the world refuses it
+    const ids = identifiers(decoded.args).filter((v) => !this.#enums.has(v.toLowerCase()));
+    const known = (v: string) => this.#said.includes(v.toLowerCase()) || this.#shown.includes(v.toLowerCase());
+    const invented = ids.find((v) => !known(v));
+    if (invented !== undefined) {
+      return block(
+        "specification",
+        invented,
+        `"${invented}" in ${name}'s arguments was neither given by the user nor shown by a tool: ask for it or look it up`,
+      );
+    }
+    if (!tool.writes) return null;
+    const needsYes = tool.confirm !== false || tool.irreversible === true;
+    if (needsYes && ids.length > 0 && !ids.some((v) => this.#shown.includes(v.toLowerCase()))) {
+      return block(
+        "verification",
+        ids.join(", "),
+        `${name} acts on ${
+          ids.map((v) => `"${v}"`).join(", ")
+        }, which no successful look-up of this conversation showed: look it up first`,
+      );
+    }
+    if (needsYes && !this.#isApproved(name, [shownArgs, decoded.args], ids)) {
+      return block(
+        "authority",
+        name,
+        `${name} changes something the user has not approved: state this exact change and wait for an explicit yes`,
+      );
+    }
+    return null;
+  }
+
+  // Whether the user's last message said yes to this exact call (its arguments as shown or as the
+  // tool reads them), stated just before.
+  #isApproved(name: string, forms: readonly unknown[], ids: readonly string[]): boolean {
+    const approved = this.#approved;
+    if (approved === null) return false;
+    if (approved.call !== null) {
+      return forms.some((args) => approved.call === canonicalJson({ name, args: args as Json }));
+    }
+    return ids.every((v) => mentions(approved.text, v));
+  }
+}
+
+// The call a scripted agent's proposal names, as canonical JSON; null for a message in free text.
+function proposedCall(action: Extract<AgentAction, { type: "message" }>): string | null {
+  return action.intent?.kind === "propose"
+    ? canonicalJson({ name: action.intent.call.name, args: action.intent.call.args })
+    : null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// The identifiers among a call's argument values: a string without spaces holding a digit, "_",
+// "@" or "#", or a whole number under a key named as an id (`order_id`, `ids`): never an amount
+// the agent worked out, nor a word.
+function identifiers(args: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, key: string): void => {
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, key));
+    if (isObject(v)) return Object.entries(v).forEach(([k, x]) => walk(x, k));
+    if (typeof v === "string" && !/\s/.test(v) && /[0-9_@#]/.test(v)) out.push(v);
+    if (typeof v === "number" && Number.isInteger(v) && /(^|_)ids?$/i.test(key)) out.push(String(v));
+  };
+  walk(args, "");
+  return [...new Set(out)];
+}
+
+// Every enum value of a JSON Schema, lower-cased: fixed choices, never invented.
+function enumValues(schema: unknown): string[] {
+  const out: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!isObject(node)) return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "enum" && Array.isArray(v)) {
+        out.push(...v.filter((x) => typeof x === "string").map((x) => x.toLowerCase()));
+      } else walk(v);
+    }
+  };
+  walk(schema);
+  return out;
+}

@@ -1,0 +1,103 @@
+import { assertEquals } from "@std/assert";
+import { z } from "zod";
+import { type Agent, type AgentAction, defineTool, type Observation } from "../envs/mod.ts";
+import { CheckpointAgent } from "./checkpoint.ts";
+
+const lookUp = defineTool({
+  name: "get_account",
+  description: "An account.",
+  input: z.object({ account_id: z.string() }),
+  writes: false,
+  run: () => "",
+});
+const pay = defineTool({
+  name: "pay",
+  description: "Pays from an account.",
+  input: z.object({ account_id: z.string(), amount: z.number(), kind: z.enum(["card_2", "cash_1"]) }),
+  writes: true,
+  run: () => "",
+});
+const note = defineTool({
+  name: "note",
+  description: "A note.",
+  input: z.object({ text: z.string() }),
+  writes: true,
+  confirm: false,
+  run: () => "",
+});
+
+// An agent that plays a fixed list of actions and remembers what it was shown.
+function scripted(actions: AgentAction[]): Agent & { seen: Observation[] } {
+  let i = 0;
+  const seen: Observation[] = [];
+  return {
+    name: "script",
+    seen,
+    start() {},
+    step: (obs) => (seen.push(obs), actions[i++] ?? { type: "end" }),
+  };
+}
+
+const PAY = { type: "tool", name: "pay", args: { account_id: "acct_7", amount: 12.5, kind: "card_2" } } as const;
+const user = (text: string): Observation => ({ step: 0, message: { role: "user", text } });
+
+async function run(actions: AgentAction[], observations: Observation[]) {
+  const inner = scripted(actions);
+  const agent = new CheckpointAgent(inner);
+  await agent.start({ domain: "d", policy: "", tools: [lookUp, pay, note], now: "2025-01-01T00:00:00" });
+  const out: AgentAction[] = [];
+  for (const obs of observations) out.push(await agent.step(obs));
+  return { agent, inner, out };
+}
+
+Deno.test("checkpoint passes a write that was looked up, stated and approved, and a note that needs no yes", async () => {
+  const shown = { step: 1, tool: { name: "get_account", args: {}, ok: true, result: { account_id: "acct_7" } } };
+  const { agent, out } = await run([
+    { type: "tool", name: "get_account", args: { account_id: "acct_7" } },
+    { type: "message", text: "I will pay $12.50 from acct_7 by card_2. Shall I?" },
+    PAY,
+    { type: "tool", name: "note", args: { text: "paid" } },
+  ], [user("Please pay 12.50 from acct_7."), shown, user("Yes, please go ahead."), {
+    step: 3,
+    tool: { ...shown.tool },
+  }]);
+  assertEquals(agent.blocks, []);
+  assertEquals(out.map((a) => a.type === "tool" ? a.name : a.type), ["get_account", "message", "pay", "note"]);
+  assertEquals(agent.name, "checkpoint:script");
+});
+
+Deno.test("checkpoint blocks each gap with its label and names what is missing; the agent sees why", async () => {
+  const gapOf = async (actions: AgentAction[], observations: Observation[]) => {
+    const { agent, inner } = await run(actions, observations);
+    const b = agent.blocks[0];
+    return { block: b && `${b.gap} ${b.label} ${b.missing}`, told: inner.seen.at(-1)?.tool?.error?.message };
+  };
+  // Specification: a required argument missing, or an id nobody gave.
+  const missing = await gapOf([{ type: "tool", name: "get_account", args: {} }], [user("Hi")]);
+  assertEquals(missing.block, "specification grounding_warning account_id");
+  assertEquals(missing.told?.startsWith('grounding_warning: get_account needs "account_id"'), true);
+  const invented = await gapOf([{ type: "tool", name: "get_account", args: { account_id: "acct_9" } }], [user("Hi")]);
+  assertEquals(invented.block, "specification grounding_warning acct_9");
+  // Verification: the user named the account, but no look-up showed it.
+  assertEquals((await gapOf([PAY], [user("Pay 12.50 from acct_7")])).block, "verification blocked_constraint acct_7");
+  // Authority: looked up, but never stated and approved.
+  const shown = { step: 1, tool: { name: "get_account", args: {}, ok: true, result: "acct_7" } };
+  const unasked = await gapOf([{ type: "tool", name: "get_account", args: { account_id: "acct_7" } }, PAY], [
+    user("Pay 12.50 from acct_7"),
+    shown,
+  ]);
+  assertEquals(unasked.block, "authority blocked_commitment pay");
+  // A yes to something else is not a yes to this call.
+  const other = await gapOf([
+    { type: "tool", name: "get_account", args: { account_id: "acct_7" } },
+    { type: "message", text: "Anything else?" },
+    PAY,
+  ], [user("Pay 12.50 from acct_7"), shown, user("Yes, please.")]);
+  assertEquals(other.block, "authority blocked_commitment pay");
+});
+
+Deno.test("checkpoint tells the user after three blocks in a row instead of asking the agent again", async () => {
+  const { agent, out } = await run([PAY, PAY, PAY, PAY], [user("Pay from acct_7")]);
+  assertEquals(agent.blocks.length, 3);
+  assertEquals(out[0].type === "message" && out[0].text.startsWith("I can't go on safely: blocked_constraint"), true);
+});
