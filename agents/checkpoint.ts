@@ -24,6 +24,7 @@ import {
   type AgentAction,
   type AgentContext,
   type AgentFactory,
+  type AgentReport,
   canonicalJson,
   type Json,
   type Observation,
@@ -43,8 +44,11 @@ export type BlockLabel = "grounding_warning" | "blocked_constraint" | "blocked_c
 export interface Block {
   /** The agent step of the call. */
   step: number;
+  /** The tool called. */
   tool: string;
+  /** The precondition it lacked. */
   gap: Gap;
+  /** What the checkpoint did: the label of the gap. */
   label: BlockLabel;
   /** What is missing: an argument's name, or the identifier that was never shown. */
   missing: string;
@@ -101,6 +105,7 @@ export class CheckpointAgent implements Agent {
   #stated: { text: string; call: string | null } | null = null;
   #approved: { text: string; call: string | null } | null = null;
 
+  /** Puts `inner` behind the checkpoint. */
   constructor(inner: Agent) {
     this.#inner = inner;
     this.name = `checkpoint:${inner.name}`;
@@ -136,7 +141,7 @@ export class CheckpointAgent implements Agent {
     return action;
   }
 
-  finish() {
+  finish(): AgentReport | Promise<AgentReport> {
     return this.#inner.finish?.() ?? {};
   }
 
