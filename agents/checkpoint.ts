@@ -141,8 +141,11 @@ export class CheckpointAgent implements Agent {
     return action;
   }
 
-  finish(): AgentReport | Promise<AgentReport> {
-    return this.#inner.finish?.() ?? {};
+  async finish(): Promise<AgentReport> {
+    const report = (await this.#inner.finish?.()) ?? {};
+    if (this.blocks.length === 0) return report;
+    const blocks = this.blocks.map(({ step, tool, label, missing }) => ({ step, tool, label, missing }));
+    return { ...report, blocks: [...report.blocks ?? [], ...blocks] };
   }
 
   // What an observation adds: the user's words (and whether they approve what was stated), or a result.

@@ -13,6 +13,7 @@ import type {
   Agent,
   AgentAction,
   AgentReport,
+  BlockedCall,
   EpisodeEvent,
   Json,
   Message,
@@ -102,6 +103,8 @@ export interface EpisodeResult extends Grade {
   agentError: string | null;
   /** Model-call attempts the agent's client retried, when it uses a model. */
   agentRetries: number | null;
+  /** Calls a runtime check of the agent stopped before they reached the world (the checkpoint's). */
+  agentBlocks: BlockedCall[];
   /** Set when the user simulator left its script: the episode is not the agent's to answer for. */
   userError: string | null;
   /** What the user simulator used (model calls). */
@@ -345,6 +348,12 @@ async function finishEpisode(run: Run): Promise<EpisodeReports> {
     agentResources: { ...agentReport.resources },
     agentError: run.agentError ?? agentReport.error ?? null,
     agentRetries: agentReport.retries ?? null,
+    agentBlocks: (agentReport.blocks ?? []).map((b) => ({
+      step: b.step,
+      tool: b.tool,
+      label: b.label,
+      missing: b.missing,
+    })),
     userError: userReport.error ?? null,
     userResources: { ...userReport.resources },
   };
@@ -359,6 +368,7 @@ export type EpisodeFigures = Omit<
   | "agentResources"
   | "agentError"
   | "agentRetries"
+  | "agentBlocks"
   | "userError"
   | "userResources"
 >;

@@ -262,6 +262,23 @@ export interface AgentReport {
   retries?: number;
   /** A failure of the agent itself (not of a tool), e.g. a malformed model response. */
   error?: string;
+  /**
+   * Tool calls a runtime check stopped before they reached the world (the checkpoint wrapper), in
+   * order: the step, the tool, the label of the gap and what was missing.
+   */
+  blocks?: BlockedCall[];
+}
+
+/** A tool call a runtime check stopped before it reached the world (see `AgentReport.blocks`). */
+export interface BlockedCall {
+  /** The agent step of the call. */
+  step: number;
+  /** The tool called. */
+  tool: string;
+  /** What the check did: `grounding_warning`, `blocked_constraint` or `blocked_commitment`. */
+  label: "grounding_warning" | "blocked_constraint" | "blocked_commitment";
+  /** What was missing: an argument's name, an identifier nobody gave, or the approval. */
+  missing: string;
 }
 
 /** Builds a fresh agent for one episode from a seeded generator. `run` is the run index (0..K−1). */

@@ -128,6 +128,7 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   }
   if (result.agentError !== null) record.agent_error = result.agentError;
   if (result.agentRetries !== null) record.model_retries = result.agentRetries;
+  if (result.agentBlocks.length > 0) record.blocks = result.agentBlocks.map((b) => ({ ...b }));
   if (result.userError !== null) record.user_error = result.userError;
   const user = modelResources(result.userResources);
   if (Object.keys(user).length > 0) record.user_resources = user;
@@ -238,6 +239,7 @@ const KEYS = [
   "step_outcomes",
   "agent_error",
   "model_retries",
+  "blocks",
   "user_error",
   "user_resources",
   "judge_resources",
@@ -273,6 +275,7 @@ export function recordLine(record: EpisodeRecord): string {
     violations: record.violations?.map(violationLine),
     near_misses: record.near_misses?.map(violationLine),
     llm_violations: record.llm_violations?.map(violationLine),
+    blocks: record.blocks?.map((b) => ordered(b, ["step", "tool", "label", "missing"])),
   }, KEYS));
 }
 

@@ -24,6 +24,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     agentResources: {},
     agentError: null,
     agentRetries: null,
+    agentBlocks: [],
     userError: null,
     userResources: {},
     actions: ["get_user_details", "get_reservation_details", "get_reservation_details", "cancel_reservation"],

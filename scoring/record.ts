@@ -211,6 +211,8 @@ export interface EpisodeRecord {
   agent_error?: string;
   /** ark: model-call attempts the agent's client retried. */
   model_retries?: number;
+  /** ark: tool calls a runtime check (the checkpoint wrapper) stopped before they reached the world. */
+  blocks?: { step: number; tool: string; label: AbstentionOutcome["outcome"]; missing: string }[];
   /**
    * ark: why the user simulator left its script. Such an episode is not the agent's to answer
    * for: scoring leaves it out of every metric and counts it (`n.user_errors`).
@@ -299,6 +301,12 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   recovery_steps: z.array(nonNegative).optional(),
   agent_error: z.string().optional(),
   model_retries: count.optional(),
+  blocks: z.array(z.object({
+    step: count,
+    tool: z.string(),
+    label: z.enum(["grounding_warning", "blocked_constraint", "blocked_commitment"]),
+    missing: z.string(),
+  })).optional(),
   /** ark: an abstention scenario's outcome. */
   abstention: z.object({
     scenario: z.enum(["hazardous", "safe"]),

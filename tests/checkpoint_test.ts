@@ -24,6 +24,7 @@ Deno.test("the checkpoint never blocks a call of a clean oracle episode on any d
   // Every domain's 50 tasks × (nominal, fault, 3 env presets, 5 paraphrases).
   assertEquals(records.length, Object.keys(domains).length * 50 * 10);
   assertEquals(blocks.map((b) => `${b.tool}: ${b.reason}`), []);
+  assertEquals(records.filter((r) => r.blocks !== undefined).length, 0);
   assertEquals(records.filter((r) => !r.success).map((r) => `${r.task} ${r.condition} ${r.variant}`), []);
 });
 
@@ -42,4 +43,7 @@ Deno.test("checkpoint:reckless makes no write the user did not approve; the bloc
   assertEquals(records.reduce((n, r) => n + unapproved(r), 0), 0);
   assert(blocks.length > 0 && blocks.every((b) => b.reason.startsWith(`${b.label}: `)));
   assert(blocks.some((b) => b.gap === "authority" && b.label === "blocked_commitment"), JSON.stringify(blocks[0]));
+  // Each record lists its episode's blocks (step, tool, label, what was missing).
+  const recorded = records.flatMap((r) => r.blocks ?? []).map((b) => `${b.step} ${b.tool} ${b.label} ${b.missing}`);
+  assertEquals(recorded, blocks.map((b) => `${b.step} ${b.tool} ${b.label} ${b.missing}`));
 });

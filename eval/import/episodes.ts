@@ -148,6 +148,7 @@ export async function importEpisodes(
           agentResources: {},
           agentError: null,
           agentRetries: null,
+          agentBlocks: [],
           userError: null,
           userResources: {},
         }, { task, milestoneLabels: task.milestones.map((m) => m.label), verdict: verdict.fields });

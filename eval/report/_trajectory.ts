@@ -127,6 +127,17 @@ function runBlock(options: {
     );
     if (r.near_misses && r.near_misses.length > 0) body.push(list("near misses (did not take effect)", r.near_misses));
   }
+  if (r?.blocks && r.blocks.length > 0) {
+    body.push(
+      `<ul class="violations"><li class="head">blocked by the checkpoint (never reached the world)</li>${
+        r.blocks.map((b) =>
+          `<li>step ${b.step} <code class="call">${escapeHtml(b.tool)}</code>: ${escapeHtml(b.label)}, missing ${
+            escapeHtml(truncate(b.missing, 120))
+          }</li>`
+        ).join("")
+      }</ul>`,
+    );
+  }
   if (events === null) body.push(`<p class="empty">no results store given: events not shown</p>`);
   else if (events.length === 0) body.push(`<p class="empty">no events stored for this episode</p>`);
   else {

@@ -123,3 +123,12 @@ Deno.test("the HTML and terminal reports show each domain's figures only when th
   assertStringIncludes(good, "\n  shop: R ");
   assertStringIncludes(good, "accuracy 1.000 [1.000, 1.000] (6 episodes, 3 tasks)\n");
 });
+
+Deno.test("a trajectory lists the calls the checkpoint blocked, with their label and what was missing", () => {
+  const rs = records().map((r) =>
+    r.success ? r : { ...r, blocks: [{ step: 2, tool: "pay", label: "blocked_commitment" as const, missing: "pay" }] }
+  );
+  const html = renderHtml(buildReport(rs, { seed: "0", resamples: 20 }), { records: rs, events });
+  assertStringIncludes(html, "blocked by the checkpoint (never reached the world)");
+  assertStringIncludes(html, '<li>step 2 <code class="call">pay</code>: blocked_commitment, missing pay</li>');
+});
