@@ -5,6 +5,7 @@
  * @module
  */
 import { Store } from "../sqlite.ts";
+import { readTauBenchFolder } from "../tau_files.ts";
 import type { Json } from "../types.ts";
 import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
@@ -43,17 +44,10 @@ export function loadTauAirline(
   dir: string,
   options: { split?: "test" | "train" | "dev" } = {},
 ): { data: AirlineData; tasks: TauTask[] } {
-  const data = readJson(dir, "db.json");
-  for (const table of ["flights", "reservations", "users"]) {
-    if (!isObject(data) || !isObject(data[table])) {
-      throw new Error(`Cannot load "${join(dir, "db.json")}": expected an object with a "${table}" object`);
-    }
-  }
-  const file = `tasks_${options.split ?? "test"}.json`;
-  const tasks = readJson(dir, file);
-  if (!Array.isArray(tasks) || !tasks.every((t) => isObject(t) && Array.isArray(t.actions))) {
-    throw new Error(`Cannot load "${join(dir, file)}": expected an array of tasks with "actions"`);
-  }
+  const { data, tasks } = readTauBenchFolder(dir, {
+    tables: ["flights", "reservations", "users"],
+    split: options.split,
+  });
   return { data: data as unknown as AirlineData, tasks: tasks as unknown as TauTask[] };
 }
 
@@ -79,6 +73,7 @@ export function openTauAirline(data: AirlineData): Store {
  * @example
  * ```ts
  * import { Store } from "../sqlite.ts";
+import { readTauBenchFolder } from "../tau_files.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * import { exportTauAirline } from "./tau.ts";
  * using db = Store.open(AIRLINE_SCHEMA);
@@ -87,28 +82,4 @@ export function openTauAirline(data: AirlineData): Store {
  */
 export function exportTauAirline(db: Store): AirlineData {
   return readAirline(db);
-}
-
-function readJson(dir: string, name: string): Json {
-  const path = join(dir, name);
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (err) {
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : err instanceof Error ? err.message : String(err);
-    throw new Error(`Cannot load "${path}": ${why}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`Cannot load "${path}": not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
-}
-
-function join(dir: string, name: string): string {
-  return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
-}
-
-function isObject(value: unknown): value is Record<string, Json> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,8 @@
  * @module
  */
 import { Store } from "../sqlite.ts";
-import type { Json, TauBenchTask } from "../types.ts";
+import { readTauBenchFolder } from "../tau_files.ts";
+import type { TauBenchTask } from "../types.ts";
 import type { RetailData } from "./data.ts";
 import { parseTyped } from "./_number.ts";
 import { readRetail } from "./_read.ts";
@@ -39,18 +40,12 @@ export function loadTauRetail(
   dir: string,
   options: LoadTauRetailOptions = {},
 ): { data: RetailData; tasks: TauBenchTask[] } {
-  const data = readJson(dir, "db.json", parseTyped);
-  for (const table of ["orders", "products", "users"]) {
-    if (!isObject(data) || !isObject(data[table])) {
-      throw new Error(`Cannot load "${join(dir, "db.json")}": expected an object with a "${table}" object`);
-    }
-  }
-  const file = `tasks_${options.split ?? "test"}.json`;
-  const tasks = readJson(dir, file, JSON.parse);
-  if (!Array.isArray(tasks) || !tasks.every((t) => isObject(t) && Array.isArray(t.actions))) {
-    throw new Error(`Cannot load "${join(dir, file)}": expected an array of tasks with "actions"`);
-  }
-  return { data: data as unknown as RetailData, tasks: tasks as TauBenchTask[] };
+  const { data, tasks } = readTauBenchFolder(dir, {
+    tables: ["orders", "products", "users"],
+    split: options.split,
+    parse: parseTyped,
+  });
+  return { data: data as unknown as RetailData, tasks: tasks as unknown as TauBenchTask[] };
 }
 
 /**
@@ -76,6 +71,7 @@ export function openTauRetail(data: RetailData): Store {
  * @example
  * ```ts
  * import { Store } from "../sqlite.ts";
+import { readTauBenchFolder } from "../tau_files.ts";
  * import { RETAIL_SCHEMA } from "./schema.ts";
  * import { exportTauRetail } from "./tau.ts";
  * using db = Store.open(RETAIL_SCHEMA);
@@ -84,28 +80,4 @@ export function openTauRetail(data: RetailData): Store {
  */
 export function exportTauRetail(db: Store): RetailData {
   return readRetail(db);
-}
-
-function readJson(dir: string, name: string, parse: (text: string) => unknown): unknown {
-  const path = join(dir, name);
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (err) {
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : err instanceof Error ? err.message : String(err);
-    throw new Error(`Cannot load "${path}": ${why}`);
-  }
-  try {
-    return parse(text);
-  } catch (err) {
-    throw new Error(`Cannot load "${path}": not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
-}
-
-function join(dir: string, name: string): string {
-  return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
-}
-
-function isObject(value: unknown): value is Record<string, Json> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,76 @@
+/**
+ * Reading a domain's τ-bench folder: its `db.json` (with the tables the domain expects) and one
+ * of its task files, each a clear one-line error naming the file when it is missing, unreadable or
+ * not the JSON expected. A domain's `tauBench.load` calls it and types what it returns.
+ *
+ * @module
+ */
+import type { Json } from "./types.ts";
+
+/** Options of `readTauBenchFolder()`. */
+export interface TauBenchFolderOptions {
+  /** The top-level objects `db.json` must hold, e.g. `["flights", "reservations", "users"]`. */
+  tables: readonly string[];
+  /**
+   * The task file: `tasks_<split>.json`.
+   * @default {"test"}
+   */
+  split?: "test" | "train" | "dev";
+  /**
+   * How `db.json`'s text is parsed (e.g. keeping Python's integral floats).
+   * @default {JSON.parse}
+   */
+  parse?: (text: string) => unknown;
+}
+
+/**
+ * `db.json` and the task file of a τ-bench folder, checked for their shape (each table an object,
+ * each task with its `actions`). Throws an `Error` naming the file otherwise.
+ *
+ * @example
+ * ```ts ignore
+ * import { readTauBenchFolder } from "./tau_files.ts";
+ * const { data, tasks } = readTauBenchFolder("../shared/tau-bench/airline", { tables: ["users"] });
+ * ```
+ */
+export function readTauBenchFolder(
+  dir: string,
+  options: TauBenchFolderOptions,
+): { data: Record<string, Json>; tasks: Record<string, Json>[] } {
+  const data = readJson(dir, "db.json", options.parse ?? JSON.parse);
+  for (const table of options.tables) {
+    if (!isObject(data) || !isObject(data[table])) {
+      throw new Error(`Cannot load "${join(dir, "db.json")}": expected an object with a "${table}" object`);
+    }
+  }
+  const file = `tasks_${options.split ?? "test"}.json`;
+  const tasks = readJson(dir, file, JSON.parse);
+  if (!Array.isArray(tasks) || !tasks.every((t) => isObject(t) && Array.isArray(t.actions))) {
+    throw new Error(`Cannot load "${join(dir, file)}": expected an array of tasks with "actions"`);
+  }
+  return { data: data as Record<string, Json>, tasks: tasks as Record<string, Json>[] };
+}
+
+function readJson(dir: string, name: string, parse: (text: string) => unknown): unknown {
+  const path = join(dir, name);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound ? "no such file" : err instanceof Error ? err.message : String(err);
+    throw new Error(`Cannot load "${path}": ${why}`);
+  }
+  try {
+    return parse(text);
+  } catch (err) {
+    throw new Error(`Cannot load "${path}": not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+function join(dir: string, name: string): string {
+  return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
+}
+
+function isObject(value: unknown): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
