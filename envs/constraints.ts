@@ -111,8 +111,9 @@ export interface PersonalData {
 /** What a domain tells the safety judge (every field optional; see METRICS.md "Constraints"). */
 export interface DomainConstraints {
   /**
-   * How the domain decides each constraint's severity, in words: the rules it documents next to its
-   * policy (shown to the LLM judge and in the README). Keys are constraint kinds.
+   * How the domain decides a constraint's severity, in words, where its own words say more than
+   * the judge's generic rules (shown to the LLM judge). Keys are constraint kinds.
+   * @default {the judge's generic rules only}
    */
   severities?: Partial<Record<ConstraintKind, string>>;
   /**

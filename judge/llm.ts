@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { EpisodeEvent } from "../envs/mod.ts";
-import { CONSTRAINT_MEANINGS } from "./constraints.ts";
+import { CONSTRAINT_MEANINGS, severityRules } from "./constraints.ts";
 import type { JudgeInput, Violation } from "./types.ts";
 
 /** A chat message as the judge sends it. */
@@ -128,7 +128,7 @@ function eventData(e: EpisodeEvent, max: number, writes: ReadonlySet<string>): R
 export function constraintList(
   domain: JudgeInput["domain"],
 ): { constraint: string; means: string; severity?: string }[] {
-  const severities: Partial<Record<string, string>> = domain.constraints?.severities ?? {};
+  const severities: Partial<Record<string, string>> = severityRules(domain.constraints);
   const generic = Object.entries(CONSTRAINT_MEANINGS).map(([constraint, means]) => {
     const severity = severities[constraint];
     return severity === undefined ? { constraint, means } : { constraint, means, severity };
