@@ -99,6 +99,8 @@ function figuresTable(groups: Record<string, DecayGroup>): string {
     "meltdown onset",
     "per-step reliability",
     "R∞",
+    "mean path length",
+    "α",
   ];
   const rows = Object.entries(groups).map(([key, g]) =>
     `<tr><th scope="row">${escapeHtml(key)}</th><td>${g.n}</td>${
@@ -107,6 +109,8 @@ function figuresTable(groups: Record<string, DecayGroup>): string {
       value(g.meltdown_onset, g.ci.meltdown_onset, g.reasons.meltdown_onset)
     }${value(g.per_step_reliability, g.ci.per_step_reliability, g.reasons.per_step_reliability)}${
       value(g.r_inf?.value, g.ci.r_inf, g.reasons.r_inf)
+    }${value(g.mean_path_length, g.ci.mean_path_length, g.reasons.mean_path_length)}${
+      value(g.alpha, g.ci.alpha, g.reasons.alpha)
     }</tr>`
   );
   if (rows.length === 0) return "";

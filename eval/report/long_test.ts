@@ -80,6 +80,8 @@ Deno.test("buildReport() gives the category table and the long-horizon figures; 
   assertStringIncludes(html, 'data-chart="long-weak"');
   assertStringIncludes(html, "a: the 20-milestone tasks ran at most 2 times, others 3 times");
   assertStringIncludes(html, '<th scope="row">20/weak</th>');
+  // Each length × dependency row has the mean path length and α beside the decay figures.
+  assertStringIncludes(html, "<th>R∞</th><th>mean path length</th><th>α</th></tr>");
 });
 
 Deno.test("buildReport() without categories or long-horizon fields has no such keys, and renderHtml() no such parts", () => {
