@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { AbnormalCall, Json, Task, Tool, ToolResult } from "./types.ts";
+import type { AbnormalCall, Json, RowChange, Task, Tool, ToolContext, ToolResult } from "./types.ts";
+import type { Recording, World } from "./world.ts";
 
 /**
  * Counts an episode's calls per tool and says which one the task's world answers wrongly.
@@ -63,4 +64,28 @@ export function abnormalResult(
     ? `unavailable: a service ${name} depends on is down; the call did not run, try again`
     : `timeout: ${name} did not answer in time; the call did not run, try again`;
   return { name, args, ok: false, error: { code: "fault", message } };
+}
+
+/**
+ * A call as the task's world answers it in an episode (or its replay): run, or answered wrongly
+ * when the schedule says so; a writing tool's call with the rows it changed, net of the call
+ * (`null` for a reading tool).
+ *
+ * @example
+ * ```ts ignore
+ * const { result, changes } = worldCall(world, { ctx, recording, abnormal }, "cancel", { id: "A1" });
+ * ```
+ */
+export function worldCall(
+  world: World,
+  episode: { ctx: ToolContext; recording: Recording; abnormal: AbnormalSchedule },
+  name: string,
+  args: unknown,
+): { result: ToolResult; changes: RowChange[] | null } {
+  const kind = episode.abnormal.next(name);
+  const run = () => world.call(episode.ctx, name, args);
+  const answer = () => kind === null ? run() : abnormalResult(kind, { name, args }, world.tool(name), run);
+  if (!world.tool(name)?.writes) return { result: answer(), changes: null };
+  const tracked = episode.recording.during(answer);
+  return { result: tracked.value, changes: tracked.changes };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { jsonEqual } from "./json.ts";
-import { abnormalResult, AbnormalSchedule } from "./abnormal.ts";
+import { AbnormalSchedule, worldCall } from "./abnormal.ts";
 import { type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
 import type { Recording, World } from "./world.ts";
@@ -302,15 +302,9 @@ function dispatchCall(
   let changes: RowChange[] | null = null;
   const call = (name: string, args: unknown) => {
     reached = { name, args };
-    const kind = run.abnormal.next(name);
-    const world = () =>
-      kind === null
-        ? run.world.call(run.ctx, name, args)
-        : abnormalResult(kind, { name, args }, run.world.tool(name), () => run.world.call(run.ctx, name, args));
-    if (!run.world.tool(name)?.writes) return world();
-    const tracked = run.recording.during(world);
-    changes = tracked.changes;
-    return tracked.value;
+    const answered = worldCall(run.world, run, name, args);
+    changes = answered.changes;
+    return answered.result;
   };
   const dispatch = run.options.condition?.dispatch;
   const result = dispatch

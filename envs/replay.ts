@@ -5,10 +5,9 @@
  *
  * @module
  */
-import { changeDelta } from "./grade.ts";
 import { Rng } from "./rng.ts";
-import { abnormalResult, AbnormalSchedule } from "./abnormal.ts";
-import type { EpisodeEvent, RowChange, Task } from "./types.ts";
+import { AbnormalSchedule, worldCall } from "./abnormal.ts";
+import type { EpisodeEvent, Task } from "./types.ts";
 import type { World } from "./world.ts";
 
 /** Options of `replayTrajectory()`. */
@@ -45,24 +44,14 @@ export function replayTrajectory(
   const ctx = options.task === undefined
     ? world.context(new Rng("replay").child("tools"))
     : world.taskContext(options.task);
-  let sofar: RowChange[] = [];
   // The task's world answers the same calls wrongly as in the episode (`Task.abnormal`).
-  const abnormal = new AbnormalSchedule(options.task ?? {});
+  const episode = { ctx, recording, abnormal: new AbnormalSchedule(options.task ?? {}) };
   return events.map((e) => {
     if (e.kind !== "tool" || e.fault !== undefined) return e;
     const { result: _r, error: _e, changes: _c, latency_ms, ...rest } = e;
-    const name = e.tool ?? "", args = e.world_args ?? e.args;
-    const kind = abnormal.next(name);
-    const r = kind === null
-      ? world.call(ctx, name, args)
-      : abnormalResult(kind, { name, args }, world.tool(name), () => world.call(ctx, name, args));
+    const { result: r, changes } = worldCall(world, episode, e.tool ?? "", e.world_args ?? e.args);
     const out: EpisodeEvent = { ...rest, ...(r.ok ? { result: r.result } : { error: r.error }), latency_ms };
-    if (world.tool(e.tool ?? "")?.writes) {
-      const now = recording.changes();
-      const delta = changeDelta(sofar, now);
-      sofar = now;
-      if (delta.length > 0) out.changes = delta;
-    }
+    if (changes !== null && changes.length > 0) out.changes = changes;
     return out;
   });
 }

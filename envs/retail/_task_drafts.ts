@@ -58,12 +58,12 @@ export class Pool {
   }
 
   /**
-   * How the user identifies themself: their email, or (with `nameZip`, when the name and zip
+   * How the user identifies themself: their email, or (two times in five, when the name and zip
    * find only them) their name and zip code.
    */
-  identity(o: Order, rng: Rng, nameZip = true): { facts: Record<string, Json>; call: ToolCall } {
+  identity(o: Order, rng: Rng): { facts: Record<string, Json>; call: ToolCall } {
     const u = this.user(o);
-    if (nameZip && rng.chance(0.4) && this.#names.get(nameKey(u)) === 1) {
+    if (rng.chance(0.4) && this.#names.get(nameKey(u)) === 1) {
       const facts = { first_name: u.name.first_name, last_name: u.name.last_name, zip: u.address.zip };
       return { facts, call: { name: "find_user_id_by_name_zip", args: facts } };
     }
