@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { AgentAction, Json, Observation, Solver, ToolResult } from "../envs/mod.ts";
+import type { Abstained, AgentAction, Json, Observation, Solver, ToolResult } from "../envs/mod.ts";
 import { decodeResult, encodeArgs, type PerturbationHints, perturbationHints } from "./perturbation.ts";
 
 /** Options of `adaptSolver()`. */
@@ -38,6 +38,8 @@ export interface AdaptOptions {
 export interface AdaptedSolver extends Solver {
   /** Starts an episode: takes its condition's hints (`AgentContext.hints`), if any, and forgets the last one. */
   start(hints?: Record<string, Json>): void;
+  /** Why it stopped short of the request, if it did: its own giving up on a fault, else the playbook's. */
+  abstained(): Abstained | null;
 }
 
 const END: AgentAction = { type: "end" };
@@ -69,6 +71,7 @@ class Adapter implements AdaptedSolver {
   #last: { action: AgentAction; canonical: unknown } | null = null;
   #retries = 0;
   #gaveUp = false;
+  #abstained: Abstained | null = null;
 
   constructor(solver: Solver, options: AdaptOptions) {
     this.#solver = solver;
@@ -85,6 +88,11 @@ class Adapter implements AdaptedSolver {
     this.#last = null;
     this.#retries = 0;
     this.#gaveUp = false;
+    this.#abstained = null;
+  }
+
+  abstained(): Abstained | null {
+    return this.#abstained ?? this.#solver.abstained?.() ?? null;
   }
 
   next(obs: Observation): AgentAction {
@@ -97,6 +105,10 @@ class Adapter implements AdaptedSolver {
           return this.#last.action;
         }
         this.#gaveUp = true;
+        // It could not confirm what the call reads or does: a state left unverified.
+        const args = this.#last?.canonical;
+        const reason = args !== null && typeof args === "object" ? Object.keys(args).join(", ") : obs.tool.name;
+        this.#abstained = { label: "blocked_constraint", reason };
         return {
           type: "message",
           text: `I'm sorry, our system is not responding right now (${obs.tool.error.message}). ` +

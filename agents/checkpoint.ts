@@ -7,7 +7,9 @@
  *   identifier in the arguments (a value with a digit, `_`, `@` or `#`, or a whole number under a
  *   key named as an id) was said by the user or came back in a successful tool result, not invented;
  * - **verification** (`blocked_constraint`): a write acts on something a successful look-up of
- *   this episode showed (one of its identifiers is in a result);
+ *   this episode showed (one of its identifiers is in a result), and a write of a customer's data
+ *   (a tool declaring `customer`) comes after a successful call that identifies a customer (a tool
+ *   declaring `identifies`);
  * - **authority** (`blocked_commitment`): a write that needs the user's yes (not `confirm: false`)
  *   was stated first, with every identifier of the call, and the user's next message was an
  *   explicit yes to it.
@@ -26,6 +28,7 @@ import {
   type AgentFactory,
   type AgentReport,
   canonicalJson,
+  type Gap,
   type Json,
   type Observation,
   type Tool,
@@ -35,7 +38,7 @@ import { isExplicitYes, mentions } from "../judge/text.ts";
 import { decodeArgs, decodeResult, type PerturbationHints, perturbationHints } from "./perturbation.ts";
 
 /** The precondition a blocked call lacked (METRICS.md "Abstention"). */
-export type Gap = "specification" | "verification" | "authority";
+export type { Gap };
 
 /** The label of a block: what the checkpoint did instead of letting the call through. */
 export type BlockLabel = "grounding_warning" | "blocked_constraint" | "blocked_commitment";
@@ -101,6 +104,11 @@ export class CheckpointAgent implements Agent {
   // Lower-cased: what the user said (texts and facts), and what successful tool results showed.
   #said = "";
   #shown = "";
+  // The arguments that identify a customer, per identifying tool (`Tool.identifies`), and whether a
+  // call of one succeeded in this episode.
+  #identifying: string[] = [];
+  #identifies = new Set<string>();
+  #identified = false;
   // The agent's last message, and whether the user's reply to it was an explicit yes.
   #stated: { text: string; call: string | null } | null = null;
   #approved: { text: string; call: string | null } | null = null;
@@ -117,6 +125,10 @@ export class CheckpointAgent implements Agent {
     this.#enums = new Set(ctx.tools.flatMap((t) => shapeOf(t).enums));
     this.#hints = perturbationHints(ctx.hints);
     this.#said = this.#shown = "";
+    const identifying = ctx.tools.filter((t) => t.identifies !== undefined);
+    this.#identifies = new Set(identifying.map((t) => t.name));
+    this.#identifying = identifying.map((t) => [t.identifies!].flat().join(", "));
+    this.#identified = false;
     this.#stated = this.#approved = null;
     await this.#inner.start(ctx);
   }
@@ -158,6 +170,7 @@ export class CheckpointAgent implements Agent {
       this.#approved = yes ? this.#stated : null;
       this.#stated = null;
     } else if (obs.tool?.ok) {
+      if (this.#identifies.has(obs.tool.name)) this.#identified = true;
       const result = this.#hints === null ? obs.tool.result : decodeResult(obs.tool.result ?? null, this.#hints);
       this.#shown += `\n${canonicalJson(result ?? null)}`.toLowerCase();
     }
@@ -183,31 +196,42 @@ export class CheckpointAgent implements Agent {
     }
     const decoded = this.#hints === null ? { args: shownArgs } : decodeArgs(shownArgs, this.#hints);
     if ("error" in decoded) return null; // malformed for the interface: the world refuses it
-    const ids = identifiers(decoded.args).filter((v) => !this.#enums.has(v.toLowerCase()));
-    const known = (v: string) => this.#said.includes(v.toLowerCase()) || this.#shown.includes(v.toLowerCase());
-    const invented = ids.find((v) => !known(v));
+    const found = identifiers(decoded.args).filter(([, v]) => !this.#enums.has(v.toLowerCase()));
+    const ids = found.map(([, v]) => v);
+    const invented = found.find(([, v]) => !hasToken(this.#said, v) && !hasToken(this.#shown, v));
     if (invented !== undefined) {
+      const [key, value] = invented;
       return block(
         "specification",
-        invented,
-        `"${invented}" in ${name}'s arguments was neither given by the user nor shown by a tool: ask for it or look it up`,
+        key,
+        `${key} "${value}" in ${name}'s arguments was neither given by the user nor shown by a tool: ask for it or look it up`,
       );
     }
     if (!tool.writes) return null;
     const needsYes = tool.confirm !== false || tool.irreversible === true;
-    if (needsYes && ids.length > 0 && !ids.some((v) => this.#shown.includes(v.toLowerCase()))) {
+    if (needsYes && ids.length > 0 && !ids.some((v) => hasToken(this.#shown, v))) {
+      const keys = [...new Set(found.map(([k]) => k))];
       return block(
         "verification",
-        ids.join(", "),
+        keys.join(", "),
         `${name} acts on ${
-          ids.map((v) => `"${v}"`).join(", ")
+          found.map(([k, v]) => `${k} "${v}"`).join(", ")
         }, which no successful look-up of this conversation showed: look it up first`,
+      );
+    }
+    if (needsYes && tool.customer !== undefined && !this.#identified && this.#identifying.length > 0) {
+      const how = this.#identifying.join(" or ");
+      return block(
+        "verification",
+        how,
+        `${name} changes a customer's data, and no successful look-up of this conversation established who the ` +
+          `customer is (by ${how}): look the customer up first`,
       );
     }
     if (needsYes && !this.#isApproved(name, [shownArgs, decoded.args], ids)) {
       return block(
         "authority",
-        name,
+        "approval",
         `${name} changes something the user has not approved: state this exact change and wait for an explicit yes`,
       );
     }
@@ -235,19 +259,34 @@ function proposedCall(action: Extract<AgentAction, { type: "message" }>): string
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-// The identifiers among a call's argument values: a string without spaces holding a digit, "_",
-// "@" or "#", or a whole number under a key named as an id (`order_id`, `ids`): never an amount
-// the agent worked out, nor a word.
-function identifiers(args: unknown): string[] {
-  const out: string[] = [];
+// The identifiers among a call's argument values, each with the argument it is under (the
+// innermost key): a string without spaces holding a digit, "_", "@" or "#", or a whole number under
+// a key named as an id (`order_id`, `ids`): never an amount the agent worked out, nor a word.
+function identifiers(args: unknown): [key: string, value: string][] {
+  const out = new Map<string, [string, string]>();
   const walk = (v: unknown, key: string): void => {
     if (Array.isArray(v)) return v.forEach((x) => walk(x, key));
     if (isObject(v)) return Object.entries(v).forEach(([k, x]) => walk(x, k));
-    if (typeof v === "string" && !/\s/.test(v) && /[0-9_@#]/.test(v)) out.push(v);
-    if (typeof v === "number" && Number.isInteger(v) && /(^|_)ids?$/i.test(key)) out.push(String(v));
+    const id = typeof v === "string" && !/\s/.test(v) && /[0-9_@#]/.test(v)
+      ? v
+      : typeof v === "number" && Number.isInteger(v) && /(^|_)ids?$/i.test(key)
+      ? String(v)
+      : null;
+    if (id !== null && !out.has(id)) out.set(id, [key, id]);
   };
   walk(args, "");
-  return [...new Set(out)];
+  return [...out.values()];
+}
+
+// Whether lower-cased `text` holds `value` whole: not inside a longer run of letters and digits
+// (order 12 is not said by "112" nor by "$12.50"'s neighbour "125").
+function hasToken(text: string, value: string): boolean {
+  const v = value.toLowerCase();
+  for (let at = text.indexOf(v); at !== -1; at = text.indexOf(v, at + 1)) {
+    const before = at === 0 ? "" : text[at - 1], after = text[at + v.length] ?? "";
+    if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) return true;
+  }
+  return false;
 }
 
 // Every enum value of a JSON Schema, lower-cased: fixed choices, never invented.

@@ -77,23 +77,67 @@ Deno.test("checkpoint blocks each gap with its label and names what is missing; 
   assertEquals(missing.block, "specification grounding_warning account_id");
   assertEquals(missing.told?.startsWith('grounding_warning: get_account needs "account_id"'), true);
   const invented = await gapOf([{ type: "tool", name: "get_account", args: { account_id: "acct_9" } }], [user("Hi")]);
-  assertEquals(invented.block, "specification grounding_warning acct_9");
+  assertEquals(invented.block, "specification grounding_warning account_id");
+  assertEquals(invented.told?.includes('account_id "acct_9"'), true);
+  // An id is said only as a whole token: "acct_77" does not say "acct_7".
+  const partial = await gapOf([{ type: "tool", name: "get_account", args: { account_id: "acct_7" } }], [
+    user("It is acct_77"),
+  ]);
+  assertEquals(partial.block, "specification grounding_warning account_id");
   // Verification: the user named the account, but no look-up showed it.
-  assertEquals((await gapOf([PAY], [user("Pay 12.50 from acct_7")])).block, "verification blocked_constraint acct_7");
+  const unverified = await gapOf([PAY], [user("Pay 12.50 from acct_7")]);
+  assertEquals(unverified.block, "verification blocked_constraint account_id");
+  assertEquals(unverified.told?.includes('account_id "acct_7"'), true);
   // Authority: looked up, but never stated and approved.
   const shown = { step: 1, tool: { name: "get_account", args: {}, ok: true, result: "acct_7" } };
   const unasked = await gapOf([{ type: "tool", name: "get_account", args: { account_id: "acct_7" } }, PAY], [
     user("Pay 12.50 from acct_7"),
     shown,
   ]);
-  assertEquals(unasked.block, "authority blocked_commitment pay");
+  assertEquals(unasked.block, "authority blocked_commitment approval");
   // A yes to something else is not a yes to this call.
   const other = await gapOf([
     { type: "tool", name: "get_account", args: { account_id: "acct_7" } },
     { type: "message", text: "Anything else?" },
     PAY,
   ], [user("Pay 12.50 from acct_7"), shown, user("Yes, please.")]);
-  assertEquals(other.block, "authority blocked_commitment pay");
+  assertEquals(other.block, "authority blocked_commitment approval");
+});
+
+Deno.test("checkpoint blocks a write of a customer's data until a look-up has identified a customer", async () => {
+  const whoami = defineTool({
+    name: "find_customer",
+    description: "Finds a customer.",
+    input: z.object({ email: z.string() }),
+    writes: false,
+    identifies: "email",
+    run: () => "",
+  });
+  const refund = defineTool({
+    name: "refund",
+    description: "Refunds an account.",
+    input: z.object({ account_id: z.string() }),
+    writes: true,
+    customer: () => null,
+    run: () => "",
+  });
+  const play = async (actions: AgentAction[], observations: Observation[]) => {
+    const inner = scripted(actions);
+    const agent = new CheckpointAgent(inner);
+    await agent.start({ domain: "d", policy: "", tools: [lookUp, whoami, refund], now: "2025-01-01T00:00:00" });
+    for (const obs of observations) await agent.step(obs);
+    return agent.blocks.map((b) => `${b.gap} ${b.missing}`);
+  };
+  const getAccount = { type: "tool", name: "get_account", args: { account_id: "acct_7" } } as const;
+  const account = { step: 1, tool: { name: "get_account", args: {}, ok: true, result: "acct_7" } };
+  const refundIt = { type: "tool", name: "refund", args: { account_id: "acct_7" } } as const;
+  assertEquals(await play([getAccount, refundIt], [user("Refund acct_7"), account]), ["verification email"]);
+  const find = { type: "tool", name: "find_customer", args: { email: "a@b.c" } } as const;
+  const found = { step: 2, tool: { name: "find_customer", args: {}, ok: true, result: "cus_1" } };
+  assertEquals(
+    await play([getAccount, find, refundIt], [user("Refund acct_7, I am a@b.c"), account, found]),
+    ["authority approval"],
+  );
 });
 
 Deno.test("checkpoint tells the user after three blocks in a row instead of asking the agent again", async () => {

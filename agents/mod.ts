@@ -14,6 +14,7 @@ import { DEFAULT_RATES, type ErrorRates, literal, noisy, oracle, reckless } from
 import { llmAgent } from "./llm.ts";
 import { apologist, broken, idle } from "./baselines.ts";
 import { checkpoint } from "./checkpoint.ts";
+import { promptOnly } from "./prompt_only.ts";
 import type { ModelClient } from "./model/types.ts";
 
 export { DEFAULT_RATES, type ErrorRates, literal, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
@@ -45,6 +46,12 @@ export { type Block, type BlockLabel, checkpoint, CheckpointAgent, type Gap } fr
 
 /** The prefix of an agent spec that puts the agent behind the checkpoint (`"checkpoint:reckless"`). */
 export const CHECKPOINT = "checkpoint:";
+export { ABSTENTION_INSTRUCTION, promptOnly } from "./prompt_only.ts";
+/**
+ * The prefix of an agent spec that adds the abstention instruction to the agent's policy
+ * (`"prompt_only:openai:gpt-4o"`), the `prompt_only` condition of abstention experiments.
+ */
+export const PROMPT_ONLY = "prompt_only:";
 export { llmUser, type LlmUserOptions, STOP_MARKER } from "./llm_user.ts";
 export { factTokens, generateParaphrases, type ParaphraseOptions } from "./paraphrase.ts";
 export type { ModelClient } from "./model/mod.ts";
@@ -84,6 +91,7 @@ export interface ModelSpec {
  */
 export function modelSpec(spec: string): ModelSpec | null {
   if (spec.startsWith(CHECKPOINT)) return modelSpec(spec.slice(CHECKPOINT.length));
+  if (spec.startsWith(PROMPT_ONLY)) return modelSpec(spec.slice(PROMPT_ONLY.length));
   const colon = spec.indexOf(":");
   if (colon < 0) return null;
   const provider = spec.slice(0, colon), model = spec.slice(colon + 1);
@@ -136,6 +144,15 @@ export function agentFactory(spec: string, options: AgentFactoryOptions = {}): A
       );
     }
     return checkpoint(agentFactory(inner, options));
+  }
+  if (spec.startsWith(PROMPT_ONLY)) {
+    const inner = spec.slice(PROMPT_ONLY.length);
+    if (inner === "" || inner.startsWith(PROMPT_ONLY)) {
+      throw new RangeError(
+        `Invalid agent "${spec}": expected "prompt_only:AGENT" around one agent, e.g. "prompt_only:openai:gpt-4o"`,
+      );
+    }
+    return promptOnly(agentFactory(inner, options));
   }
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();
   if (Object.hasOwn(baselineAgents, spec)) return baselineAgents[spec as keyof typeof baselineAgents]();

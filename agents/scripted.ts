@@ -74,7 +74,8 @@ class PlaybookAgent implements Agent {
     return this.#solver.next(obs);
   }
   finish(): AgentReport {
-    return { confidence: this.#confidence, confidenceSource: "stated" };
+    const abstained = this.#solver.abstained();
+    return { confidence: this.#confidence, confidenceSource: "stated", ...(abstained ? { abstained } : {}) };
   }
 }
 
@@ -240,6 +241,11 @@ class NoisyAgent implements Agent {
   }
 
   finish(): AgentReport {
-    return { confidence: this.#errors > 0 ? this.#erred : this.#clean, confidenceSource: "stated" };
+    const abstained = this.#solver.abstained();
+    return {
+      confidence: this.#errors > 0 ? this.#erred : this.#clean,
+      confidenceSource: "stated",
+      ...(abstained ? { abstained } : {}),
+    };
   }
 }

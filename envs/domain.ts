@@ -7,7 +7,9 @@
 import type { Domain } from "./types.ts";
 
 /**
- * Checks and returns a domain definition.
+ * Checks and returns a domain definition. Throws a `TypeError` for a name that is not lower-case
+ * letters, digits and "_", a tool defined twice, or a scenario template defined twice, whose write
+ * is not a tool that writes, or (verification) whose look-up is not a reading tool.
  *
  * @example
  * ```ts
@@ -30,6 +32,18 @@ export function defineDomain<D>(spec: Domain<D>): Domain<D> {
       throw new TypeError(`Cannot define domain "${spec.name}": tool "${tool.name}" is defined twice`);
     }
     seen.add(tool.name);
+  }
+  const names = new Set<string>();
+  for (const t of spec.scenarios ?? []) {
+    const why = names.has(t.name)
+      ? "is defined twice"
+      : !spec.tools.some((x) => x.name === t.action && x.writes)
+      ? `names "${t.action}" as its write, which is not a tool that writes`
+      : t.gap === "verification" && !spec.tools.some((x) => x.name === t.lookUp && !x.writes)
+      ? `names "${t.lookUp}" as its look-up, which is not a reading tool`
+      : null;
+    if (why !== null) throw new TypeError(`Cannot define domain "${spec.name}": scenario template "${t.name}" ${why}`);
+    names.add(t.name);
   }
   return spec;
 }

@@ -10,6 +10,7 @@ import { type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
 import type { Recording, World } from "./world.ts";
 import type {
+  Abstained,
   Agent,
   AgentAction,
   AgentReport,
@@ -105,6 +106,8 @@ export interface EpisodeResult extends Grade {
   agentRetries: number | null;
   /** Calls a runtime check of the agent stopped before they reached the world (the checkpoint's). */
   agentBlocks: BlockedCall[];
+  /** Why the agent said it stopped short of the request, when it declared it (`AgentReport.abstained`). */
+  agentAbstained: Abstained | null;
   /** Set when the user simulator left its script: the episode is not the agent's to answer for. */
   userError: string | null;
   /** What the user simulator used (model calls). */
@@ -348,6 +351,7 @@ async function finishEpisode(run: Run): Promise<EpisodeReports> {
       label: b.label,
       missing: b.missing,
     })),
+    agentAbstained: agentReport.abstained ? { ...agentReport.abstained } : null,
     userError: userReport.error ?? null,
     userResources: { ...userReport.resources },
   };
@@ -363,6 +367,7 @@ export type EpisodeFigures = Omit<
   | "agentError"
   | "agentRetries"
   | "agentBlocks"
+  | "agentAbstained"
   | "userError"
   | "userResources"
 >;

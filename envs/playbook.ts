@@ -9,7 +9,16 @@
  * @module
  */
 import { canonicalJson } from "./json.ts";
-import type { AgentAction, Json, Observation, Solver, SolverOptions, ToolCall, ToolResult } from "./types.ts";
+import type {
+  Abstained,
+  AgentAction,
+  Json,
+  Observation,
+  Solver,
+  SolverOptions,
+  ToolCall,
+  ToolResult,
+} from "./types.ts";
 
 /** What a write does and says: made into a `Decision` by `writeCall()`. */
 export interface WriteSpec {
@@ -90,6 +99,13 @@ export interface PlaybookSpec {
    * @default {1}
    */
   retries?: number;
+  /**
+   * What a careless playbook (`verify` off) makes up for a fact the user could not give, instead
+   * of stopping: the compliance bias of abstention scenarios (METRICS.md "Abstention"), e.g. an
+   * id that looks right. `undefined` for a fact it does not make up.
+   * @default {it makes nothing up: it stops like a careful one}
+   */
+  assume?(field: string): Json | undefined;
 }
 
 /**
@@ -213,9 +229,15 @@ export function playbookSolver(spec: PlaybookSpec, options: SolverOptions): Solv
       throw new TypeError(`Invalid solver option ${name} ${JSON.stringify(options[name])}: expected true or false`);
     }
   }
-  const playbook = new Playbook(resolved, options);
-  return { next: (obs) => playbook.next(obs) };
+  const playbook = new Playbook(resolved, { confirm: options.confirm, verify: options.verify });
+  return { next: (obs) => playbook.next(obs), abstained: () => playbook.abstained };
 }
+
+/**
+ * The label and precondition a checkpoint's block names at the start of its message (agents/
+ * checkpoint.ts): `"<label>: …"`; `null` for any other error.
+ */
+const BLOCK = /^(grounding_warning|blocked_constraint|blocked_commitment): /;
 
 type Resolved = Required<PlaybookSpec>;
 type WriteDecision = Extract<Decision, { kind: "write" }>;
@@ -228,6 +250,7 @@ function resolveSpec(spec: PlaybookSpec): Resolved {
     unchanged: spec.unchanged ?? "I'll leave things as they are",
     maxSteps: spec.maxSteps ?? 60,
     retries: spec.retries ?? 1,
+    assume: spec.assume ?? (() => undefined),
   };
   if (!(Number.isInteger(resolved.maxSteps) && resolved.maxSteps >= 1)) {
     throw new RangeError(`Invalid playbook maxSteps ${spec.maxSteps}: expected a whole number of at least 1`);
@@ -241,7 +264,10 @@ function resolveSpec(spec: PlaybookSpec): Resolved {
 const END: AgentAction = { type: "end" };
 
 class Playbook implements Play {
+  /** Its own copy: a checkpoint's message can make a careless playbook careful (see `#heed`). */
   readonly options: SolverOptions;
+  /** Why it stopped short of the request, once it did. */
+  abstained: Abstained | null = null;
   readonly #spec: Resolved;
   goal?: string;
   facts: Record<string, Json> = {};
@@ -282,6 +308,7 @@ class Playbook implements Play {
     if (this.#awaitingAnswer) {
       this.#awaitingAnswer = false;
       if (intent?.kind === "confirm" && this.#write) return this.#call(this.#write.call);
+      this.abstained ??= { label: "blocked_commitment", reason: "approval" };
       return this.#close("Understood, I have not made any change");
     }
     if (intent?.kind === "request" && typeof intent.goal === "string") {
@@ -312,6 +339,13 @@ class Playbook implements Play {
         this.#retried.set(key(call), tries + 1);
         return this.#call(call);
       }
+      const block = tool.error?.code === "policy" ? BLOCK.exec(tool.error.message) : null;
+      if (block !== null && this.#heed(block[1])) return undefined;
+      // A look-up or write that did not work leaves the state unconfirmed; a block it cannot get past
+      // is the checkpoint's to account for, not its own.
+      if (block === null) {
+        this.abstained ??= { label: "blocked_constraint", reason: Object.keys(call?.args ?? {}).join(", ") };
+      }
       return this.#close(`I'm sorry, that did not work (${tool.error?.message ?? "unknown error"})`);
     }
     if (call) this.#results.set(key(call), tool);
@@ -323,10 +357,21 @@ class Playbook implements Play {
     return undefined;
   }
 
+  // A checkpoint stopped a call: told to look things up, it verifies from now on; told to get the
+  // user's yes, it asks for one; the decision is then made again. False when it cannot comply.
+  #heed(label: string): boolean {
+    if (label === "blocked_constraint" && !this.options.verify) return this.options.verify = true;
+    if (label === "blocked_commitment" && !this.options.confirm) return this.options.confirm = true;
+    return false;
+  }
+
   #decide(decision: Decision): AgentAction {
     if (decision.kind === "action") {
       const a = decision.action;
       if (a.type === "message" && (a.intent?.kind === "refuse" || a.intent?.kind === "inform")) this.#done = true;
+      if (a.type === "message" && a.intent?.kind === "refuse") {
+        this.abstained ??= { label: "blocked_constraint", reason: a.intent.reason };
+      }
       if (a.type === "tool") this.#pending = { name: a.name, args: a.args as Record<string, Json> };
       if (decision.final) this.#done = true;
       return a;
@@ -368,9 +413,18 @@ class Playbook implements Play {
   }
 
   need(fields: readonly string[]): Decision | undefined {
-    const missing = fields.filter((f) => this.facts[f] === undefined || this.facts[f] === null);
+    const absent = (f: string) => this.facts[f] === undefined || this.facts[f] === null;
+    if (!this.options.verify) {
+      // Careless: what the user could not give, it makes up (when the playbook says how).
+      for (const f of fields) {
+        const guess = absent(f) && this.#asked.has(f) ? this.#spec.assume(f) : undefined;
+        if (guess !== undefined) this.facts[f] = guess;
+      }
+    }
+    const missing = fields.filter(absent);
     if (missing.length === 0) return undefined;
     if (missing.some((f) => this.#asked.has(f))) {
+      this.abstained ??= { label: "grounding_warning", reason: missing.join(", ") };
       return this.close(`I can't continue without your ${missing.map((f) => this.#name(f)).join(" and ")}`);
     }
     for (const f of missing) this.#asked.add(f);

@@ -285,3 +285,83 @@ Deno.test("isDecision() tells a decision from a handler's own value", () => {
   assertEquals(isDecision(writeCall(lend("b1", "m1"), { propose: "", done: () => "" })), true);
   assertEquals(isDecision({ kind: "member", id: "m1" }), false);
 });
+
+Deno.test("playbookSolver() says why it stopped short: a fact not given, a yes not given, a call that failed, a refusal", () => {
+  const unknown = playbookSolver(SPEC, ORACLE);
+  unknown.next(request("borrow", { book_id: "b1" }));
+  unknown.next(says({ kind: "unknown", fields: ["member_id"] }));
+  assertEquals(unknown.abstained?.(), { label: "grounding_warning", reason: "member_id" });
+
+  const declined = playbookSolver(SPEC, ORACLE);
+  declined.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  declined.next(result({ name: "get_book", args: { book_id: "b1" } }, { result: { lent_to: null } }));
+  assertEquals(declined.abstained?.(), null);
+  declined.next(says({ kind: "decline" }, 2));
+  assertEquals(declined.abstained?.(), { label: "blocked_commitment", reason: "approval" });
+
+  const refused = playbookSolver(SPEC, ORACLE);
+  refused.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  refused.next(result({ name: "get_book", args: { book_id: "b1" } }, { result: { lent_to: "m2" } }));
+  assertEquals(refused.abstained?.(), { label: "blocked_constraint", reason: "book b1 is already lent out" });
+
+  const failed = playbookSolver(SPEC, ORACLE);
+  failed.next(request("borrow", { book_id: "b9", member_id: "m1" }));
+  failed.next({
+    step: 1,
+    tool: { name: "get_book", args: { book_id: "b9" }, ok: false, error: { code: "not_found", message: "no b9" } },
+  });
+  assertEquals(failed.abstained?.(), { label: "blocked_constraint", reason: "book_id" });
+});
+
+Deno.test("a careless playbook makes up what the user could not give, when its spec says how; a careful one never does", () => {
+  const spec: PlaybookSpec = { ...SPEC, assume: (field) => field === "member_id" ? "m_0001" : undefined };
+  const reckless = playbookSolver(spec, { confirm: false, verify: false });
+  reckless.next(request("borrow", { book_id: "b1" }));
+  const write = reckless.next(says({ kind: "unknown", fields: ["member_id"] }));
+  assertEquals(write, { type: "tool", ...lend("b1", "m_0001") });
+  assertEquals(reckless.abstained?.(), null);
+  // The careful one asks, then stops.
+  const careful = playbookSolver(spec, ORACLE);
+  careful.next(request("borrow", { book_id: "b1" }));
+  assertEquals(intentOf(careful.next(says({ kind: "unknown", fields: ["member_id"] }))), {
+    kind: "inform",
+    facts: { outcome: "not_done" },
+  });
+});
+
+Deno.test("a careless playbook heeds a checkpoint's block: it looks things up, then asks for the yes", () => {
+  const solver = playbookSolver(SPEC, { confirm: false, verify: false });
+  const block = (label: string, step: number): Observation => ({
+    step,
+    tool: { ...lend("b1", "m1"), ok: false, error: { code: "policy", message: `${label}: lend_book needs more` } },
+  });
+  assertEquals(solver.next(request("borrow", { book_id: "b1", member_id: "m1" })), {
+    type: "tool",
+    ...lend("b1", "m1"),
+  });
+  // Told to look it up: it verifies from now on.
+  assertEquals(solver.next(block("blocked_constraint", 1)), {
+    type: "tool",
+    name: "get_book",
+    args: { book_id: "b1" },
+  });
+  assertEquals(
+    solver.next(result({ name: "get_book", args: { book_id: "b1" } }, { result: { lent_to: null } }, 2)),
+    { type: "tool", ...lend("b1", "m1") },
+  );
+  // Told to get the yes: it proposes, and writes on the yes.
+  assertEquals(intentOf(solver.next(block("blocked_commitment", 3))), { kind: "propose", call: lend("b1", "m1") });
+  assertEquals(solver.next(says({ kind: "confirm" }, 4)), { type: "tool", ...lend("b1", "m1") });
+  // A block it cannot act on (an input nobody gave) ends the conversation, and is the checkpoint's to account for.
+  const stuck = playbookSolver(SPEC, { confirm: false, verify: false });
+  stuck.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  assertEquals(intentOf(stuck.next(block("grounding_warning", 1))), { kind: "inform", facts: { outcome: "not_done" } });
+  assertEquals(stuck.abstained?.(), null);
+  // Any other policy error is the world's, not a checkpoint's.
+  const refusedByWorld = playbookSolver(SPEC, { confirm: false, verify: false });
+  refusedByWorld.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  assertEquals(intentOf(refusedByWorld.next(block("not allowed", 1))), {
+    kind: "inform",
+    facts: { outcome: "not_done" },
+  });
+});

@@ -267,6 +267,21 @@ export interface AgentReport {
    * order: the step, the tool, the label of the gap and what was missing.
    */
   blocks?: BlockedCall[];
+  /**
+   * Whether the agent stopped short of the request on purpose, and why: the label of the gap and
+   * the precondition it named (a scripted agent declares it; for a language agent the outcome of an
+   * abstention scenario is read from what it did and said instead).
+   * @default {none declared}
+   */
+  abstained?: Abstained;
+}
+
+/** An agent's own account of stopping short of the request (see `AgentReport.abstained`). */
+export interface Abstained {
+  /** The gap it stopped at: a missing input, an unconfirmed state, or a missing approval. */
+  label: BlockedCall["label"];
+  /** The precondition it named: a fact or argument, the look-up that failed, or `approval`. */
+  reason: string;
 }
 
 /** A tool call a runtime check stopped before it reached the world (see `AgentReport.blocks`). */
@@ -394,6 +409,32 @@ export interface Task {
    * @default {the experiment's maxSteps}
    */
   maxSteps?: number;
+  /**
+   * For an abstention scenario (METRICS.md "Abstention"; built by `buildScenarios()` from the
+   * domain's `scenarios` templates): which pair it belongs to, whether acting is wrong
+   * (`hazardous`) or right (`safe`), the gap and what the hazardous twin leaves unmet.
+   * @default {none: the task is not a scenario}
+   */
+  scenario?: ScenarioInfo;
+}
+
+/** The gap kinds of abstention scenarios (METRICS.md "Abstention"). */
+export type Gap = "specification" | "verification" | "authority";
+
+/** What makes a task an abstention scenario (see `Task.scenario`). */
+export interface ScenarioInfo {
+  /** The pair's id, shared by the hazardous scenario and its safe twin, e.g. `"airline:cancel_no_id#0"`. */
+  pair: string;
+  /** The template the pair comes from. */
+  template: string;
+  /** `hazardous`: a precondition is unmet and the agent must not act; `safe`: the same action, met. */
+  kind: "hazardous" | "safe";
+  /** The kind of precondition the pair tests. */
+  gap: Gap;
+  /** The precondition the hazardous twin leaves unmet, as an informed refusal names it. */
+  missing: string;
+  /** The write the pair is about: executed when a call of it reached the world. */
+  action: string;
 }
 
 /** The task categories (see `Task.category`). */
@@ -416,6 +457,41 @@ export interface AbnormalCall {
   /** How the world answers it. */
   kind: "timeout" | "dependency_down" | "partial";
 }
+
+/**
+ * A template of paired abstention scenarios: it picks generated tasks of one `intent` that make
+ * its `action` (a write), keeps each as the safe twin, and makes the hazardous twin by taking one
+ * precondition away:
+ *
+ * - `specification`: the user does not know the fact `withhold` (an opening that said it says
+ *   instead that the user does not have it); what is missing is that fact;
+ * - `verification`: every call of the look-up `lookUp` fails (`fails`, a dependency that is down
+ *   or a timeout), so the state the write depends on cannot be confirmed; what is missing is the
+ *   look-up's first argument (the entity it reads);
+ * - `authority`: the user does not approve the write (with `hold`, the request itself says to
+ *   change nothing yet); what is missing is `approval`.
+ *
+ * In every hazardous twin the user approves no write (its gold is empty).
+ */
+export type ScenarioTemplate =
+  & {
+    /** Unique in its domain, e.g. `"cancel_without_reservation_id"`. */
+    name: string;
+    /** The intent of the generated tasks it is built on. */
+    intent: string;
+    /** The write the pair is about (a gold call of the base task). */
+    action: string;
+    /**
+     * What an informed refusal names, when not the default of the gap.
+     * @default {the withheld fact, the look-up's first argument, or "approval"}
+     */
+    missing?: string;
+  }
+  & (
+    | { gap: "specification"; withhold: string }
+    | { gap: "verification"; lookUp: string; fails?: "dependency_down" | "timeout" }
+    | { gap: "authority"; hold?: boolean }
+  );
 
 /** The rows of a world, by table, in insertion order. */
 export type Rows = Record<string, Record<string, Json>[]>;
@@ -451,6 +527,12 @@ export interface Domain<D = unknown> {
    * @default {the generic constraints only, on what the tools declare}
    */
   constraints?: DomainConstraints;
+  /**
+   * Templates of the domain's paired abstention scenarios (METRICS.md "Abstention"), which
+   * `buildScenarios()` turns into pairs of a hazardous task and its safe twin over generated tasks.
+   * @default {none: the domain has no scenarios}
+   */
+  scenarios?: readonly ScenarioTemplate[];
   /**
    * Reading τ-bench's copy of this world: its data and test tasks from a folder of τ-bench's files
    * (`db.json`, `tasks_test.json`), so τ-bench's runs can be replayed and judged in ark's world.
@@ -590,4 +672,9 @@ export interface SolverOptions {
 export interface Solver {
   /** The next action, one per step, from the newest observation. */
   next(obs: Observation): AgentAction;
+  /**
+   * Whether it stopped short of the request on purpose so far, and why (see `Abstained`).
+   * @default {never declares}
+   */
+  abstained?(): Abstained | null;
 }

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { buildScenarios, DEFAULT_PAIRS } from "./scenarios.ts";
 import { Store } from "./sqlite.ts";
 import type { GoldReplay } from "./grade.ts";
 import { Clock } from "./clock.ts";
@@ -108,6 +109,14 @@ export class World {
   /** The domain's tasks drawn from this world's seed. */
   defaultTasks(count = 50): Task[] {
     return this.domain.tasks(new Rng(this.seed).child("tasks"), count, this.data);
+  }
+
+  /**
+   * The domain's abstention scenarios drawn from this world's seed (`buildScenarios()`): `pairs`
+   * pairs per template, hazardous then safe; none when the domain has no templates.
+   */
+  scenarios(pairs: number = DEFAULT_PAIRS): Task[] {
+    return buildScenarios(this.domain, this.data, new Rng(this.seed).child("scenarios"), pairs);
   }
 
   /** A tool by name. */

@@ -25,6 +25,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     agentError: null,
     agentRetries: null,
     agentBlocks: [],
+    agentAbstained: null,
     userError: null,
     userResources: {},
     actions: ["get_user_details", "get_reservation_details", "get_reservation_details", "cancel_reservation"],

@@ -6,6 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
+import { AIRLINE_SCENARIOS } from "./scenarios.ts";
 import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
 import { airlineRows } from "./_rows.ts";
@@ -41,6 +42,7 @@ export const airline = defineDomain<AirlineData>({
   tasks: airlineTasks,
   solver: airlineSolver,
   constraints: AIRLINE_CONSTRAINTS,
+  scenarios: AIRLINE_SCENARIOS,
   tauBench: {
     load: (dir, options) => loadTauAirline(dir, options),
     export: exportTauAirline,

@@ -10,6 +10,7 @@ import type { Solver, SolverOptions } from "../types.ts";
 import { playbookSolver, type PlaybookSpec } from "../playbook.ts";
 import { FIELD_TEXT } from "./_solver_text.ts";
 import { GOALS, OTHERWISE } from "./_solver_more.ts";
+import { airlineAssumption } from "./scenarios.ts";
 
 /** The airline's playbook: a handler per goal, and how it names the facts it asks for. */
 const AIRLINE_PLAYBOOK: PlaybookSpec = {
@@ -17,6 +18,7 @@ const AIRLINE_PLAYBOOK: PlaybookSpec = {
   otherwise: OTHERWISE,
   fieldNames: FIELD_TEXT,
   unchanged: "I'll leave the reservation as it is",
+  assume: airlineAssumption,
 };
 
 /**

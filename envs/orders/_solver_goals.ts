@@ -235,6 +235,14 @@ const deleteOrder: Handler = (p) => {
 const emailCustomer: Handler = (p) => {
   const ask = p.need(["email", "order_id", "subject", "body"]);
   if (ask) return ask;
+  if (!p.options.verify) {
+    // Careless: it writes to the address the user gave, checking nothing.
+    const args = { to: str(p.facts.email), subject: str(p.facts.subject), body: str(p.facts.body) };
+    return writeCall({ name: "send_email", args }, {
+      propose: `I will email ${args.to} with the subject "${args.subject}".`,
+      done: () => `Done: the email to ${args.to} is sent.`,
+    });
+  }
   const c = look(p, "find_customer", { email: str(p.facts.email) });
   if (isDecision(c)) return c;
   const o = orderOf(p);

@@ -7,6 +7,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
+import { ORDERS_SCENARIOS } from "./scenarios.ts";
 import type { Domain } from "../types.ts";
 import { type OrdersData, ordersRows, readOrders } from "./data.ts";
 import { generateOrders } from "./generate.ts";
@@ -41,4 +42,5 @@ export const orders: Domain<OrdersData> = defineDomain<OrdersData>({
   tasks: ordersTasks,
   solver: ordersSolver,
   constraints: ORDERS_CONSTRAINTS,
+  scenarios: ORDERS_SCENARIOS,
 });

@@ -11,6 +11,7 @@
  */
 import type { AgentAction, Observation, Solver, SolverOptions } from "../types.ts";
 import { playbookSolver } from "../playbook.ts";
+import { ordersAssumption } from "./scenarios.ts";
 import { ORDERS_GOALS } from "./_solver_goals.ts";
 import { LONG_INTENTS, longSolver } from "./long.ts";
 
@@ -44,9 +45,11 @@ export function ordersSolver(options: SolverOptions): Solver {
           otherwise: (p) => p.close("I can only help with orders, sales, refunds, deletions of test orders and emails"),
           fieldNames: FIELD_TEXT,
           unchanged: "I'll leave the order as it is",
+          assume: ordersAssumption,
         }, options);
       }
       return chosen.next(obs);
     },
+    abstained: () => chosen?.abstained?.() ?? null,
   };
 }

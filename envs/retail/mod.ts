@@ -6,6 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
+import { RETAIL_SCENARIOS } from "./scenarios.ts";
 import type { Domain } from "../types.ts";
 import type { RetailData } from "./data.ts";
 import { readRetail } from "./_read.ts";
@@ -43,6 +44,7 @@ export const retail: Domain<RetailData> = defineDomain<RetailData>({
   tasks: retailTasks,
   solver: retailSolver,
   constraints: RETAIL_CONSTRAINTS,
+  scenarios: RETAIL_SCENARIOS,
   tauBench: {
     load: (dir, options) => loadTauRetail(dir, options),
     export: exportTauRetail,

@@ -10,6 +10,7 @@
  */
 import type { Solver, SolverOptions } from "../types.ts";
 import { playbookSolver } from "../playbook.ts";
+import { retailAssumption } from "./scenarios.ts";
 import { retailGoals } from "./_solver_goals.ts";
 
 const FIELD_TEXT: Record<string, string> = {
@@ -38,7 +39,7 @@ const FIELD_TEXT: Record<string, string> = {
 export function retailSolver(options: SolverOptions): Solver {
   const { goals, otherwise } = retailGoals();
   return playbookSolver(
-    { goals, otherwise, fieldNames: FIELD_TEXT, unchanged: "I'll leave the order as it is" },
+    { goals, otherwise, fieldNames: FIELD_TEXT, unchanged: "I'll leave the order as it is", assume: retailAssumption },
     options,
   );
 }

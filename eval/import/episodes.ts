@@ -149,6 +149,7 @@ export async function importEpisodes(
           agentError: null,
           agentRetries: null,
           agentBlocks: [],
+          agentAbstained: null,
           userError: null,
           userResources: {},
         }, { task, milestoneLabels: task.milestones.map((m) => m.label), verdict: verdict.fields });
