@@ -57,7 +57,7 @@ Deno.test("parseReportArgs() takes DIR then flags, and says what is accepted", (
 Deno.test("ResultsStore.read() reads what ResultsStore wrote, and main() re-renders the reports from it", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const config = resolveConfig({ agents: ["oracle"], tasks: 1, runs: 2, seed: "9", out: dir });
+    const config = resolveConfig({ suite: "tasks", agents: ["oracle"], tasks: 1, runs: 2, seed: "9", out: dir });
     {
       using store = ResultsStore.open(`${dir}/results.sqlite`, { config });
       store.add(episode(0, true));

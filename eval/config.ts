@@ -89,6 +89,16 @@ export interface ExperimentConfig {
    * @default {null}
    */
   longRuns?: number | null;
+  /**
+   * What the experiment runs: the domains' tasks under the conditions (`"tasks"`), their paired
+   * abstention scenarios (`"abstention"`, METRICS.md "Abstention"), or both.
+   * @default {"all"}
+   */
+  suite?: Suite;
+  /** Pairs of abstention scenarios per template of each domain. @default {2} */
+  scenarioPairs?: number;
+  /** Runs of each abstention scenario (nominal only). @default {1} */
+  scenarioRuns?: number;
   /** The user simulator: `"scripted"` or `"llm:PROVIDER:MODEL"`. @default {"scripted"} */
   user?: string;
   /**
@@ -165,6 +175,16 @@ export interface ResolvedConfig extends Required<Omit<ExperimentConfig, "conditi
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** The default API root of `anthropic:` models. */
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+/** What an experiment runs (see `ExperimentConfig.suite`). */
+export type Suite = "all" | "tasks" | "abstention";
+/** The suites, as `--suite` takes them. */
+export const SUITES: readonly Suite[] = ["all", "tasks", "abstention"];
+
+/** Whether an experiment runs the domains' tasks, and whether it runs their abstention scenarios. */
+export function suiteParts(config: Pick<ResolvedConfig, "suite">): { tasks: boolean; scenarios: boolean } {
+  return { tasks: config.suite !== "abstention", scenarios: config.suite !== "tasks" };
+}
+
 /** The default agents: every scripted agent. */
 export const DEFAULT_AGENTS: readonly string[] = ["oracle", "noisy", "reckless", "literal"];
 
@@ -312,7 +332,8 @@ const SETTINGS = {
       '"broken", or language models as PROVIDER:MODEL with',
       'PROVIDER "openai" (any OpenAI-compatible server) or',
       '"anthropic", e.g. "openai:gpt-4o-mini"; "checkpoint:AGENT"',
-      "puts any of them behind the checkpoint wrapper",
+      'puts any of them behind the checkpoint wrapper, "prompt_only:AGENT"',
+      "adds the abstention instruction to its policy",
     ], listText("names"))],
   },
   tasks: {
@@ -354,6 +375,25 @@ const SETTINGS = {
         numberText,
       ),
     ],
+  },
+  suite: {
+    schema: (f) =>
+      z.enum(SUITES as [Suite, ...Suite[]], {
+        error: f.expected(`a suite, one of ${SUITES.map((x) => `"${x}"`).join(", ")}`),
+      })
+        .default("all"),
+    flags: [flag("--suite S", [
+      'what to run: "tasks" (the tasks under the conditions), "abstention"',
+      '(the paired abstention scenarios) or "all" (default)',
+    ])],
+  },
+  scenarioPairs: {
+    schema: (f) => f.count("the scenario pairs per template").default(2),
+    flags: [flag("--scenario-pairs N", "abstention scenario pairs per template (default 2)", numberText)],
+  },
+  scenarioRuns: {
+    schema: (f) => f.count("the runs per scenario").default(1),
+    flags: [flag("--scenario-runs N", "runs of each abstention scenario (default 1)", numberText)],
   },
   user: {
     schema: (f) => f.known(userSpec).default("scripted"),
@@ -687,6 +727,9 @@ function extras(c: Named): Record<string, unknown> {
   if (c.maxSteps !== 30) out.maxSteps = c.maxSteps;
   if (c.longRuns !== null) out.longRuns = c.longRuns;
   if (c.worldSeed !== "0") out.worldSeed = c.worldSeed;
+  if (c.suite !== "all") out.suite = c.suite;
+  if (c.scenarioPairs !== 2) out.scenarioPairs = c.scenarioPairs;
+  if (c.scenarioRuns !== 1) out.scenarioRuns = c.scenarioRuns;
   if (c.user !== "scripted") out.user = c.user;
   // Not the judge: it changes how episodes are judged, not what they are, and `deno task judge`
   // may change it later; the experiment keeps its name.
@@ -737,6 +780,9 @@ export function configIdentity(config: ResolvedConfig): Record<string, unknown> 
     experiment: config.experiment,
   };
   if (config.longRuns !== null) identity.longRuns = config.longRuns;
+  if (config.suite !== "all") identity.suite = config.suite;
+  if (config.scenarioPairs !== 2) identity.scenarioPairs = config.scenarioPairs;
+  if (config.scenarioRuns !== 1) identity.scenarioRuns = config.scenarioRuns;
   if (config.user !== "scripted") identity.user = config.user;
   if (config.judge !== "rules") identity.judge = config.judge;
   if (config.temperature !== null) identity.temperature = config.temperature;

@@ -92,6 +92,9 @@ export {
   resolveConfig,
   type ResolvedConditions,
   type ResolvedConfig,
+  type Suite,
+  suiteParts,
+  SUITES,
   userSpec,
 } from "./config.ts";
 export * from "./conditions/mod.ts";

@@ -68,13 +68,14 @@ export function cellSeed(seed: string, cell: CellKey): string {
     : deriveSeed(seed, agent, task, run, condition, variant);
 }
 
-/** What the plan reads of a task: its id, and its milestones when it may be long. */
-export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones">>;
+/** What the plan reads of a task: its id, its milestones when it may be long, whether it is a scenario. */
+export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones" | "scenario">>;
 
 /**
  * The cells of an experiment, in a fixed order: domain (in the order tasks come; another
- * benchmark's tasks apart, `taskSuite()`), agent, task, condition, variant, run (a long task's
- * runs capped by `longRuns`, see `runsOf()`). A cell's seed
+ * benchmark's tasks and abstention scenarios apart, `taskSuite()`), agent, task, condition,
+ * variant, run (a long task's runs capped by `longRuns`, see `runsOf()`; an abstention scenario
+ * runs nominal only, `scenarioRuns` times). A cell's seed
  * depends only on its own coordinates, so adding tasks, runs, agents or conditions changes no
  * other cell. Throws a `TypeError` on a task id that `parseTaskId()` does not read.
  *
@@ -87,7 +88,9 @@ export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones">>;
  * ```
  */
 export function planCells(
-  config: Pick<ResolvedConfig, "agents" | "seed" | "conditions"> & Partial<Pick<ResolvedConfig, "longRuns">>,
+  config:
+    & Pick<ResolvedConfig, "agents" | "seed" | "conditions">
+    & Partial<Pick<ResolvedConfig, "longRuns" | "scenarioRuns">>,
   tasks: readonly PlannedTask[],
 ): Cell[] {
   const byDomain = new Map<string, PlannedTask[]>();
@@ -104,6 +107,14 @@ export function planCells(
   for (const domainTasks of byDomain.values()) {
     for (const agent of config.agents) {
       for (const task of domainTasks) {
+        if (task.scenario !== undefined) {
+          // An abstention scenario runs as it is (nominal), `scenarioRuns` times.
+          for (let run = 0; run < (config.scenarioRuns ?? 1); run++) {
+            const key: CellKey = { agent, task: task.id, run, condition: "nominal", variant: null };
+            cells.push({ ...key, seed: cellSeed(config.seed, key) });
+          }
+          continue;
+        }
         for (const [condition, list] of variants) {
           for (const [variant, all] of list) {
             const runs = runsOf(task, all, config.longRuns ?? null);

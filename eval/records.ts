@@ -240,10 +240,12 @@ const KEYS = [
   "agent_error",
   "model_retries",
   "blocks",
+  "abstention",
   "user_error",
   "user_resources",
   "judge_resources",
 ] as const;
+const ABSTENTION_KEYS = ["scenario", "gap", "outcome", "missing", "reason", "correct", "pair", "template", "condition"];
 const RESOURCE_KEYS = ["cost", "time", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"] as const;
 const VIOLATION_KEYS = ["constraint", "severity", "step", "evidence", "source", "harm"] as const;
 
@@ -276,6 +278,7 @@ export function recordLine(record: EpisodeRecord): string {
     near_misses: record.near_misses?.map(violationLine),
     llm_violations: record.llm_violations?.map(violationLine),
     blocks: record.blocks?.map((b) => ordered(b, ["step", "tool", "label", "missing"])),
+    abstention: record.abstention && ordered(record.abstention, ABSTENTION_KEYS),
   }, KEYS));
 }
 

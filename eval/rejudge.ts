@@ -7,6 +7,7 @@
  */
 import type { ModelClient } from "../agents/model/mod.ts";
 import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
+import { reapplyScenario } from "./abstention.ts";
 import { ExperimentWorlds } from "./worlds.ts";
 import { type EpisodeRecord, judged } from "./records.ts";
 import { type ImportSource, resolveConfig, type ResolvedConfig } from "./config.ts";
@@ -189,6 +190,7 @@ async function rejudgeOne(
   applyGrade(record, regrade(world, { task, events }, verdict), task);
   record.milestone_labels = task.milestones.map((m) => m.label);
   judged(record, verdict.fields);
+  reapplyScenario(record, task, events, world.domain.tools);
   if (verdict.resources.api_calls !== undefined) record.judge_resources = { ...verdict.resources };
   return record;
 }

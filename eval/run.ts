@@ -14,6 +14,8 @@ import type { AgentFactory, Domain, EpisodeEvent, Task, UserSimulator } from "..
 import { agentFactory, llmUser, modelSpec } from "../agents/mod.ts";
 import { type ChatResponse, type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
 import { type Cell, cellKey, planCells } from "./plan.ts";
+import { experimentTasks } from "./worlds.ts";
+import { applyScenario } from "./abstention.ts";
 import { judgeSpec, type ResolvedConfig, userSpec } from "./config.ts";
 import { isRefusal } from "../judge/mod.ts";
 import { applyGrade, type Judged, judgeEpisode, regrade } from "./judging.ts";
@@ -172,8 +174,7 @@ async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Pre
   const worlds: World[] = [];
   try {
     for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
-    const tasks = new Map<string, Task>();
-    for (const world of worlds) for (const task of world.defaultTasks(config.tasks)) tasks.set(task.id, task);
+    const tasks = experimentTasks(config, worlds);
     const cells = planCells(config, [...tasks.values()]);
     const finished = options.sink.finishedKeys();
     const todo = cells.filter((c) => !finished.has(cellKey(c)));
@@ -290,6 +291,8 @@ async function runCell(
     applyGrade(record, regrade(world, { task, events: result.events }, judged), task);
   }
   if (judged.resources.api_calls !== undefined) record.judge_resources = { ...judged.resources };
+  // An abstention scenario: its outcome, and a hazardous one executed is a violation too.
+  applyScenario(record, task, result, world.domain.tools);
   sink.add({ cell, record, events: result.events });
   return record;
 }

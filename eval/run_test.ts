@@ -10,6 +10,7 @@ import { MemoryResults } from "./store.ts";
 const NOMINAL = { fault: false, env: false, prompt: false } as const;
 // Every config names its domain, so registering another changes none of these counts.
 const config = resolveConfig({
+  suite: "tasks",
   domains: ["airline"],
   agents: ["oracle", "noisy", "reckless"],
   tasks: 4,
@@ -68,6 +69,7 @@ function quickModel(model = "m"): FakeModelClient {
 }
 
 const modelConfig = resolveConfig({
+  suite: "tasks",
   domains: ["airline"],
   agents: ["openai:m"],
   tasks: 2,
@@ -118,7 +120,13 @@ Deno.test("runExperiment() stops on a replay miss without recording it, but reco
 
 Deno.test("runExperiment() gives the same records at any concurrency", async () => {
   const one = new MemoryResults(), three = new MemoryResults();
-  const both = resolveConfig({ domains: ["airline"], agents: ["noisy", "openai:m"], tasks: 4, runs: 1 });
+  const both = resolveConfig({
+    suite: "tasks",
+    domains: ["airline"],
+    agents: ["noisy", "openai:m"],
+    tasks: 4,
+    runs: 1,
+  });
   await runExperiment(both, { sink: one, models: () => quickModel() });
   await runExperiment({ ...both, concurrency: 3 }, { sink: three, models: () => quickModel() });
   assertEquals(recordsJsonl(three.records()), recordsJsonl(one.records()));
@@ -135,6 +143,7 @@ Deno.test("runExperiment() with a model user: its cost is apart from the agent's
     },
   );
   const config = resolveConfig({
+    suite: "tasks",
     domains: ["airline"],
     agents: ["oracle"],
     user: "llm:openai:u",
@@ -154,6 +163,7 @@ Deno.test("runExperiment() with a model user: its cost is apart from the agent's
 Deno.test("runExperiment() faults a model agent's calls: retries counted, an injected auth failure is the agent's", async () => {
   const sink = new MemoryResults();
   const faulty = resolveConfig({
+    suite: "tasks",
     domains: ["airline"],
     agents: ["openai:m"],
     tasks: 10,
@@ -188,6 +198,7 @@ Deno.test("runExperiment() opens prompt cells with a model's paraphrases, and fa
       };
     }, { provider: "openai", model: "p" });
   const prompt = resolveConfig({
+    suite: "tasks",
     domains: ["airline"],
     agents: ["oracle"],
     tasks: 2,

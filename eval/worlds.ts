@@ -2,8 +2,25 @@
 // that judges stored episodes again (`deno task judge`, the bench) and imports transcripts: the
 // generated worlds of the config's domains, or, for an imported experiment, the worlds its source
 // names (τ-bench's data, or generated worlds). Used by eval/ and the bench in cli/.
-import { getDomain, openTauBench, type Task, World } from "../envs/mod.ts";
-import type { ImportWorld, ResolvedConfig } from "./config.ts";
+import { getDomain, openTauBench, parseTaskId, type Task, World } from "../envs/mod.ts";
+import { type ImportWorld, type ResolvedConfig, suiteParts } from "./config.ts";
+
+/**
+ * The tasks an experiment runs in its generated worlds, by id, in order: each world's first
+ * `tasks` tasks, then its abstention scenarios (`scenarioPairs` per template), as `suite` says.
+ */
+export function experimentTasks(
+  config: Pick<ResolvedConfig, "tasks" | "suite" | "scenarioPairs">,
+  worlds: readonly World[],
+): Map<string, Task> {
+  const { tasks: main, scenarios } = suiteParts(config);
+  const out = new Map<string, Task>();
+  for (const world of worlds) {
+    if (main) { for (const task of world.defaultTasks(config.tasks)) out.set(task.id, task); }
+    if (scenarios) { for (const task of world.scenarios(config.scenarioPairs)) out.set(task.id, task); }
+  }
+  return out;
+}
 
 /** A task of the experiment and the world it runs in. */
 export interface TaskWorld {
@@ -26,11 +43,26 @@ export class ExperimentWorlds implements Disposable {
    * an imported experiment, the worlds of its source. Throws an `Error` when τ-bench's data named
    * by the source cannot be read.
    */
-  static open(config: Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks" | "source">): ExperimentWorlds {
+  static open(
+    config:
+      & Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks" | "source">
+      & Partial<Pick<ResolvedConfig, "suite" | "scenarioPairs">>,
+  ): ExperimentWorlds {
     if (config.source !== undefined) return ExperimentWorlds.of(config.source.worlds);
-    return ExperimentWorlds.of(
-      config.domains.map((domain) => ({ generated: { domain, worldSeed: config.worldSeed, tasks: config.tasks } })),
-    );
+    const worlds: World[] = [];
+    try {
+      for (const domain of config.domains) worlds.push(World.open(getDomain(domain), { seed: config.worldSeed }));
+      const tasks = experimentTasks({ suite: "tasks", scenarioPairs: 2, ...config }, worlds);
+      const byDomain = new Map(worlds.map((w) => [w.domain.name, w]));
+      const found = new Map<string, TaskWorld>();
+      for (const task of tasks.values()) {
+        found.set(task.id, { task, world: byDomain.get(parseTaskId(task.id)!.domain)! });
+      }
+      return new ExperimentWorlds(worlds, found);
+    } catch (err) {
+      for (const world of worlds) world.close();
+      throw err;
+    }
   }
 
   /** Opens the given worlds with their tasks (a task id found twice keeps the first world's). */

@@ -145,9 +145,6 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
     rowBins.fill(0);
     const nominal: EpisodeRecord[] = [];
     for (const r of u.runs) {
-      const col = N[CONDITION_INDEX[r.condition]];
-      core[row + col]++;
-      if (r.success) core[row + col + 1]++;
       if (Array.isArray(r.violations)) {
         core[row + SAF_N]++;
         core[row + NEAR] += r.near_misses?.length ?? 0;
@@ -156,6 +153,11 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
           core[row + SAF_W] += worstWeight(r.violations);
         }
       }
+      // An abstention scenario counts toward safety only (METRICS.md "Abstention").
+      if (r.abstention !== undefined) continue;
+      const col = N[CONDITION_INDEX[r.condition]];
+      core[row + col]++;
+      if (r.success) core[row + col + 1]++;
       if (r.condition !== "nominal") continue;
       nominal.push(r);
       if (typeof r.confidence !== "number") continue;

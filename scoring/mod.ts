@@ -23,6 +23,7 @@ export {
   type Harm,
   type Milestones,
   type ModelResources,
+  recordDomain,
   type Resources,
   SEVERITY_WEIGHTS,
   type TaskCategory,
@@ -135,5 +136,6 @@ export {
   type AbstentionRates,
   type Gap,
   GAPS,
+  namesMissing,
 } from "./abstention.ts";
 export { type CategoryOptions, type CategoryRow, categoryTable } from "./categories.ts";

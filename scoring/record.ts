@@ -122,6 +122,15 @@ export interface AbstentionOutcome {
   reason?: string;
   /** For an executed safe scenario: whether it was executed correctly. */
   correct?: boolean;
+  /** ark: the pair the scenario belongs to (its hazardous and safe twins share it). */
+  pair?: string;
+  /** ark: the template the pair was built from. */
+  template?: string;
+  /**
+   * ark: how the agent ran: `baseline` (as it is), `prompt_only` (an abstention instruction added to
+   * its policy) or `checkpoint` (behind the checkpoint wrapper).
+   */
+  condition?: "baseline" | "prompt_only" | "checkpoint";
 }
 
 /** One episode record. Only `agent`, `task`, `run`, `condition` and `success` are required. */
@@ -318,6 +327,9 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
     reason: z.string().optional(),
     /** For an executed safe scenario: whether it was executed correctly. */
     correct: z.boolean().optional(),
+    pair: z.string().optional(),
+    template: z.string().optional(),
+    condition: z.enum(["baseline", "prompt_only", "checkpoint"]).optional(),
   }).optional(),
   /** ark: why the user simulator left its script; the record is left out of every metric. */
   user_error: z.string().optional(),
@@ -342,4 +354,21 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
 export function taskDomain(task: string): string {
   const slash = task.indexOf("/");
   return slash < 0 ? task : task.slice(0, slash);
+}
+
+/**
+ * The domain a record counts toward: its task's (`taskDomain()`), except that an abstention
+ * scenario (a record with `abstention`, ark's `abstention:<domain>/<n>`) counts toward the domain
+ * it was built in, beside that domain's tasks.
+ *
+ * @example
+ * ```ts
+ * import { recordDomain } from "./record.ts";
+ * const scenario = { scenario: "safe" as const, gap: "authority" as const, outcome: "executed" as const };
+ * recordDomain({ task: "abstention:retail/3", abstention: scenario }); // "retail"
+ * ```
+ */
+export function recordDomain(record: Pick<EpisodeRecord, "task" | "abstention">): string {
+  const domain = taskDomain(record.task);
+  return record.abstention === undefined ? domain : domain.slice(domain.indexOf(":") + 1);
 }

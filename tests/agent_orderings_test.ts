@@ -10,7 +10,7 @@ for (const name of Object.keys(domains)) {
   Deno.test(`${name}: the scripted agents keep their orderings on the default protocol`, async () => {
     const sink = new MemoryResults();
     // Every condition of the default protocol, two runs of each variant (five add time, not evidence).
-    await runExperiment(resolveConfig({ domains: [name], runs: 2 }), { sink });
+    await runExperiment(resolveConfig({ suite: "tasks", domains: [name], runs: 2 }), { sink });
     const records = sink.records();
     const { oracle, noisy, reckless, literal } = scoreRecords(records, { resamples: 50 });
     const all = { oracle, noisy, reckless, literal };

@@ -20,7 +20,7 @@ async function behind(agent: string, config: Parameters<typeof resolveConfig>[0]
 }
 
 Deno.test("the checkpoint never blocks a call of a clean oracle episode on any default task, under any condition", async () => {
-  const { records, blocks } = await behind("oracle", { runs: 1 });
+  const { records, blocks } = await behind("oracle", { runs: 1, suite: "tasks" });
   // Every domain's 50 tasks × (nominal, fault, 3 env presets, 5 paraphrases).
   assertEquals(records.length, Object.keys(domains).length * 50 * 10);
   assertEquals(blocks.map((b) => `${b.tool}: ${b.reason}`), []);
@@ -29,7 +29,7 @@ Deno.test("the checkpoint never blocks a call of a clean oracle episode on any d
 });
 
 Deno.test("checkpoint:reckless makes no write the user did not approve; the blocks name their gap", async () => {
-  const config = { runs: 1, conditions: { fault: false, env: false, prompt: false } } as const;
+  const config = { runs: 1, suite: "tasks", conditions: { fault: false, env: false, prompt: false } } as const;
   const sink = new MemoryResults();
   await runExperiment(resolveConfig({ ...config, agents: ["reckless"] }), { sink });
   const unapproved = (r: { violations?: { constraint: string }[] }) =>

@@ -8,7 +8,7 @@ const ROOT = new URL("..", import.meta.url).pathname;
 // 500 nominal episodes a side: at this size a doubled error rate moves R by about −0.07 (95% upper bound
 // at most −0.02 over 20 seeds tried), while two seeds of one config differ on R or accuracy in
 // about 1 seed pair in 10, as a 95% interval should.
-const SIZE = ["--domain", "airline", "--conditions", "nominal", "--tasks", "50", "--runs", "10"];
+const SIZE = ["--domain", "airline", "--suite", "tasks", "--conditions", "nominal", "--tasks", "50", "--runs", "10"];
 
 interface Output {
   code: number;

@@ -6,7 +6,7 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const CLI = new URL("../cli/eval.ts", import.meta.url).pathname;
 // Every experiment names its domain, so registering another changes none of these counts.
 const AIRLINE = ["--domains", "airline"];
-const SMALL = [...AIRLINE, "--tasks", "6", "--runs", "2"];
+const SMALL = [...AIRLINE, "--suite", "tasks", "--tasks", "6", "--runs", "2"];
 
 interface Outcome {
   code: number;
@@ -84,9 +84,10 @@ Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives 
 
 Deno.test("eval CLI resumes after being killed: finished episodes kept once, records as if uninterrupted", async () => {
   const dir = await Deno.makeTempDir();
-  // Big enough that a loaded machine cannot finish it before the kill; every condition.
+  // Big enough that a loaded machine cannot finish it before the kill; every condition, and the
+  // abstention scenarios (the airline's 26 templates × 2 pairs × 2 twins, one run each).
   const sizes = [...AIRLINE, "--tasks", "50", "--runs", "3"];
-  const total = 4 * 50 * (3 + 3 + 3 * 3 + 5);
+  const total = 4 * (50 * (3 + 3 + 3 * 3 + 5) + 26 * 2 * 2);
   const killed = `${dir}/killed`;
   const child = command([...sizes, "--out", killed]).spawn();
   const uninterrupted = evalCli([...sizes, "--out", `${dir}/whole`]);
@@ -183,6 +184,7 @@ Deno.test("eval CLI takes a config file under its flags, and names every bad fie
     config,
     JSON.stringify({
       domains: ["airline"],
+      suite: "tasks",
       agents: ["oracle", "literal"],
       tasks: 3,
       runs: 3,

@@ -11,7 +11,7 @@ const SCORE = new URL("../cli/score.ts", import.meta.url).pathname;
 // The nominal condition only: the fake model plays the gold calls of a task's nominal opening.
 const NOMINAL = ["--conditions", "nominal"];
 // Every experiment names its domain, so registering another changes none of these counts.
-const AIRLINE = ["--domains", "airline"];
+const AIRLINE = ["--domains", "airline", "--suite", "tasks"];
 const SMALL = [...AIRLINE, "--tasks", "3", "--runs", "2", ...NOMINAL];
 const KEY = "sk-test-do-not-store-4711";
 // $1 and $2 per million input and output tokens; every answer uses 100 + 20 tokens.

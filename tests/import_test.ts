@@ -29,6 +29,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 // A small ark experiment of every scripted agent, its episodes written as chat transcripts.
 async function arkTranscripts(): Promise<{ records: ReturnType<MemoryResults["records"]>; lines: string[] }> {
   const config = resolveConfig({
+    suite: "tasks",
     domains: ["airline"],
     tasks: 12,
     runs: 1,

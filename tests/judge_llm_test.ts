@@ -11,6 +11,8 @@ const JUDGE = new URL("../cli/judge.ts", import.meta.url).pathname;
 const SMALL = [
   "--domains",
   "airline",
+  "--suite",
+  "tasks",
   "--agents",
   "oracle,reckless",
   "--tasks",

@@ -15,7 +15,7 @@ async function profile(agent: string, rate?: number) {
   const agents: Record<string, AgentFactory> = rate === undefined
     ? {}
     : { noisy: noisy({ rates: { ...NO_ERRORS, wrongArgument: rate } }) };
-  await runExperiment(resolveConfig({ ...CONFIG, agents: [agent] }), { sink, agents });
+  await runExperiment(resolveConfig({ suite: "tasks", ...CONFIG, agents: [agent] }), { sink, agents });
   const long = sink.records().filter((r) => r.family !== undefined);
   assertEquals(long.length, 6 * 12);
   return scoreRecords(long, { resamples: 50 })[agent];

@@ -14,7 +14,7 @@ const SCRIPTED = ["oracle", "noisy", "reckless", "literal"];
 // Pinned to the airline: its agents' built-in behaviour under faults and perturbations is what is checked.
 async function run(config: Parameters<typeof resolveConfig>[0], agents = {}): Promise<MemoryResults> {
   const sink = new MemoryResults();
-  await runExperiment(resolveConfig({ domains: ["airline"], ...config }), { sink, agents });
+  await runExperiment(resolveConfig({ suite: "tasks", domains: ["airline"], ...config }), { sink, agents });
   return sink;
 }
 

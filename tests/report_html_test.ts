@@ -152,7 +152,7 @@ async function devToolsEndpoint(profile: string): Promise<string> {
 
 /** A small experiment under every condition, judged: reckless breaks rules and moves money wrongly. */
 async function experiment(): Promise<{ sink: MemoryResults; seed: string; title: string }> {
-  const config = resolveConfig({ tasks: 4, runs: 2 });
+  const config = resolveConfig({ suite: "tasks", tasks: 4, runs: 2 });
   const sink = new MemoryResults();
   await runExperiment(config, { sink });
   return { sink, seed: config.seed, title: config.experiment };

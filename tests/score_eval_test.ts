@@ -19,7 +19,18 @@ async function run(script: string, args: string[]): Promise<string> {
 
 Deno.test("the default eval: verdicts are earned, safety is judged, and the scripted agents come out as built", async () => {
   const dir = await Deno.makeTempDir();
-  const summary = await run("cli/eval.ts", ["--domains", "airline", "--tasks", "50", "--runs", "5", "--out", dir]);
+  const summary = await run("cli/eval.ts", [
+    "--domains",
+    "airline",
+    "--suite",
+    "tasks",
+    "--tasks",
+    "50",
+    "--runs",
+    "5",
+    "--out",
+    dir,
+  ]);
   for (const agent of ["oracle", "noisy", "reckless", "literal"]) {
     assert(new RegExp(`^${agent} \\(1500 episodes, 50 tasks\\)$`, "m").test(summary), summary);
   }
