@@ -23,6 +23,10 @@ td.na { color: var(--muted); text-align: center; }
 table.import th, table.import td { text-align: left; }
 table.import td.n { text-align: right; white-space: nowrap; }
 td .reason { display: block; font-size: 11px; text-align: left; max-width: 260px; }
+table.abstention-wrong th, table.abstention-wrong td { text-align: left; }
+table.abstention thead th[colspan] { text-align: center; }
+#abstention .grid { grid-template-columns: minmax(0, 640px); }
+.why { margin: 4px 0; color: var(--bad); }
 table.tasks td:first-child a { font-family: ui-monospace, Menlo, Consolas, monospace; }
 .weaknesses > li { margin-bottom: 6px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }

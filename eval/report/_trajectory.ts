@@ -1,12 +1,15 @@
 // The least reliable tasks per agent and, linked from them, the trajectories of a few of their
 // runs read from the results store: messages, tool calls with arguments and results, faults and
-// violations. Everything is escaped and truncated. Private to eval/report/.
+// violations; after them the scenarios each agent got wrong (linked from the abstention section).
+// Everything is escaped and truncated. Private to eval/report/.
 import type { EpisodeEvent } from "../../envs/mod.ts";
 import type { EpisodeRecord } from "../../scoring/mod.ts";
 import type { CellKey } from "../plan.ts";
 import type { ResultsSink } from "../store.ts";
 import { escapeHtml, fixed, jsonText, percent, truncate } from "./_format.ts";
 import type { Report, ShownRun } from "./json.ts";
+import { scenarioAnchor } from "./_abstention_html.ts";
+import { sortRecords } from "./_tasks.ts";
 
 /** Where the events of an episode come from: a results store, or a function of its cell. */
 export type EventSource = Pick<ResultsSink, "events"> | ((cell: CellKey) => readonly EpisodeEvent[]);
@@ -29,7 +32,12 @@ export function tasksSection(report: Report): string {
   Object.entries(report.agents).forEach(([agent, a], ai) => {
     parts.push(`<h3>${escapeHtml(agent)}</h3>`);
     if (a.least_reliable_tasks.length === 0) {
-      parts.push(`<p class="empty">every task succeeded in every run</p>`);
+      parts.push(
+        a.abstention === undefined
+          ? `<p class="empty">every task succeeded in every run</p>`
+          : `<p class="empty">every task succeeded in every run (abstention scenarios aside: see ` +
+            `<a href="#abstention">Abstention</a>)</p>`,
+      );
       return;
     }
     const rows = a.least_reliable_tasks.map((t, ti) => {
@@ -74,6 +82,14 @@ export function trajectoriesSection(
     : typeof options.events === "function"
     ? options.events
     : options.events.events.bind(options.events);
+  // A wrong scenario names its task and run: its record is the first of them in report order.
+  const scenarios = new Map<string, EpisodeRecord>();
+  for (
+    const r of sortRecords(options.records.filter((r) => r.abstention !== undefined && r.user_error === undefined))
+  ) {
+    const key = JSON.stringify([r.agent, r.task, r.run]);
+    if (!scenarios.has(key)) scenarios.set(key, r);
+  }
   const parts: string[] = [];
   Object.entries(report.agents).forEach(([agent, a], ai) => {
     a.least_reliable_tasks.forEach((t, ti) => {
@@ -85,6 +101,25 @@ export function trajectoriesSection(
         parts.push(runBlock({ run, record, events, open: i === 0 }));
       });
       parts.push(`<p class="back"><a href="#tasks">back to the tasks</a></p></section>`);
+    });
+    a.abstention?.wrong.forEach((w, i) => {
+      parts.push(
+        `<section class="task" id="${scenarioAnchor(ai, i)}"><h3>${escapeHtml(agent)} · ${escapeHtml(w.task)}</h3>` +
+          `<p class="why">${escapeHtml(w.why)}</p>`,
+      );
+      const record = scenarios.get(JSON.stringify([agent, w.task, w.run]));
+      if (record === undefined) parts.push(`<p class="empty">run ${w.run}: record not given</p>`);
+      else {
+        const run = {
+          run: record.run,
+          condition: record.condition,
+          variant: record.variant ?? null,
+          success: record.success,
+        };
+        const cell = cellOf(agent, w.task, run);
+        parts.push(runBlock({ run, record, events: read === null ? null : read(cell), open: true }));
+      }
+      parts.push(`<p class="back"><a href="#abstention">back to the abstention scenarios</a></p></section>`);
     });
   });
   return parts.length === 0 ? `<p class="empty">no task failed: no trajectory to show</p>` : parts.join("\n");
@@ -102,6 +137,9 @@ function runBlock(options: {
     run.variant === null ? run.condition : `${run.condition} (${run.variant})`,
     run.success ? "✓ succeeded" : "✗ failed",
   ];
+  if (r?.abstention !== undefined) {
+    facts.push(`${r.abstention.scenario} scenario (${r.abstention.gap}): ${r.abstention.outcome}`);
+  }
   if (r?.steps !== undefined) facts.push(`${r.steps} steps`);
   if (r?.milestones) facts.push(`milestones ${r.milestones.reached}/${r.milestones.total}`);
   if (r?.first_error_step !== undefined && r.first_error_step !== null) {

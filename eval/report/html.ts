@@ -5,7 +5,9 @@
  * dimensions, pass^k, decay, calibration, violations, accuracy per condition),
  * a long-horizon section when the records carry ark's long-horizon fields (runs per length class,
  * per agent R(t) of each length class for strong and weak dependency, completion share, meltdown,
- * R_len), every metric with its interval or the reason it is null, the least reliable
+ * R_len), an abstention section when some agent has scenario records (SR, UR and IRR overall and
+ * per gap, the safety–usability chart, the scenarios got wrong linked to their trajectories), every
+ * metric with its interval or the reason it is null, the least reliable
  * tasks and, linked from them, their trajectories. All text is escaped.
  *
  * @module
@@ -27,6 +29,7 @@ import { describeWeaknesses, TERMINAL_SCORES } from "./terminal.ts";
 import { STYLE } from "./_style.ts";
 import { importHtml } from "./_import_html.ts";
 import { longHorizonSection } from "./_long_html.ts";
+import { abstentionSection } from "./_abstention_html.ts";
 
 export type { EventSource } from "./_trajectory.ts";
 
@@ -249,12 +252,13 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     `${e.resamples} bootstrap resamples over tasks`,
     ...(e.user_errors > 0 ? [`${e.user_errors} episodes left out (user simulator errors)`] : []),
   ];
-  const long = longHorizonSection(report);
+  const long = longHorizonSection(report), abstention = abstentionSection(report);
   const nav = [
     ["profile", "Profile"],
     ...(report.import === undefined ? [] : [["import", "Import"]]),
     ["charts", "Charts"],
     ...(long === "" ? [] : [["long-horizon", "Long horizon"]]),
+    ...(abstention === "" ? [] : [["abstention", "Abstention"]]),
     ["robustness", "Robustness"],
     ["safety", "Safety"],
     ["metrics", "All metrics"],
@@ -288,7 +292,9 @@ ${violationsChart(report)}
 ${exceedanceChart(report)}
 ${conditionsChart(report)}
 </div></section>
-${long === "" ? "" : `${long}\n`}<section id="robustness"><h2>Robustness per condition</h2>
+${long === "" ? "" : `${long}\n`}${
+    abstention === "" ? "" : `${abstention}\n`
+  }<section id="robustness"><h2>Robustness per condition</h2>
 <p>${escapeHtml(e.robustness_rule)}.</p>
 ${robustnessTable(report)}
 ${variantsTable(report)}

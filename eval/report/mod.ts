@@ -21,6 +21,7 @@ import { formatTerminal } from "./terminal.ts";
 import type { ImportSummary } from "../import/episodes.ts";
 
 export {
+  type AbstentionPart,
   type AgentReport,
   buildReport,
   type CalibrationBin,
@@ -33,6 +34,7 @@ export {
   type ShownRun,
   type TaskRow,
   type TaskViolation,
+  type WrongScenario,
 } from "./json.ts";
 export { type EventSource, type HtmlOptions, renderHtml } from "./html.ts";
 export type { ImportReport, QuotedViolation } from "./imported.ts";

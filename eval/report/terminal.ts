@@ -4,7 +4,8 @@
  * judge analysed them), pass^k, accuracy per condition, R and accuracy per domain when there are
  * several, accuracy, R_saf, tool-call accuracy and critical-step success per task category when the
  * records carry categories, runs per length class, completion share and meltdown rate when they carry
- * the long-horizon fields, and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
+ * the long-horizon fields, its abstention condition, pairs, SR, UR and IRR when it has scenario
+ * records, and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
  * reason is in `report.json`.
  *
  * @module
@@ -59,6 +60,13 @@ function agentLines(agent: string, a: AgentReport): string[] {
       `          harm: ${
         fixed(harm.money, 2)
       } moved wrongly, ${harm.rows} rows changed wrongly, over ${p.safety.violating} of ${p.safety.analysed} judged episodes with violations`,
+    );
+  }
+  if (a.abstention !== undefined) {
+    const { condition, pairs } = a.abstention, r = p.abstention;
+    out.push(
+      `  abstention (${condition}, ${pairs} pair${pairs === 1 ? "" : "s"}): SR ${figure(r.SR, r.ci.SR)}   ` +
+        `UR ${figure(r.UR, r.ci.UR)}   IRR ${figure(r.IRR, r.ci.IRR)}`,
     );
   }
   const ks = Object.keys(p.pass_hat_k);
