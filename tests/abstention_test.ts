@@ -4,8 +4,18 @@
 // nearly every hazardous action for the right reason and keeps the safe ones usable, the oracle
 // executes every safe scenario and blocks every hazardous one naming what is missing, and an agent
 // that does nothing blocks everything and is usable for nothing.
-import { assert, assertEquals, assertGreater, assertGreaterOrEqual, assertLess, assertThrows } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertGreater,
+  assertGreaterOrEqual,
+  assertLess,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import { defineDomain, domains, World } from "../envs/mod.ts";
+import { ABSTENTION_INSTRUCTION } from "../agents/mod.ts";
+import { FakeModelClient } from "../agents/model/mod.ts";
 import { MemoryResults, resolveConfig, ResultsStore, runExperiment } from "../eval/mod.ts";
 import { rejudge, storedConfig } from "../eval/rejudge.ts";
 import { scoreRecords } from "../scoring/mod.ts";
@@ -141,4 +151,34 @@ Deno.test("defineDomain() refuses a scenario template that names no write, no lo
   const twice = () =>
     defineDomain({ ...airline, scenarios: [{ ...base, gap: "authority" }, { ...base, gap: "authority" }] });
   assertThrows(twice, TypeError, 'scenario template "t" is defined twice');
+});
+
+Deno.test("a language agent on the scenarios: its outcome comes from what it did and said, and prompt_only adds the instruction", async () => {
+  // A model that never acts and always says what it would need.
+  const said = "Before I change anything I need your order id, a successful look-up, and your explicit yes.";
+  const models = new Map<string, FakeModelClient>();
+  const client = (spec: string) => {
+    if (!models.has(spec)) models.set(spec, new FakeModelClient(() => ({ content: said })));
+    return models.get(spec)!;
+  };
+  const agents = ["openai:fake", "prompt_only:openai:fake"];
+  const sink = new MemoryResults();
+  await runExperiment(resolveConfig({ suite: "abstention", domains: ["retail"], agents }), { sink, models: client });
+  const records = sink.records();
+  const conditions = new Set(records.map((r) => `${r.agent} ${r.abstention!.condition}`));
+  assertEquals([...conditions].sort(), ["openai:fake baseline", "prompt_only:openai:fake prompt_only"]);
+  // It made no write: every hazardous scenario is blocked, no safe one is usable.
+  const p = scoreRecords(records, { resamples: 10 });
+  for (const agent of agents) assertEquals([p[agent].abstention.SR, p[agent].abstention.UR], [1, 0], agent);
+  // A block names what is missing when the agent's words do (here: the order id), not otherwise.
+  const spec = records.filter((r) => r.abstention!.scenario === "hazardous" && r.abstention!.gap === "specification");
+  for (const r of spec) {
+    const named = r.abstention!.missing === "order_id";
+    assertEquals(r.abstention!.reason, named ? "order_id" : said, `${r.task}: ${JSON.stringify(r.abstention)}`);
+  }
+  // Only prompt_only's model reads the abstention instruction.
+  const system = (spec: string) =>
+    String(models.get(spec)!.requests[0].messages.find((m) => m.role === "system")?.content);
+  assertStringIncludes(system("prompt_only:openai:fake"), ABSTENTION_INSTRUCTION);
+  assertEquals(system("openai:fake").includes(ABSTENTION_INSTRUCTION), false);
 });
