@@ -5,7 +5,7 @@
  * `adaptSolver` is how they retry after faults and follow a perturbed interface's hints, with
  * the perturbations' encoder and decoder (`encodeArgs`, `decodeResult`, …) beside it;
  * `llmAgent` drives a language model, `llmUser` plays the customer with one, and
- * `generateParaphrases` writes more openings.
+ * `generateParaphrases` writes more openings; `remoteAgent` asks an HTTP server for every step.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import { apologist, broken, idle } from "./baselines.ts";
 import { checkpoint } from "./checkpoint.ts";
 import { promptOnly } from "./prompt_only.ts";
 import type { ModelClient } from "./model/types.ts";
+import { isRemoteSpec, remoteAgent } from "./remote.ts";
 
 export { DEFAULT_RATES, type ErrorRates, literal, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
 export { apologist, APOLOGY, broken, idle, POLITE_CLOSING } from "./baselines.ts";
@@ -43,6 +44,7 @@ export {
 } from "./perturbation.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
 export { type Block, type BlockLabel, checkpoint, CheckpointAgent, type Gap } from "./checkpoint.ts";
+export { isRemoteSpec, remoteAgent, type RemoteAgentOptions } from "./remote.ts";
 
 /** The prefix of an agent spec that puts the agent behind the checkpoint (`"checkpoint:reckless"`). */
 export const CHECKPOINT = "checkpoint:";
@@ -79,8 +81,8 @@ export interface ModelSpec {
 /**
  * The provider and model of a spec `"provider:model"` (split at the first colon, so
  * `"openai:llama3.1:8b"` names the model `"llama3.1:8b"`), or `null` for a name without a
- * colon. A model behind the checkpoint (`"checkpoint:openai:gpt-4o"`) is that model. An unknown
- * provider or an empty model is a `RangeError`.
+ * colon or for an agent server's URL (`"http://…"`). A model behind the checkpoint
+ * (`"checkpoint:openai:gpt-4o"`) is that model. An unknown provider or an empty model is a `RangeError`.
  *
  * @example
  * ```ts
@@ -92,6 +94,7 @@ export interface ModelSpec {
 export function modelSpec(spec: string): ModelSpec | null {
   if (spec.startsWith(CHECKPOINT)) return modelSpec(spec.slice(CHECKPOINT.length));
   if (spec.startsWith(PROMPT_ONLY)) return modelSpec(spec.slice(PROMPT_ONLY.length));
+  if (isRemoteSpec(spec)) return null;
   const colon = spec.indexOf(":");
   if (colon < 0) return null;
   const provider = spec.slice(0, colon), model = spec.slice(colon + 1);
@@ -122,7 +125,8 @@ export interface AgentFactoryOptions {
  * An agent factory from its spec as given on the command line: a scripted agent's name
  * (`oracle`, `noisy`, `reckless`, `literal`), a sanity baseline's (`idle`, `apologist`, `broken`), `"noisy@Fx"` for `noisy` with every default error rate
  * times F (e.g. `"noisy@2x"` doubles them; see `noisyRateFactor()`), or `"provider:model"`
- * for a language-model agent (`llmAgent`) on `options.client`. Each episode's model calls
+ * for a language-model agent (`llmAgent`) on `options.client`, or an `http://` or `https://` URL
+ * for an agent server (`remoteAgent`, docs/remote_agents.md). Each episode's model calls
  * carry a sampling seed drawn from the episode's generator (honoured by OpenAI-compatible
  * servers). Records name the agent by its spec, so `noisy` and `noisy@2x` stay apart (and
  * `deno task compare --pair noisy=noisy@2x` compares them).
@@ -154,6 +158,7 @@ export function agentFactory(spec: string, options: AgentFactoryOptions = {}): A
     }
     return promptOnly(agentFactory(inner, options));
   }
+  if (isRemoteSpec(spec)) return remoteAgent(spec);
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();
   if (Object.hasOwn(baselineAgents, spec)) return baselineAgents[spec as keyof typeof baselineAgents]();
   const factor = noisyRateFactor(spec);
@@ -168,7 +173,7 @@ export function agentFactory(spec: string, options: AgentFactoryOptions = {}): A
   }
   const known = [...Object.keys(scriptedAgents), ...Object.keys(baselineAgents)].map((n) => `"${n}"`).join(", ");
   throw new RangeError(
-    `Unknown agent "${spec}": expected one of ${known}, "noisy@Fx" (e.g. "noisy@2x"), or "PROVIDER:MODEL" for a language model`,
+    `Unknown agent "${spec}": expected one of ${known}, "noisy@Fx" (e.g. "noisy@2x"), "PROVIDER:MODEL" for a language model, or an http(s) URL of an agent server`,
   );
 }
 

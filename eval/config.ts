@@ -333,7 +333,8 @@ const SETTINGS = {
       'PROVIDER "openai" (any OpenAI-compatible server) or',
       '"anthropic", e.g. "openai:gpt-4o-mini"; "checkpoint:AGENT"',
       'puts any of them behind the checkpoint wrapper, "prompt_only:AGENT"',
-      "adds the abstention instruction to its policy",
+      "adds the abstention instruction to its policy; or an agent",
+      "server's http(s) URL (docs/remote_agents.md)",
     ], listText("names"))],
   },
   tasks: {

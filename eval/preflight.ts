@@ -1,11 +1,12 @@
 /**
  * Checks made before any episode starts: every language model the config names
  * has its API key (unless its endpoint is on this machine) and its endpoint
- * answers. A run that cannot work stops here with one line, not after an hour.
+ * answers, and every agent server it names (`--agents http://…`) answers. A run
+ * that cannot work stops here with one line, not after an hour.
  *
  * @module
  */
-import { modelSpec } from "../agents/mod.ts";
+import { CHECKPOINT, isRemoteSpec, modelSpec, PROMPT_ONLY } from "../agents/mod.ts";
 import type { ResolvedConfig } from "./config.ts";
 import { baseUrlOf, KEY_VARS, modelSpecs } from "./models.ts";
 
@@ -55,7 +56,8 @@ export function isLoopback(url: string): boolean {
  * Checks every model the config names: its provider's key is set (`OPENAI_API_KEY`,
  * `ANTHROPIC_API_KEY`) unless its endpoint is a loopback address, then its endpoint gives
  * any HTTP answer to `GET {base}/models` (OpenAI-compatible) or `GET {base}/v1/models`
- * (Anthropic) within the timeout. Throws a `PreflightError` with one line for the first
+ * (Anthropic) within the timeout; and every agent server the config's agents name gives any HTTP
+ * answer to a `POST` of `{"type":"ping"}`. Throws a `PreflightError` with one line for the first
  * problem. The key is not sent: any answer, even 401, proves the endpoint is there.
  *
  * @example
@@ -84,17 +86,39 @@ export async function preflight(config: ResolvedConfig, options: PreflightOption
   const problems = await Promise.all(
     [...endpoints].map(async ([url, spec]) => {
       const why = await unreachable(url, timeoutMs);
-      return why === null ? null : { spec, base: baseUrlOf(config, modelSpec(spec)!.provider), why };
+      return why === null
+        ? null
+        : `Cannot reach "${baseUrlOf(config, modelSpec(spec)!.provider)}" for "${spec}": ${why}`;
     }),
   );
-  const first = problems.find((p) => p !== null);
-  if (first) throw new PreflightError("unreachable", `Cannot reach "${first.base}" for "${first.spec}": ${first.why}`);
+  const servers = await Promise.all(
+    agentServers(config.agents).map(async (url) => {
+      const why = await unreachable(url, timeoutMs, { method: "POST", body: PING, headers: JSON_TYPE });
+      return why === null ? null : `Cannot reach agent server "${url}": ${why}`;
+    }),
+  );
+  const first = [...problems, ...servers].find((p) => p !== null);
+  if (first) throw new PreflightError("unreachable", first);
+}
+
+const PING = JSON.stringify({ type: "ping" });
+const JSON_TYPE = { "content-type": "application/json" };
+
+// The URLs of the agent servers among the agents, also behind the checkpoint or the abstention prompt.
+function agentServers(agents: readonly string[]): string[] {
+  const inner = (spec: string): string =>
+    spec.startsWith(CHECKPOINT)
+      ? inner(spec.slice(CHECKPOINT.length))
+      : spec.startsWith(PROMPT_ONLY)
+      ? inner(spec.slice(PROMPT_ONLY.length))
+      : spec;
+  return [...new Set(agents.map(inner).filter(isRemoteSpec))];
 }
 
 // Null when the URL gives any HTTP answer, else why not, in a few words.
-async function unreachable(url: string, timeoutMs: number): Promise<string | null> {
+async function unreachable(url: string, timeoutMs: number, init: RequestInit = {}): Promise<string | null> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     return null;
   } catch (err) {

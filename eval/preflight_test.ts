@@ -67,3 +67,21 @@ Deno.test("preflight() gives up on a silent endpoint after the timeout", async (
   for (const conn of held) conn.close();
   await accepting.catch(() => {});
 });
+
+Deno.test("preflight() pings every agent server, behind the checkpoint too, and names one that does not answer", async () => {
+  const pings: unknown[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    pings.push([request.method, new URL(request.url).pathname, await request.json()]);
+    return new Response("teapot", { status: 418 });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/agent`;
+  await preflight(resolveConfig({ agents: ["oracle", url, `checkpoint:${url}`] }));
+  assertEquals(pings, [["POST", "/agent", { type: "ping" }]]);
+
+  const down = `http://127.0.0.1:${freePort()}/agent`;
+  const err = await assertRejects(
+    () => preflight(resolveConfig({ agents: [url, `checkpoint:${down}`] })),
+    PreflightError,
+  );
+  assertEquals([err.code, err.message], ["unreachable", `Cannot reach agent server "${down}": connection refused`]);
+});

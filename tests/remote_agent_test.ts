@@ -1,0 +1,126 @@
+// Remote agents end to end: `--agents http://…` through the runner and the CLI, with a fake agent
+// server and with the Python example agent (examples/remote_agent.py) when python3 exists.
+import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "@std/assert";
+import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
+import { ModelError } from "../agents/model/mod.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function hasPython(): Promise<boolean> {
+  try {
+    return (await new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" }).output())
+      .success;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}
+
+async function deno(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+// Starts the example agent and waits for its one "listening" line.
+async function startExample(
+  port: number,
+): Promise<{ child: Deno.ChildProcess; lines: ReadableStreamDefaultReader<string>; url: string }> {
+  const child = new Deno.Command("python3", {
+    args: [`${ROOT}examples/remote_agent.py`, "--port", String(port)],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("\n")) {
+    const { value, done } = await lines.read();
+    if (done) break;
+    seen += value;
+  }
+  return { child, lines, url: /listening on (\S+)/.exec(seen)?.[1] ?? `no listening line in "${seen}"` };
+}
+
+Deno.test("an experiment names a remote agent by its URL under a path-safe experiment name", () => {
+  const url = "http://127.0.0.1:8765/agent?team=a&b=c";
+  const config = resolveConfig({ agents: [url] });
+  assertEquals(config.agents, [url]);
+  assertMatch(config.experiment, /^[A-Za-z0-9_.+-]+$/);
+  assertEquals(config.out, `results/${config.experiment}`);
+  assert(config.experiment !== resolveConfig({ agents: ["http://127.0.0.1:8766/agent"] }).experiment);
+});
+
+Deno.test("runExperiment() records a malformed remote action as the agent's error and stops when the server is gone", async () => {
+  const actions = [{ type: "message", text: "Hello" }, { type: "end", confidence: "high" }];
+  let steps = 0;
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const body = await request.json();
+    return Response.json(body.type === "step" ? actions[steps++ % 2] : {});
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/agent`;
+  const sink = new MemoryResults();
+  const config = { agents: [url], domains: ["airline"], suite: "tasks" as const, tasks: 1, runs: 1 };
+  await runExperiment(resolveConfig({ ...config, conditions: { env: false, prompt: false, fault: false } }), { sink });
+  const [record] = sink.records();
+  assertEquals([record.agent, record.success], [url, false]);
+  assertEquals(
+    record.agent_error,
+    `Agent server "${url}" gave a malformed answer to "step" at step 1: "confidence": Invalid input: expected number, received string`,
+  );
+
+  const down = `http://127.0.0.1:${freePort()}/agent`;
+  const err = await assertRejects(
+    () => runExperiment(resolveConfig({ ...config, agents: [down] }), { sink: new MemoryResults() }),
+    ModelError,
+  );
+  assertEquals(err.code, "unreachable");
+  assertStringIncludes(err.message, `Cannot reach agent server "${down}" on airline/0 run 0: connection refused`);
+});
+
+Deno.test("deno task eval --agents URL runs the Python example agent, scores its records, resumes and repeats them", async () => {
+  if (!(await hasPython())) {
+    console.log("skipped: python3 is not installed, so examples/remote_agent.py cannot run");
+    return;
+  }
+  const out = await Deno.makeTempDir({ prefix: "ark_remote_" });
+  const { child, lines: output, url } = await startExample(freePort());
+  try {
+    assertMatch(url, /^http:\/\/127\.0\.0\.1:\d+\/agent$/);
+    const args = ["run", "-A", "cli/eval.ts", "--domains", "airline", "--suite", "tasks", "--agents", url];
+    const evalArgs = [...args, "--tasks", "2", "--runs", "1", "--conditions", "nominal", "--out", out];
+    const first = await deno(evalArgs);
+    assertEquals(first.code, 0, first.stderr);
+    const records = await Deno.readTextFile(`${out}/records.jsonl`);
+    const lines = records.trim().split("\n").map((line) => JSON.parse(line));
+    assertEquals(lines.map((r) => [r.agent, r.task]), [[url, "airline/0"], [url, "airline/1"]]);
+    // The example looks the opening's user and reservation up, and never changes anything.
+    assert(lines.every((r) => r.agent_error === undefined && r.confidence === 0.5), records);
+    await Deno.stat(`${out}/report.json`);
+
+    const score = await deno(["run", "-A", "cli/score.ts", "--records", `${out}/records.jsonl`, "--json"]);
+    assertEquals(score.code, 0, score.stderr);
+    assert(Object.keys(JSON.parse(score.stdout)).length > 0);
+
+    const again = await deno(evalArgs);
+    assertEquals(again.code, 0, again.stderr);
+    assertStringIncludes(again.stdout, "(2 episodes, 2 resumed)");
+    assertEquals(await Deno.readTextFile(`${out}/records.jsonl`), records);
+
+    // A fresh run of the same experiment sends the same episode ids and gets the same records.
+    const fresh = await deno([...evalArgs.slice(0, -1), `${out}/fresh`]);
+    assertEquals(fresh.code, 0, fresh.stderr);
+    assertEquals(await Deno.readTextFile(`${out}/fresh/records.jsonl`), records);
+  } finally {
+    child.kill("SIGTERM");
+    await output.cancel();
+    await child.status;
+    await Deno.remove(out, { recursive: true });
+  }
+});
