@@ -10,7 +10,10 @@
  * how fast `deno task import` takes 100 episodes (`import_episodes_per_s`): τ-bench's
  * GPT-4o runs, or an ark experiment's own transcripts without τ-bench's data; then the oracle's
  * episodes per second on each domain's long tasks (100 or more milestones), where it has any; then
- * what the checkpoint wrapper adds per tool call (`checkpoint_overhead_us_per_call`).
+ * what the checkpoint wrapper adds per tool call (`checkpoint_overhead_us_per_call`); then the
+ * episode API under load: 200 episodes open at once over loopback, played with the oracle's and
+ * noisy's in-process decisions, their records compared (`serve_leaks`), a tool call's p50 and p99
+ * (`serve_tool_p99_ms`) and the memory per open episode (`serve_mb_per_episode`).
  *
  * @module
  */
@@ -22,6 +25,7 @@ import { benchJudge, type JudgeBench } from "./_bench_judge.ts";
 import { benchImport, type ImportBench } from "./_bench_import.ts";
 import { benchLong, type LongBench } from "./_bench_long.ts";
 import { benchCheckpoint, type CheckpointBench } from "./_bench_checkpoint.ts";
+import { benchServe, type ServeBench } from "./_bench_serve.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -158,6 +162,7 @@ function format(
   imported: ImportBench,
   long: readonly LongBench[],
   checked: CheckpointBench,
+  served: ServeBench,
 ): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
@@ -192,7 +197,11 @@ function format(
       checked.bare_ms.toFixed(0)
     } ms bare, ${checked.checked_ms.toFixed(0)} ms checked (checkpoint_overhead_us_per_call ${
       checked.overhead_us_per_call.toFixed(1)
-    })`;
+    })\n` +
+    `serve: ${served.episodes} episodes open at once over loopback, ${served.tool_calls} tool calls: ` +
+    `${served.leaks} leaks (serve_leaks), tool call p50 ${served.p50_ms.toFixed(2)} ms, p99 ${
+      served.p99_ms.toFixed(2)
+    } ms (serve_tool_p99_ms), ${served.mb_per_episode.toFixed(2)} MB per open episode (serve_mb_per_episode)`;
 }
 
 /** Runs the bench and returns its exit code. */
@@ -234,6 +243,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const imported = await benchImport();
   const long = await benchLong(Object.values(domains));
   const checked = await benchCheckpoint(Object.values(domains));
+  const served = await benchServe(Object.keys(domains)[0]);
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const figures = (f: BenchFigures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]));
@@ -259,10 +269,15 @@ export async function main(args: readonly string[]): Promise<number> {
       ],
       ["checkpoint_tool_calls", checked.tool_calls],
       ["checkpoint_overhead_us_per_call", round(checked.overhead_us_per_call)],
+      ["serve_episodes", served.episodes],
+      ["serve_leaks", served.leaks],
+      ["serve_tool_p50_ms", round(served.p50_ms)],
+      ["serve_tool_p99_ms", round(served.p99_ms)],
+      ["serve_mb_per_episode", round(served.mb_per_episode)],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(kernels, score, judge, imported, long, checked));
+    console.log(format(kernels, score, judge, imported, long, checked, served));
   }
   return 0;
 }

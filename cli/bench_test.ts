@@ -3,6 +3,7 @@ import { getDomain, World } from "../envs/mod.ts";
 import { benchWorld } from "./bench.ts";
 import { benchLong } from "./_bench_long.ts";
 import { benchCheckpoint } from "./_bench_checkpoint.ts";
+import { benchServe } from "./_bench_serve.ts";
 
 Deno.test("benchWorld() replays every gold and finds the same changes each time", () => {
   using world = World.open(getDomain("airline"), { seed: "0" });
@@ -25,4 +26,10 @@ Deno.test("benchLong() times the oracle on each domain's long tasks and leaves o
 Deno.test("benchCheckpoint() times the oracle bare and behind the checkpoint on the same calls", async () => {
   const b = await benchCheckpoint([getDomain("airline")], { tasks: 3 });
   assert(b.tool_calls > 0 && b.bare_ms > 0 && b.checked_ms > 0 && b.overhead_us_per_call >= 0, JSON.stringify(b));
+});
+
+Deno.test("benchServe(): episodes open at once over loopback get the records they get alone in-process", async () => {
+  const served = await benchServe("airline", { episodes: 20 });
+  assertEquals([served.episodes, served.leaks], [20, 0]);
+  assert(served.tool_calls > 0 && served.p99_ms >= served.p50_ms && served.mb_per_episode >= 0);
 });

@@ -236,19 +236,28 @@ class Watched implements ModelClient {
   }
 }
 
-async function runCell(
-  world: World,
-  cell: Cell,
-  options: {
-    task: Task;
-    /** How the cell's condition changes its episode. */
-    setup: CellSetup;
-    config: ResolvedConfig;
-    sink: ResultsSink;
-    models: RunOptions["models"];
-    agents: RunOptions["agents"];
-  },
-): Promise<EpisodeRecord> {
+/** What `runCell()` needs beside the world and the cell. */
+export interface RunCellOptions {
+  /** The cell's task. */
+  task: Task;
+  /** How the cell's condition changes its episode (`prepareConditions()`'s `setup`). */
+  setup: CellSetup;
+  /** The experiment's config: judge, user simulator, step limit, sampling. */
+  config: ResolvedConfig;
+  /** Where the finished episode goes. */
+  sink: ResultsSink;
+  /** The model clients of language-model specs (see `RunOptions.models`). */
+  models: RunOptions["models"];
+  /** Agent factories by spec, over `agentFactory()` (see `RunOptions.agents`). */
+  agents: RunOptions["agents"];
+}
+
+/**
+ * Runs one cell's episode in `world` exactly as `runExperiment()` does (the agent, the user
+ * simulator, the condition, the judges, the record, an abstention scenario's outcome), adds it to
+ * the sink and returns its record: e.g. for an episode an outside agent drives (`deno task serve`).
+ */
+export async function runCell(world: World, cell: Cell, options: RunCellOptions): Promise<EpisodeRecord> {
   const { task, setup, config, sink, models } = options;
   const rng = new Rng(cell.seed);
   const fatal: Fatal = { error: null, who: "" };

@@ -1,0 +1,73 @@
+import { assertEquals, assertRejects } from "@std/assert";
+import type { EpisodeEvent, Intent, Json } from "../envs/mod.ts";
+import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
+import { EpisodeError, RemoteEpisode } from "./session.ts";
+
+// Drives a remote episode with the actions an in-process episode's agent took, in order.
+async function replay(
+  id: string,
+  request: Parameters<typeof RemoteEpisode.open>[1],
+  events: EpisodeEvent[],
+  confidence: number | null,
+) {
+  const { episode, opening } = await RemoteEpisode.open(id, request);
+  for (const e of events) {
+    if (e.actor === "agent" && e.kind === "message") await episode.message(e.text!, e.intent as Intent | undefined);
+    else if (e.kind === "tool") await episode.tool(e.tool!, e.args as Json);
+    else if (e.actor === "agent" && e.kind === "end") return { opening, verdict: await episode.end(e.confidence) };
+  }
+  return { opening, verdict: await episode.end(confidence ?? undefined) };
+}
+
+Deno.test("a remote episode given the oracle's decisions gets the record the oracle got in-process, under every condition", async () => {
+  const config = resolveConfig({
+    suite: "tasks",
+    domains: ["airline"],
+    agents: ["oracle"],
+    tasks: 3,
+    runs: 1,
+    conditions: { env: { presets: ["high"] }, prompt: { variants: 1 } },
+  });
+  const sink = new MemoryResults();
+  await runExperiment(config, { sink });
+  const records = sink.records();
+  assertEquals(records.length, 3 * 4);
+  for (const r of records) {
+    const request = {
+      domain: "airline",
+      task: r.task,
+      agent: "oracle",
+      condition: r.condition,
+      variant: r.variant ?? null,
+    };
+    const { opening, verdict } = await replay(`e-${r.task}`, request, sink.events(r), r.confidence ?? null);
+    assertEquals(opening.id, `e-${r.task}`);
+    assertEquals(opening.tools.length > 0 && opening.tools[0].type === "function", true);
+    assertEquals(verdict.record, r, `${r.task} ${r.condition}`);
+  }
+});
+
+Deno.test("a remote episode refuses a bad request in one line, and an action after its end", async () => {
+  const open = (request: Parameters<typeof RemoteEpisode.open>[1]) => RemoteEpisode.open("x", request);
+  await assertRejects(() => open({ domain: "nowhere", task: "nowhere/0" }), EpisodeError, 'Unknown domain "nowhere"');
+  await assertRejects(() => open({ domain: "airline", task: "retail/0" }), EpisodeError, 'Unknown task "retail/0"');
+  await assertRejects(
+    () => open({ domain: "airline", task: "airline/0", condition: "fault", variant: "p0.9" }),
+    EpisodeError,
+    'Unknown variant "p0.9" of fault: expected "p0.2"',
+  );
+  await assertRejects(
+    () => open({ domain: "airline", task: "airline/0", agent: "a b" }),
+    EpisodeError,
+    "Invalid agent",
+  );
+  const { episode } = await open({ domain: "airline", task: "airline/0" });
+  const verdict = await episode.end(0.4);
+  assertEquals([verdict.success, verdict.record.confidence, verdict.record.agent], [false, 0.4, "remote"]);
+  await assertRejects(() => episode.tool("get_user_details", {}), EpisodeError, "has ended");
+  // An idle episode that expires stops with an agent error saying so.
+  const idle = (await open({ domain: "airline", task: "airline/1" })).episode;
+  idle.expire("idle for more than 600 s");
+  assertEquals((await idle.end()).record.agent_error, "idle for more than 600 s");
+  await assertRejects(() => idle.message("hello"), EpisodeError, "expired: idle for more than 600 s");
+});
