@@ -71,7 +71,7 @@ export interface EpisodeApi {
 
 const requestSchema = z.object({
   domain: z.string({ error: "expected a domain name" }),
-  task: z.string({ error: 'expected a task id, e.g. "airline/3"' }),
+  task: z.string({ error: 'expected a task id, "<domain>/<index>"' }),
   seed: z.union([z.string(), z.number()], { error: "expected a seed (string or number)" }).transform(String)
     .optional(),
   condition: z.enum(CONDITIONS as unknown as [string, ...string[]], {

@@ -179,6 +179,20 @@ Deno.test("no library file outside envs/<domain>/ names a registered domain or o
   assertEquals(found, [], `library code naming domains or tools:\n${found.join("\n")}`);
 });
 
+Deno.test("only server/ imports Hono or the MCP SDK among the library's files", () => {
+  const found: string[] = [];
+  for (const path of libraryFiles.filter((p) => !p.startsWith("server/"))) {
+    const { code, literals } = scan(Deno.readTextFileSync(`${ROOT}${path}`));
+    void code;
+    for (const l of literals) {
+      if (/^(npm:)?(hono|@modelcontextprotocol\/sdk)(\/|@|$)/.test(l.text)) {
+        found.push(`${path}:${l.line}: imports ${l.text}`);
+      }
+    }
+  }
+  assertEquals(found, [], `library code outside server/ importing the server's packages:\n${found.join("\n")}`);
+});
+
 Deno.test("no mod.ts re-exports a private (_-prefixed) module", () => {
   const mods = LIBRARY.flatMap(tsFiles).filter((path) => path === "mod.ts" || path.endsWith("/mod.ts"));
   assert(mods.length >= 5, `${mods.length} mod.ts files`);
