@@ -117,6 +117,14 @@ Deno.test("deno task eval --agents URL runs the Python example agent, scores its
     const fresh = await deno([...evalArgs.slice(0, -1), `${out}/fresh`]);
     assertEquals(fresh.code, 0, fresh.stderr);
     assertEquals(await Deno.readTextFile(`${out}/fresh/records.jsonl`), records);
+
+    // report rewrites its pages from the store, and compare reads both folders (no change: exit 0).
+    const report = await deno(["run", "-A", "cli/report.ts", out]);
+    assertEquals(report.code, 0, report.stderr);
+    assertStringIncludes(await Deno.readTextFile(`${out}/report.html`), url);
+    const compare = await deno(["run", "-A", "cli/compare.ts", out, `${out}/fresh`, "--fail-on", "accuracy"]);
+    assertEquals(compare.code, 0, compare.stderr + compare.stdout);
+    assertStringIncludes(compare.stdout, url);
   } finally {
     child.kill("SIGTERM");
     await output.cancel();
