@@ -91,7 +91,15 @@ export async function main(args: readonly string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const { app, api } = serverApp(parsed);
+  let server_;
+  try {
+    server_ = serverApp(parsed);
+  } catch (err) {
+    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
+    console.error(err.message);
+    return 2;
+  }
+  const { app, api } = server_;
   const sweeper = setInterval(() => api.sweep(), 10_000);
   Deno.unrefTimer(sweeper);
   const server = Deno.serve({
@@ -107,7 +115,7 @@ export async function main(args: readonly string[]): Promise<number> {
     },
   }, app.fetch);
   const stop = () => {
-    api.close();
+    server_.close();
     void server.shutdown();
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, stop);

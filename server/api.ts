@@ -17,6 +17,14 @@
  * @module
  */
 import { Hono } from "hono";
+
+/**
+ * Hono's app type under a local name: `deno doc --lint` reports any reference to another
+ * package's type as private (denoland/deno#27364).
+ *
+ * @internal
+ */
+type HonoApp = Hono;
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { Intent, Json } from "../envs/mod.ts";
@@ -60,7 +68,7 @@ export interface EpisodeApiOptions {
 /** The episode API: its Hono app and what it holds. */
 export interface EpisodeApi {
   /** The routes (mount under `/` or use `app.fetch`). */
-  app: Hono;
+  app: HonoApp;
   /** Episodes open now. */
   open(): number;
   /** Expires every episode idle for longer than the limit; returns how many. */

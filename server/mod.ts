@@ -6,7 +6,21 @@
  * @module
  */
 import { Hono } from "hono";
+
+/**
+ * Hono's app type under a local name: `deno doc --lint` reports any reference to another
+ * package's type as private (denoland/deno#27364).
+ *
+ * @internal
+ */
+type HonoApp = Hono;
+import { getCookie, setCookie } from "hono/cookie";
 import { type EpisodeApi, episodeApi, type EpisodeApiOptions } from "./api.ts";
+import { dashboardApp } from "./dashboard.ts";
+import { type McpHandler, mcpHandler } from "./mcp.ts";
+
+export { dashboardApp, type DashboardOptions } from "./dashboard.ts";
+export { type McpHandler, mcpHandler, type McpOptions } from "./mcp.ts";
 
 export { type EpisodeApi, episodeApi, type EpisodeApiOptions } from "./api.ts";
 export {
@@ -33,9 +47,13 @@ export interface ServerOptions extends EpisodeApiOptions {
 /** The whole server: its app and the episode API behind it (to stop it cleanly). */
 export interface Server {
   /** The routes: `/health`, `/v1/…`, `/mcp`, and the dashboard under `/`. */
-  app: Hono;
+  app: HonoApp;
   /** The episode API. */
   api: EpisodeApi;
+  /** The MCP endpoint (one MCP session per episode). */
+  mcp: McpHandler;
+  /** Expires every open episode and MCP session (the server is stopping). */
+  close(): void;
 }
 
 /**
@@ -48,8 +66,51 @@ export interface Server {
  * ```
  */
 export function serverApp(options: ServerOptions = {}): Server {
-  const api = episodeApi(options);
+  const token = options.token ?? null;
+  const api = episodeApi({ ...options, token: null });
   const app = new Hono();
+  if (token !== null) {
+    // Every route but /health needs the token: as a bearer header (agents), or as the cookie a
+    // browser gets by opening any page once with ?token=T (the dashboard and its live script).
+    app.use("*", async (c, next) => {
+      if (c.req.path === "/health") return await next();
+      if (c.req.header("authorization") === `Bearer ${token}` || getCookie(c, COOKIE) === token) return await next();
+      if (c.req.method === "GET" && c.req.query("token") === token) {
+        setCookie(c, COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" });
+        return await next();
+      }
+      return c.json({
+        error: "Unauthorized: send the header Authorization: Bearer <token> (a browser: open /?token=<token>)",
+      }, 401);
+    });
+  }
+  // A page of another site may not drive episodes from a browser on this machine (DNS rebinding).
+  app.use("*", async (c, next) => {
+    const origin = c.req.header("origin");
+    if (c.req.method !== "GET" && origin !== undefined && new URL(origin).host !== new URL(c.req.url).host) {
+      return c.json({ error: `Forbidden: requests from ${origin} are not accepted` }, 403);
+    }
+    return await next();
+  });
+  const mcp = mcpHandler({
+    ...(options.maxEpisodes === undefined ? {} : { maxSessions: options.maxEpisodes }),
+    ...(options.idleSeconds === undefined ? {} : { idleSeconds: options.idleSeconds }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    episodes: options.worldSeed === undefined ? {} : { worldSeed: options.worldSeed },
+  });
+  app.all("/mcp", (c) => mcp(c.req.raw));
   app.route("/", api.app);
-  return { app, api };
+  app.route("/", dashboardApp({ results: options.results ?? "results" }));
+  return {
+    app,
+    api,
+    mcp,
+    close() {
+      api.close();
+      mcp.close();
+    },
+  };
 }
+
+const COOKIE = "ark_token";
