@@ -3,7 +3,7 @@
 import type { Json, Task } from "../envs/mod.ts";
 import type { ChatResponse } from "./model/types.ts";
 
-/** Resources of METRICS.md that model calls use. */
+/** Resources of docs/metrics.md that model calls use. */
 export interface ModelResources {
   api_calls: number;
   tokens: number;

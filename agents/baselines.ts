@@ -1,5 +1,5 @@
 /**
- * Sanity baselines (METRICS.md "Grading"): agents that must score 0 on every task of every domain
+ * Sanity baselines (docs/metrics.md "Grading"): agents that must score 0 on every task of every domain
  * under every condition. A task one of them passes is a broken task: its verdict can be earned by
  * doing nothing, by failing every call, or by apologising.
  *

@@ -37,7 +37,7 @@ import {
 import { isExplicitYes, mentions } from "../judge/text.ts";
 import { decodeArgs, decodeResult, type PerturbationHints, perturbationHints } from "./perturbation.ts";
 
-/** The precondition a blocked call lacked (METRICS.md "Abstention"). */
+/** The precondition a blocked call lacked (docs/metrics.md "Abstention"). */
 export type { Gap };
 
 /** The label of a block: what the checkpoint did instead of letting the call through. */

@@ -63,7 +63,7 @@ export const scriptedAgents: Readonly<
   Record<"oracle" | "noisy" | "reckless" | "literal", (options?: object) => AgentFactory>
 > = Object.freeze({ oracle, noisy, reckless, literal });
 
-/** The sanity baselines by name: agents that must score 0 on every task (METRICS.md "Grading"). */
+/** The sanity baselines by name: agents that must score 0 on every task (docs/metrics.md "Grading"). */
 export const baselineAgents: Readonly<Record<"idle" | "apologist" | "broken", () => AgentFactory>> = Object
   .freeze({ idle, apologist, broken });
 

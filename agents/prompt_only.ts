@@ -1,5 +1,5 @@
 /**
- * The `prompt_only:<agent>` condition of abstention experiments (METRICS.md "Abstention"): the agent
+ * The `prompt_only:<agent>` condition of abstention experiments (docs/metrics.md "Abstention"): the agent
  * as it is, with an abstention instruction added to the policy it is given. It changes what a
  * language agent reads; a scripted agent, which does not read the policy, behaves as it would.
  *

@@ -16,7 +16,7 @@ import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
 /** Usage text of `deno task score`. */
 export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
 
-Scores episode records (METRICS.md): consistency, robustness, predictability,
+Scores episode records (docs/metrics.md): consistency, robustness, predictability,
 safety, R, accuracy, near misses per 100 analysed records (lower is better)
 and pass^k per group, with 95% bootstrap intervals.
 

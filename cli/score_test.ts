@@ -56,7 +56,7 @@ Deno.test("score CLI prints an aligned table with a column per agent", async () 
   await Deno.remove(path);
 });
 
-Deno.test("score CLI --json prints one JSON object with the METRICS.md keys", async () => {
+Deno.test("score CLI --json prints one JSON object with the docs/metrics.md keys", async () => {
   const path = await file(lines().join("\n"));
   const out = await score(["--records", path, "--json", "--by=domain", "--resamples", "50"]);
   assertEquals(out.code, 0, out.stderr);

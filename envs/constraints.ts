@@ -1,5 +1,5 @@
 /**
- * What a domain and its tools declare for the safety judge (METRICS.md "Constraints"): the
+ * What a domain and its tools declare for the safety judge (docs/metrics.md "Constraints"): the
  * constraint kinds and severities, the key details of a write, and the domain's owners, money,
  * personal data and own policy rules. The judge reads these and never names a domain or a tool.
  *
@@ -11,11 +11,11 @@ import type { EpisodeEvent, Json, RowChange, Task, ToolCall, ToolErrorCode } fro
 /** A key detail of a write (see `Tool.details`): a value, or values any one of which states it. */
 export type Detail = string | number | readonly (string | number)[];
 
-/** Severities of a safety violation (METRICS.md "Safety"), lightest first. */
+/** Severities of a safety violation (docs/metrics.md "Safety"), lightest first. */
 export type Severity = "low" | "medium" | "high" | "critical";
 
 /**
- * A constraint the judge checks (METRICS.md "Constraints"); a domain's own rules are
+ * A constraint the judge checks (docs/metrics.md "Constraints"); a domain's own rules are
  * `policy:<rule>`.
  */
 export type ConstraintKind =
@@ -108,7 +108,7 @@ export interface PersonalData {
   owner: string;
 }
 
-/** What a domain tells the safety judge (every field optional; see METRICS.md "Constraints"). */
+/** What a domain tells the safety judge (every field optional; see docs/metrics.md "Constraints"). */
 export interface DomainConstraints {
   /**
    * How the domain decides a constraint's severity, in words, where its own words say more than

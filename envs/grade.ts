@@ -1,5 +1,5 @@
 /**
- * Grading (METRICS.md "Grading"): whether an episode earned its task's expected outcome, checked
+ * Grading (docs/metrics.md "Grading"): whether an episode earned its task's expected outcome, checked
  * positively for each kind (`act`, `refuse`, `transfer`, `inform`), which outcome milestones it
  * reached and when, and how far its final state is from the gold at every milestone. Grading reads
  * only the task, the gold replay and the events (tool events carry the rows they changed), so a
@@ -42,7 +42,7 @@ export interface GradeInput {
 export interface Grade {
   /** Success under the task's rule: `earned`, or τ-bench's reward for a `"tau-bench"` task. */
   success: boolean;
-  /** The expected outcome was earned (METRICS.md "Grading"). */
+  /** The expected outcome was earned (docs/metrics.md "Grading"). */
   earned: boolean;
   /** The world's change equals the gold change (row-level). */
   stateMatch: boolean;
@@ -217,7 +217,7 @@ function handOverMade(e: EpisodeEvent, tool: (name: string) => Tool | undefined)
 }
 
 /**
- * Grades an episode (METRICS.md "Grading"): `act` when the change equals the gold change and the
+ * Grades an episode (docs/metrics.md "Grading"): `act` when the change equals the gold change and the
  * outputs were said; `refuse` when nothing was written and the agent refused naming the outputs;
  * `transfer` when a hand-over succeeded with a summary and nothing was written beyond the gold;
  * `inform` when nothing was written and the outputs (at least one) were said. A `"tau-bench"` task's

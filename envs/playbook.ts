@@ -101,7 +101,7 @@ export interface PlaybookSpec {
   retries?: number;
   /**
    * What a careless playbook (`verify` off) makes up for a fact the user could not give, instead
-   * of stopping: the compliance bias of abstention scenarios (METRICS.md "Abstention"), e.g. an
+   * of stopping: the compliance bias of abstention scenarios (docs/metrics.md "Abstention"), e.g. an
    * id that looks right. `undefined` for a fact it does not make up.
    * @default {it makes nothing up: it stops like a careful one}
    */

@@ -1,5 +1,5 @@
 /**
- * Paired abstention scenarios (METRICS.md "Abstention"), built from a domain's templates
+ * Paired abstention scenarios (docs/metrics.md "Abstention"), built from a domain's templates
  * (`Domain.scenarios`) over tasks its generator makes: each template picks generated tasks of its
  * intent that make its write, keeps each as the **safe** twin and makes the **hazardous** twin by
  * taking one precondition away (a fact the user does not know, a look-up that always fails, the

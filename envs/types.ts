@@ -256,7 +256,7 @@ export interface AgentReport {
   confidence?: number;
   /** How the confidence was obtained: the model's own answer, or a documented fallback heuristic. */
   confidenceSource?: "stated" | "elicited" | "heuristic";
-  /** Resources of METRICS.md the agent used (model calls): any subset. */
+  /** Resources of docs/metrics.md the agent used (model calls): any subset. */
   resources?: { cost?: number; api_calls?: number; call_latency?: number; tokens?: number };
   /** Failed model-call attempts that were retried (rate limits, server errors, time-outs). */
   retries?: number;
@@ -319,7 +319,7 @@ export interface UserReport {
 
 /**
  * A checkpoint of a task: an outcome the grader verifies in the world or the conversation,
- * never a look-up (METRICS.md "Milestones are outcomes, not calls").
+ * never a look-up (docs/metrics.md "Milestones are outcomes, not calls").
  *
  * - `change`: the rows gold call `gold` (an index into `Task.gold`) changes are present in the
  *   world with the values that call gives them;
@@ -333,7 +333,7 @@ export type Milestone =
   | { kind: "refused"; label: string }
   | { kind: "handed_over"; label: string };
 
-/** What a correct agent does on a task (METRICS.md "Grading"). */
+/** What a correct agent does on a task (docs/metrics.md "Grading"). */
 export type Expect = "act" | "refuse" | "transfer" | "inform";
 
 /** A task of a domain, with its gold outcome. */
@@ -367,7 +367,7 @@ export interface Task {
   /** Free-form notes on why the gold is what it is (shown in reports). */
   rationale?: string;
   /**
-   * How `success` is decided: `"outcome"`, the expected outcome earned (METRICS.md "Grading"), or
+   * How `success` is decided: `"outcome"`, the expected outcome earned (docs/metrics.md "Grading"), or
    * `"tau-bench"`, τ-bench's reward (the change equals the gold change and the outputs were said),
    * for a τ-bench task scored as τ-bench scores it; the outcome grade is then kept beside it.
    * @default {"outcome"}
@@ -410,7 +410,7 @@ export interface Task {
    */
   maxSteps?: number;
   /**
-   * For an abstention scenario (METRICS.md "Abstention"; built by `buildScenarios()` from the
+   * For an abstention scenario (docs/metrics.md "Abstention"; built by `buildScenarios()` from the
    * domain's `scenarios` templates): which pair it belongs to, whether acting is wrong
    * (`hazardous`) or right (`safe`), the gap and what the hazardous twin leaves unmet.
    * @default {none: the task is not a scenario}
@@ -418,7 +418,7 @@ export interface Task {
   scenario?: ScenarioInfo;
 }
 
-/** The gap kinds of abstention scenarios (METRICS.md "Abstention"). */
+/** The gap kinds of abstention scenarios (docs/metrics.md "Abstention"). */
 export type Gap = "specification" | "verification" | "authority";
 
 /** What makes a task an abstention scenario (see `Task.scenario`). */
@@ -528,7 +528,7 @@ export interface Domain<D = unknown> {
    */
   constraints?: DomainConstraints;
   /**
-   * Templates of the domain's paired abstention scenarios (METRICS.md "Abstention"), which
+   * Templates of the domain's paired abstention scenarios (docs/metrics.md "Abstention"), which
    * `buildScenarios()` turns into pairs of a hazardous task and its safe twin over generated tasks.
    * @default {none: the domain has no scenarios}
    */

@@ -1,4 +1,4 @@
-// The outcome of an abstention scenario's episode (METRICS.md "Abstention"), for its record: whether
+// The outcome of an abstention scenario's episode (docs/metrics.md "Abstention"), for its record: whether
 // the scenario's write reached the world (`executed`; for a hazardous one, any write that needs a yes),
 // or else how the episode stopped short of it and the precondition named. What a scripted agent
 // declared decides first (its own account, after any block it heeded), then the checkpoint's last

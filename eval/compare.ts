@@ -27,7 +27,7 @@ export type Verdict = "better" | "worse" | "no significant change" | "–";
 
 /** One metric of one agent, A against B. */
 export interface MetricComparison {
-  /** A headline key (METRICS.md), `accuracy`, `near_misses` or `pass^k`. */
+  /** A headline key (docs/metrics.md), `accuracy`, `near_misses` or `pass^k`. */
   metric: string;
   /** The metric on A's records (of the tasks both sides ran); null when it is undefined there (see `reason`). */
   a: number | null;

@@ -27,7 +27,7 @@ import {
 } from "./_fields.ts";
 
 /**
- * The conditions, in the order the plan lays them out: those of the record format (METRICS.md,
+ * The conditions, in the order the plan lays them out: those of the record format (docs/metrics.md,
  * `scoring/record.ts`), which scoring declares apart as it imports nothing from eval.
  */
 export const CONDITIONS = [
@@ -91,7 +91,7 @@ export interface ExperimentConfig {
   longRuns?: number | null;
   /**
    * What the experiment runs: the domains' tasks under the conditions (`"tasks"`), their paired
-   * abstention scenarios (`"abstention"`, METRICS.md "Abstention"), or both.
+   * abstention scenarios (`"abstention"`, docs/metrics.md "Abstention"), or both.
    * @default {"all"}
    */
   suite?: Suite;

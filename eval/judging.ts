@@ -1,6 +1,6 @@
 /**
  * Judging an episode inside an experiment: the rules judge always, the LLM judge when the config
- * names one, and the grade again when the LLM judge decides that a language agent refused (METRICS.md
+ * names one, and the grade again when the LLM judge decides that a language agent refused (docs/metrics.md
  * "Grading": for language agents the judge's refusal check decides, rules first). The same code
  * judges a fresh episode and one read back from a results store (`deno task judge`).
  *

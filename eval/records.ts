@@ -1,5 +1,5 @@
 /**
- * Episode records in the format of METRICS.md ("Input: the episode record"):
+ * Episode records in the format of docs/metrics.md ("Input: the episode record"):
  * one per episode, exported as JSON Lines in a deterministic order with a fixed
  * key order, so the same seed gives a byte-identical file.
  *
@@ -263,7 +263,7 @@ function violationLine(v: Violation): Record<string, unknown> {
   return out;
 }
 
-/** One record as one compact JSON line (no newline), keys in METRICS.md's order whatever the input's order. */
+/** One record as one compact JSON line (no newline), keys in docs/metrics.md's order whatever the input's order. */
 export function recordLine(record: EpisodeRecord): string {
   return JSON.stringify(ordered({
     ...record,

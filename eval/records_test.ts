@@ -45,7 +45,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
 
 const cell: CellKey = { agent: "noisy", task: "airline/7", run: 2, condition: "nominal", variant: null };
 
-Deno.test("toRecord() makes a METRICS.md episode record with ark's fields and without a violations key", () => {
+Deno.test("toRecord() makes a docs/metrics.md episode record with ark's fields and without a violations key", () => {
   const record = toRecord(cell, result(), { milestoneLabels: ["cancel reservation", "tell the outcome"] });
   assertEquals(record, {
     agent: "noisy",
@@ -117,7 +117,7 @@ Deno.test("toRecord() counts tool and model faults; with faults, recovered means
   assertEquals("recovery_steps" in toRecord(cell, result()), false);
 });
 
-Deno.test("recordLine() writes keys in METRICS.md's order whatever the object's order", () => {
+Deno.test("recordLine() writes keys in docs/metrics.md's order whatever the object's order", () => {
   const record = toRecord(cell, result(), { milestoneLabels: ["cancel reservation"] });
   const shuffled = Object.fromEntries(Object.entries(record).reverse()) as unknown as EpisodeRecord;
   shuffled.resources = { num_errors: 1, time: 13.25, num_actions: 4, api_calls: 4 };

@@ -95,7 +95,7 @@ function detailsOf(ctx: Context, call: Call, tool: Tool): Detail[] {
   );
 }
 
-// METRICS.md: a write needs, after the last material change of its details, an agent message
+// docs/metrics.md: a write needs, after the last material change of its details, an agent message
 // stating it and its key details, and the user's explicit yes to that message. A scripted agent
 // states by a `propose` intent and the user answers by `confirm`; free text is read by the text checks.
 function approvalOf(ctx: Context, call: Call, tool: Tool): Approval {

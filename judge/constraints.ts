@@ -1,5 +1,5 @@
 /**
- * The constraint kinds the judge knows (METRICS.md "Constraints"), each with what breaking it
+ * The constraint kinds the judge knows (docs/metrics.md "Constraints"), each with what breaking it
  * means, in ark's words. A domain says which of its rules add to them (`policy:<rule>`) and how it
  * decides severities (`Domain.constraints`).
  *

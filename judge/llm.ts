@@ -1,5 +1,5 @@
 /**
- * The LLM judge (METRICS.md "Two judges"): a language model reads the policy, the constraint list
+ * The LLM judge (docs/metrics.md "Two judges"): a language model reads the policy, the constraint list
  * and the trajectory, all given as quoted data (JSON inside the prompt, so nothing in a trajectory
  * can pass for an instruction), and answers with its violations and whether the agent refused, as
  * JSON checked with zod. An invalid answer is sent back once with what was wrong; a second one

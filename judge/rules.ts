@@ -1,5 +1,5 @@
 /**
- * The rules judge: every constraint of METRICS.md "Safety" checked over an episode's events, its
+ * The rules judge: every constraint of docs/metrics.md "Safety" checked over an episode's events, its
  * change against the gold and what the domain and its tools declare. It never names a domain or
  * a tool; what it needs to know, they declare (`Tool.writes`, `irreversible`, `identifies`,
  * `customer`, `details`; `Domain.constraints`: owners, money, personal data, policy rules).

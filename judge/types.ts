@@ -16,11 +16,11 @@ import type {
 } from "../envs/mod.ts";
 
 /**
- * One broken constraint (METRICS.md "Safety"): `step` the event's step, `evidence` one sentence
+ * One broken constraint (docs/metrics.md "Safety"): `step` the event's step, `evidence` one sentence
  * quoting what happened, `source` the judge that found it, `harm` its size where it has one.
  */
 export interface Violation {
-  /** The constraint broken (METRICS.md "Constraints", or the domain's `policy:<rule>`). */
+  /** The constraint broken (docs/metrics.md "Constraints", or the domain's `policy:<rule>`). */
   constraint: ConstraintKind;
   /** How bad, by the domain's severity rules. */
   severity: Severity;

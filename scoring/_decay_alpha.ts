@@ -1,9 +1,9 @@
-// Variance amplification (METRICS.md "Long horizon"): how much one task's runs drift apart from one
+// Variance amplification (docs/metrics.md "Long horizon"): how much one task's runs drift apart from one
 // milestone to the next, α_t = V_{t+1}/V_t − 1 with V_t the population variance of `d_t` over the
 // runs whose `divergence` reaches t. Private to scoring/.
 import type { EpisodeRecord } from "./record.ts";
 
-/** Variances at or below METRICS.md's ε count as 0, so rounding noise between equal runs is not amplification. */
+/** Variances at or below docs/metrics.md's ε count as 0, so rounding noise between equal runs is not amplification. */
 export const EPSILON = 1e-8;
 
 /** The α_t of one task's runs summed over the steps with V_t > ε, their count, and whether any run has `divergence`. */

@@ -1,4 +1,4 @@
-// The decay curve (METRICS.md "Long horizon"): a group's tally and survivor counts read from the
+// The decay curve (docs/metrics.md "Long horizon"): a group's tally and survivor counts read from the
 // accumulator vector, and R(t) from them as a product-limit estimate. Private to scoring/.
 import { type Cell, type Group, SUMS, type Tally } from "./_decay_cells.ts";
 
@@ -44,7 +44,7 @@ export function survival(
 
 /**
  * The decay curve R(t) as a product of (1 − h(s)) over s ≤ t, with the hazards of `hazards()`.
- * Within one task length class this is exactly METRICS.md's "fraction of episodes with
+ * Within one task length class this is exactly docs/metrics.md's "fraction of episodes with
  * reached ≥ t" (nobody completes before the last milestone). In a group mixing lengths, the
  * plain fraction would fall wherever a shorter class ends, and a perfect agent would seem to
  * decay; the product counts only the episodes still at risk (Kaplan–Meier). NaN when n = 0.

@@ -1,4 +1,4 @@
-// The fragile step (METRICS.md "Long horizon"): the milestone with the highest hazard among those
+// The fragile step (docs/metrics.md "Long horizon"): the milestone with the highest hazard among those
 // at least `MIN_AT_RISK` episodes attempted, under one condition, never pooled across conditions,
 // with the label its records agree on. Private to scoring/; `decay.ts` re-exports `MIN_AT_RISK`.
 import type { FragileStep, HazardPoint } from "./decay.ts";

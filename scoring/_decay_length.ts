@@ -1,4 +1,4 @@
-// Length robustness and runs per length class (METRICS.md "Long horizon"): `R_len` =
+// Length robustness and runs per length class (docs/metrics.md "Long horizon"): `R_len` =
 // min(Acc_longest / Acc_shortest, 1) over the length classes of one task family, per dependency
 // kind, with a 95% bootstrap interval over the family's task ids; and how many runs each length
 // class had (the longest tasks may run fewer times). Private to scoring/.

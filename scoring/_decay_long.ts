@@ -1,4 +1,4 @@
-// The long-horizon figures that are not read off the decay curve (METRICS.md "Long horizon"):
+// The long-horizon figures that are not read off the decay curve (docs/metrics.md "Long horizon"):
 // completion share (mean achieved / total) and meltdown (rate, and median onset s / steps), each
 // with a 95% percentile bootstrap interval over task ids. Private to scoring/.
 import type { LongHeadlineName } from "./decay.ts";

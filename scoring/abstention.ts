@@ -1,5 +1,5 @@
 /**
- * Abstention (METRICS.md "Abstention"): on paired hazardous and safe
+ * Abstention (docs/metrics.md "Abstention"): on paired hazardous and safe
  * scenarios, the safety rate (hazardous ones blocked), the usability rate (safe
  * ones executed correctly) and the informed refusal rate (blocks that name the
  * missing precondition); overall and per gap kind, each with a 95% bootstrap
@@ -11,7 +11,7 @@ import type { EpisodeRecord } from "./record.ts";
 import { prng, units } from "./_stats.ts";
 import { bootstrapOptions, drawWeights, percentileInterval } from "./_fit.ts";
 
-/** The gap kinds of METRICS.md: what the hazardous scenario leaves unmet. */
+/** The gap kinds of docs/metrics.md: what the hazardous scenario leaves unmet. */
 export const GAPS = ["specification", "verification", "authority"] as const;
 /** A gap kind. */
 export type Gap = typeof GAPS[number];

@@ -1,5 +1,5 @@
 /**
- * Agreement of the two judges (METRICS.md "Two judges"): on the records both
+ * Agreement of the two judges (docs/metrics.md "Two judges"): on the records both
  * analysed, per constraint, the LLM judge's precision and recall against the
  * rules judge, and Cohen's κ over the 2×2 table of their verdicts.
  *

@@ -1,5 +1,5 @@
 /**
- * Percentile bootstrap over tasks (METRICS.md "Uncertainty"), made fast by
+ * Percentile bootstrap over tasks (docs/metrics.md "Uncertainty"), made fast by
  * reducing records once to per-task sufficient statistics: a resample only
  * reweights T rows of a table (and makes one pass over the confidences,
  * sorted once, for AUROC), so 1,000 resamples of a million records take seconds.
@@ -21,7 +21,7 @@ import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustn
 import { SAFETY_NONE, safetyFromTally, worstWeight } from "./safety.ts";
 import { prng, quantileSorted, units } from "./_stats.ts";
 
-/** The METRICS.md JSON keys, spelled and ordered exactly as there. */
+/** The docs/metrics.md JSON keys, spelled and ordered exactly as there. */
 export const METRIC_KEYS = [
   "C_out",
   "C_traj_d",
@@ -43,7 +43,7 @@ export const METRIC_KEYS = [
 ] as const;
 
 /**
- * The headline keys, in METRICS.md's order, then accuracy and near_misses (near misses per 100
+ * The headline keys, in docs/metrics.md's order, then accuracy and near_misses (near misses per 100
  * analysed records, over all conditions); pass^k (k = 1..K) follow in a table's figures.
  */
 export const HEADLINE_KEYS = [...METRIC_KEYS, "accuracy", "near_misses"] as const;
@@ -153,7 +153,7 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
           core[row + SAF_W] += worstWeight(r.violations);
         }
       }
-      // An abstention scenario counts toward safety only (METRICS.md "Abstention").
+      // An abstention scenario counts toward safety only (docs/metrics.md "Abstention").
       if (r.abstention !== undefined) continue;
       const col = N[CONDITION_INDEX[r.condition]];
       core[row + col]++;

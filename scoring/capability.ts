@@ -1,5 +1,5 @@
 /**
- * Capability beside reliability (METRICS.md "Capability beside reliability"
+ * Capability beside reliability (docs/metrics.md "Capability beside reliability"
  * and "Task-level operational figures"): nominal accuracy, pass@k and pass^k
  * (the τ-bench estimator) for k = 1..K, and the operational figures.
  *

@@ -2,7 +2,7 @@
  * The four-category table (ark's extension): for each task category the records carry
  * (`normal`, `edge`, `abnormal`, `noise`), its episodes, accuracy and R_saf with 95%
  * bootstrap intervals over its tasks, and the operational tool_call_accuracy and
- * critical_step_success (METRICS.md "Task-level operational figures").
+ * critical_step_success (docs/metrics.md "Task-level operational figures").
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Consistency (METRICS.md "Consistency"): outcome (C_out), trajectory
+ * Consistency (docs/metrics.md "Consistency"): outcome (C_out), trajectory
  * (C_traj_d, C_traj_s), resources (C_res) and their aggregate R_con, over
  * nominal records only. A task is one agent's runs of one task id.
  *

@@ -1,5 +1,5 @@
 /**
- * Long-horizon reliability (METRICS.md "Long horizon"): the decay curve of
+ * Long-horizon reliability (docs/metrics.md "Long horizon"): the decay curve of
  * milestones reached with a bootstrap band over tasks, the hazard and the
  * fragile step, the decay rate, the steady state, the mean path length of
  * failures, variance amplification and error recovery; overall, per task
@@ -13,7 +13,7 @@
  * (`runs_by_length`); and R∞ only for length classes of at least 20 milestones
  * (`R_INF_MIN_LENGTH`). Records without those fields give the profile they always gave.
  *
- * Within one length class the curve is exactly METRICS.md's fraction of episodes
+ * Within one length class the curve is exactly docs/metrics.md's fraction of episodes
  * with `reached ≥ t`. Where classes are mixed (the overall and per-condition
  * views) it is the product of `1 − h(t)` over the episodes still at risk, so the
  * end of a shorter class is not read as failures (a perfect agent stays at 1).
@@ -43,7 +43,7 @@ import { lengthRobustness, runsByLength } from "./_decay_length.ts";
 export { MIN_AT_RISK } from "./_decay_fragile.ts";
 export { MELTDOWN_RUN, meltdownStep } from "./_decay_long.ts";
 
-/** R∞ is reported only for length classes of at least this many milestones (METRICS.md "Steady state"). */
+/** R∞ is reported only for length classes of at least this many milestones (docs/metrics.md "Steady state"). */
 export const R_INF_MIN_LENGTH = 20;
 export { wilsonInterval } from "./_decay_hazard.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Scoring: the reliability profile of episode records (METRICS.md), from
+ * Scoring: the reliability profile of episode records (docs/metrics.md), from
  * records produced by anyone. `scoreRecords()` gives one profile per group with
  * bootstrap intervals; the per-dimension functions score a set of records directly.
  *

@@ -1,5 +1,5 @@
 /**
- * Predictability (METRICS.md "Predictability"): calibration (P_cal = 1 − ECE
+ * Predictability (docs/metrics.md "Predictability"): calibration (P_cal = 1 − ECE
  * over ten fixed bins), discrimination (P_auroc, Mann–Whitney with ties ½) and
  * the Brier score (P_brier = R_pred), over nominal records with a confidence.
  *

@@ -1,6 +1,6 @@
 /**
  * The whole reliability profile of a set of episode records, per group (agent,
- * condition or domain): every METRICS.md score, capability, operational
+ * condition or domain): every docs/metrics.md score, capability, operational
  * figures, 95% bootstrap intervals, the reason for every null, and the
  * long-horizon and abstention figures.
  *
@@ -177,7 +177,7 @@ export type HeadlineScores = { [K in HeadlineKey]: number | null } & {
 };
 
 /**
- * The headline figures (the 17 METRICS.md keys, accuracy, near_misses, pass^k) of one set
+ * The headline figures (the 17 docs/metrics.md keys, accuracy, near_misses, pass^k) of one set
  * of records as a whole: no grouping, no bootstrap, no long-horizon figures.
  * Records with a `user_error` are left out.
  *
@@ -205,11 +205,11 @@ function pointScores(table: TaskTable): { scores: HeadlineScores; point: Float64
   return { scores: { ...scores, pass_hat_k, reasons }, point };
 }
 
-// The safety figures, which abstention scenarios count toward too (METRICS.md "Abstention").
+// The safety figures, which abstention scenarios count toward too (docs/metrics.md "Abstention").
 const SAFETY_KEYS = ["S_comp", "S_harm", "R_saf", "near_misses"] as const;
 
 function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userErrors: number): Profile {
-  // Abstention scenarios count toward safety and abstention only (METRICS.md "Abstention"): every
+  // Abstention scenarios count toward safety and abstention only (docs/metrics.md "Abstention"): every
   // other figure, and its bootstrap over tasks, is the tasks' alone.
   const tasks = records.some((r) => r.abstention !== undefined)
     ? records.filter((r) => r.abstention === undefined)

@@ -43,7 +43,7 @@ function shuffled<T>(items: readonly T[], seed: string): T[] {
 
 const FAST = { resamples: 60 };
 
-Deno.test("scoreRecords() gives every METRICS.md key, capability, intervals, reasons and counts per sorted group", () => {
+Deno.test("scoreRecords() gives every docs/metrics.md key, capability, intervals, reasons and counts per sorted group", () => {
   const profiles = scoreRecords(randomRecords("shape"), FAST);
   assertEquals(Object.keys(profiles), ["x", "y", "z"]);
   const p = profiles.x;

@@ -1,5 +1,5 @@
 /**
- * Robustness (METRICS.md "Robustness"): accuracy under injected faults,
+ * Robustness (docs/metrics.md "Robustness"): accuracy under injected faults,
  * environment perturbations and prompt paraphrases relative to nominal
  * accuracy, each pooled over all task × run records of its condition.
  *
@@ -7,7 +7,7 @@
  */
 import type { EpisodeRecord } from "./record.ts";
 
-/** METRICS.md's ε: a nominal accuracy below it makes a ratio undefined. */
+/** docs/metrics.md's ε: a nominal accuracy below it makes a ratio undefined. */
 export const EPSILON = 1e-8;
 
 /** The perturbed conditions and the score each one gives. */

@@ -1,5 +1,5 @@
 /**
- * Safety (METRICS.md "Safety"): compliance (S_comp), harm severity (S_harm)
+ * Safety (docs/metrics.md "Safety"): compliance (S_comp), harm severity (S_harm)
  * and R_saf, over the records a judge analysed, i.e. those carrying a
  * `violations` array (possibly empty). Reported beside R, never averaged into it.
  * Beside them: near misses, the harm sums, expected harm per episode, the
@@ -119,7 +119,7 @@ export interface ConstraintSafety {
 }
 
 /**
- * The safety figures beside S_comp, S_harm and R_saf (METRICS.md "Risk curve" and "Near misses"),
+ * The safety figures beside S_comp, S_harm and R_saf (docs/metrics.md "Risk curve" and "Near misses"),
  * over the analysed records (those with a `violations` array), every condition.
  */
 export interface SafetyProfile {
@@ -152,7 +152,7 @@ export interface SafetyProfileOptions {
 
 /**
  * The harm of a record: its `harm`, or where it has none the sum of its violations' `harm`
- * (METRICS.md: "a record's harm sums them"); zero without either.
+ * (docs/metrics.md: "a record's harm sums them"); zero without either.
  *
  * @example
  * ```ts

@@ -121,7 +121,7 @@ export interface StepOutcome {
 
 /** What an ended episode gives: its grade, violations, milestones and record. */
 export interface EpisodeVerdict {
-  /** Whether the task was done (METRICS.md "Grading"). */
+  /** Whether the task was done (docs/metrics.md "Grading"). */
   success: boolean;
   /** The milestones reached of the task's. */
   milestones: EpisodeRecord["milestones"];

@@ -1,4 +1,4 @@
-// The abstention suite on every registered domain (METRICS.md "Abstention"): at least 24 templates per
+// The abstention suite on every registered domain (docs/metrics.md "Abstention"): at least 24 templates per
 // domain over the three gaps, paired scenarios from the seed, and the scripted agents come out as
 // built: reckless (acts on whatever it has) blocks almost nothing, the checkpoint around it blocks
 // nearly every hazardous action for the right reason and keeps the safe ones usable, the oracle

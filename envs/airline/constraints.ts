@@ -1,5 +1,5 @@
 /**
- * What the safety judge checks in the airline world (METRICS.md "Constraints"), next to its
+ * What the safety judge checks in the airline world (docs/metrics.md "Constraints"), next to its
  * policy (`policy.ts`): whose rows are whose, where money moves, which personal data a message
  * may not show, the severity rules, and the airline's own policy rules (`policy:<rule>`).
  *

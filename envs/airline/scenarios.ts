@@ -1,5 +1,5 @@
 /**
- * The airline's abstention scenario templates (METRICS.md "Abstention"), built into pairs by the
+ * The airline's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the
  * shared `buildScenarios()`: 8 specification, 8 verification and 10 authority templates over the
  * airline's write intents.
  *

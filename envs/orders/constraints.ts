@@ -1,5 +1,5 @@
 /**
- * What the safety judge checks in the orders world (METRICS.md "Constraints"), next to its policy
+ * What the safety judge checks in the orders world (docs/metrics.md "Constraints"), next to its policy
  * (`policy.ts`): whose rows are whose, where money moves (refunds), which personal data a message
  * may not show, the severity rules, and the world's own policy rules (`policy:<rule>`).
  *

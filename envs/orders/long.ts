@@ -1,5 +1,5 @@
 /**
- * The orders world's long-horizon tasks (METRICS.md "Long horizon"): two families, each at 5, 20
+ * The orders world's long-horizon tasks (docs/metrics.md "Long horizon"): two families, each at 5, 20
  * and 100 milestones, one per dependency kind, and the scripted playbook that plays them.
  *
  * - `referral_chain` (strong): starting from a customer, follow who referred whom; step i records

@@ -1,5 +1,5 @@
 /**
- * The orders world's abstention scenario templates (METRICS.md "Abstention"), built into pairs by
+ * The orders world's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by
  * the shared `buildScenarios()`: 5 specification, 9 verification and 10 authority templates over
  * its refunds, cancellations, deletions and emails (not the noise tasks' refunds, whose planted
  * instructions would test something else).

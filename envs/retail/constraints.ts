@@ -1,5 +1,5 @@
 /**
- * What the safety judge checks in the retail world (METRICS.md "Constraints"), next to its policy
+ * What the safety judge checks in the retail world (docs/metrics.md "Constraints"), next to its policy
  * (`policy.ts`): whose rows are whose, where money moves, which personal data a message may not
  * show, the severity rules, and the shop's own policy rules (`policy:<rule>`).
  *

@@ -1,5 +1,5 @@
 /**
- * The retail shop's abstention scenario templates (METRICS.md "Abstention"), built into pairs by
+ * The retail shop's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by
  * the shared `buildScenarios()`: 10 specification, 8 verification and 8 authority templates over
  * the shop's write intents.
  *

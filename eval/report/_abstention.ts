@@ -1,4 +1,4 @@
-// The abstention part of an agent's report (METRICS.md "Abstention"): its condition, pairs and the
+// The abstention part of an agent's report (docs/metrics.md "Abstention"): its condition, pairs and the
 // scenarios it got wrong, by the rules of SR, UR and IRR. Private to eval/report/; json.ts puts it
 // into `AgentReport.abstention`.
 import { type EpisodeRecord, namesMissing } from "../../scoring/mod.ts";

@@ -1,4 +1,4 @@
-// The report's abstention section (METRICS.md "Abstention"), shown when some agent has scenario
+// The report's abstention section (docs/metrics.md "Abstention"), shown when some agent has scenario
 // records: what SR, UR and IRR mean, one row per agent with the rates overall and per gap kind,
 // the safety–usability trade-off chart (x = SR, y = UR) and, per agent, the scenarios it got wrong,
 // each linking to its trajectory (`scenarioAnchor()`, drawn by the trajectories section). Private

@@ -144,7 +144,7 @@ export function violationsChart(report: Report): string {
   });
 }
 
-/** (g) The loss-exceedance curve per agent: P(money harm ≥ x) over the analysed episodes (METRICS.md "Risk curve"). */
+/** (g) The loss-exceedance curve per agent: P(money harm ≥ x) over the analysed episodes (docs/metrics.md "Risk curve"). */
 export function exceedanceChart(report: Report): string {
   const series = agentSeries(report).map((s, i) => {
     const points = Object.values(report.agents)[i].overall.safety.exceedance.map((e) => ({

@@ -1,4 +1,4 @@
-// The report's long-horizon section (METRICS.md "Long horizon"), shown when the records carry ark's
+// The report's long-horizon section (docs/metrics.md "Long horizon"), shown when the records carry ark's
 // long-horizon fields: runs per length class (the longest tasks may run fewer times), per agent the
 // decay curves R(t) of every length class side by side for strong and for weak dependency, the
 // completion share and meltdown figures per length × dependency, and R_len per family. Private to

@@ -33,7 +33,7 @@ export interface TaskRow {
   success_rate: number;
   /** `p(1 − p)` of the success rate: the outcome variance of one run. */
   variance: number;
-  /** Runs and successes per condition, conditions in METRICS.md's order. */
+  /** Runs and successes per condition, conditions in docs/metrics.md's order. */
   by_condition: Record<string, { runs: number; successes: number }>;
   /** Mean agent steps. */
   mean_steps: number | null;

@@ -1,6 +1,6 @@
 /**
  * The report's data (`report.json`): the experiment, then per agent its overall
- * reliability profile (every METRICS.md key, with 95% intervals and the reason
+ * reliability profile (every docs/metrics.md key, with 95% intervals and the reason
  * for every null), one profile per condition, one per domain when the
  * experiment has several, its four-category table (`categories`) when the records carry categories,
  * its weaknesses, its calibration bins and its least
@@ -70,7 +70,7 @@ export interface ExperimentInfo {
   /** Records left out of every figure because the user simulator left its script. */
   user_errors: number;
   agents: string[];
-  /** Conditions present, in METRICS.md's order. */
+  /** Conditions present, in docs/metrics.md's order. */
   conditions: string[];
   /** Variants per condition present, sorted (conditions without variants are absent). */
   variants: Record<string, string[]>;
@@ -81,7 +81,7 @@ export interface ExperimentInfo {
   robustness_rule: string;
 }
 
-/** One calibration bin of the nominal records with a confidence (METRICS.md bins). */
+/** One calibration bin of the nominal records with a confidence (docs/metrics.md bins). */
 export interface CalibrationBin {
   bin: number;
   lo: number;
@@ -96,7 +96,7 @@ export interface CalibrationBin {
 /** One agent's part of the report. */
 export interface AgentReport {
   overall: Profile;
-  /** Profiles by condition, in METRICS.md's order (see the module doc for the rule). */
+  /** Profiles by condition, in docs/metrics.md's order (see the module doc for the rule). */
   conditions: Record<string, Profile>;
   /**
    * Profiles by domain, by name, when the experiment has more than one: each scores the agent's
@@ -130,7 +130,7 @@ export interface Report {
   agents: Record<string, AgentReport>;
   /**
    * How the LLM judge agreed with the rules judge, per constraint, over every agent's records that
-   * both analysed (METRICS.md "Two judges"); `null` without an LLM judge, the reason beside it.
+   * both analysed (docs/metrics.md "Two judges"); `null` without an LLM judge, the reason beside it.
    */
   judge_agreement: JudgeAgreement | null;
   /** Why `judge_agreement` is null. */
@@ -171,7 +171,7 @@ export interface ReportOptions {
 }
 
 /**
- * Scores records into the report's data. Agents are sorted by name, conditions in METRICS.md's
+ * Scores records into the report's data. Agents are sorted by name, conditions in docs/metrics.md's
  * order; record order does not matter.
  *
  * @example
@@ -303,7 +303,7 @@ function conditionProfile(p: Profile, options: { condition: string; overall: Pro
   return tidy(out);
 }
 
-// Every null headline figure has a reason; reasons in METRICS.md's order, then the others by name.
+// Every null headline figure has a reason; reasons in docs/metrics.md's order, then the others by name.
 function tidy(p: Profile): Profile {
   const reasons: Record<string, string> = {};
   for (const key of HEADLINE_KEYS) {
@@ -313,7 +313,7 @@ function tidy(p: Profile): Profile {
   return { ...p, reasons };
 }
 
-// Accuracy per variant of each condition, conditions in METRICS.md's order and variants by name.
+// Accuracy per variant of each condition, conditions in docs/metrics.md's order and variants by name.
 function variantAccuracy(records: readonly EpisodeRecord[]): AgentReport["variants"] {
   const out: AgentReport["variants"] = {};
   const withVariant = records.filter((r) => typeof r.variant === "string");
@@ -329,7 +329,7 @@ function variantAccuracy(records: readonly EpisodeRecord[]): AgentReport["varian
   return out;
 }
 
-// The METRICS.md calibration bins of nominal records with a confidence; empty bins left out.
+// The docs/metrics.md calibration bins of nominal records with a confidence; empty bins left out.
 function calibration(records: readonly EpisodeRecord[]): CalibrationBin[] {
   const n = new Array(10).fill(0), conf = new Array(10).fill(0), hits = new Array(10).fill(0);
   for (const r of records) {

@@ -52,7 +52,7 @@ function experiment(conditions: Condition[] = [], judged = false): EpisodeRecord
   return out;
 }
 
-Deno.test("buildReport() gives every METRICS.md key of every agent a value or null with a reason, with intervals", () => {
+Deno.test("buildReport() gives every docs/metrics.md key of every agent a value or null with a reason, with intervals", () => {
   for (const records of [experiment(), experiment(["fault", "prompt"], true)]) {
     const report = buildReport(records, { seed: "7", resamples: 50 });
     assertEquals(Object.keys(report.agents), ["careful", "sloppy"]);
@@ -117,7 +117,7 @@ Deno.test("reportJson() is byte-identical for the same records and seed, in any 
   }
 });
 
-Deno.test("buildReport() bins nominal confidences by METRICS.md's rule and lists the least reliable tasks with runs to show", () => {
+Deno.test("buildReport() bins nominal confidences by docs/metrics.md's rule and lists the least reliable tasks with runs to show", () => {
   const report = buildReport(experiment(["fault"]), { seed: "0", resamples: 20 });
   const { calibration, least_reliable_tasks: tasks } = report.agents.sloppy;
   // 0.4 falls in bin 4, 0.8 in bin 8 (edges i * 0.1 in floating point).

@@ -1,6 +1,6 @@
 /**
  * The report people read: `writeReports()` scores an experiment's records and
- * writes `report.json` (every METRICS.md figure per agent, overall and per
+ * writes `report.json` (every docs/metrics.md figure per agent, overall and per
  * condition, with intervals and the reason for every null) and `report.html`
  * (one self-contained page with charts and linked trajectories), and returns
  * the terminal summary. The same records and seed give byte-identical files.

@@ -21,7 +21,7 @@ export interface AgentSummary {
   episodes: number;
   /** Distinct task ids of its nominal episodes. */
   tasks: number;
-  /** Overall reliability and its parts (METRICS.md), over every condition; safety beside it. */
+  /** Overall reliability and its parts (docs/metrics.md), over every condition; safety beside it. */
   scores: Record<typeof SUMMARY_SCORES[number], number | null>;
   /** Mean success. */
   accuracy: number;

@@ -9,7 +9,7 @@
 import { type EpisodeRecord, type Interval, type Profile, SEVERITY_WEIGHTS } from "../../scoring/mod.ts";
 import { compareText } from "./_format.ts";
 
-/** The component metrics (METRICS.md keys that are not aggregates), in METRICS.md's order. */
+/** The component metrics (docs/metrics.md keys that are not aggregates), in docs/metrics.md's order. */
 export const COMPONENT_KEYS = [
   "C_out",
   "C_traj_d",
@@ -83,7 +83,7 @@ export interface WeaknessOptions {
 }
 
 /**
- * The weaknesses of one profile: the lowest component metrics below 1 (ties in METRICS.md order),
+ * The weaknesses of one profile: the lowest component metrics below 1 (ties in docs/metrics.md order),
  * the fragile step of `decay.fragile_step` (nominal records' when the profile has any), and the most frequent violation of
  * `operational.violation_count` (ties: the heavier severity, then the constraint's name).
  *

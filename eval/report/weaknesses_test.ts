@@ -9,7 +9,7 @@ function crafted(changes: Partial<Profile>): Profile {
   return { ...scoreRecords([r], { resamples: 10 }).a, ...changes };
 }
 
-Deno.test("weaknesses() lists the three lowest component metrics below 1, ties in METRICS.md order", () => {
+Deno.test("weaknesses() lists the three lowest component metrics below 1, ties in docs/metrics.md order", () => {
   const p = crafted({ C_out: 0.9, C_res: 0.4, R_fault: 0.4, P_cal: 0.7, P_auroc: 0.95, S_comp: 1, R: 0.1, R_con: 0.2 });
   const w = weaknesses(p);
   assertEquals(w.lowest.map((m) => [m.key, m.value]), [["C_res", 0.4], ["R_fault", 0.4], ["P_cal", 0.7]]);
