@@ -13,6 +13,7 @@ import {
   SETTING_FLAGS,
   type SettingFlag,
 } from "../eval/config.ts";
+import { parseShard, type Shard } from "../eval/shard.ts";
 
 const CONFIG_FLAG: SettingFlag = {
   name: "--config",
@@ -25,8 +26,19 @@ const CONFIG_FLAG: SettingFlag = {
   read: (text) => text,
   path: [],
 };
+const SHARD_FLAG: SettingFlag = {
+  name: "--shard",
+  arg: "I/N",
+  help: [
+    "run only shard I of N (1-based; by a stable hash of each",
+    "cell), into <out>-shardIofN unless --out says; merge the",
+    "shards' folders with deno task merge (docs/shards.md)",
+  ],
+  read: (text) => text,
+  path: [],
+};
 const HELP_FLAG: SettingFlag = { name: "--help", arg: "", help: "show this help", read: (text) => text, path: [] };
-const FLAGS: readonly SettingFlag[] = [CONFIG_FLAG, ...SETTING_FLAGS, HELP_FLAG];
+const FLAGS: readonly SettingFlag[] = [CONFIG_FLAG, ...SETTING_FLAGS, SHARD_FLAG, HELP_FLAG];
 
 // The column where a flag's help starts; a flag and argument wider than it put the help under them.
 const COLUMN = 21;
@@ -76,12 +88,14 @@ rejected key); 2 bad flags or config file; 3 stopped at the --max-cost budget
 export interface EvalArgs extends ExperimentConfig {
   /** The `--config` file, when given. */
   configFile?: string;
+  /** The shard to run (`--shard I/N`), when given; not part of the experiment. */
+  shard?: Shard;
 }
 
 /**
  * Parses the flags of `deno task eval` into settings (or `"help"`), each checked by the config's
- * schema; bad flags throw a `TypeError` or `RangeError` whose message names the flag and says what
- * is accepted.
+ * schema; bad flags throw a `TypeError` or `RangeError` (a `--shard` that is not `I/N`, a
+ * `SyntaxError`) whose message names the flag and says what is accepted.
  *
  * @example
  * ```ts
@@ -93,17 +107,22 @@ export function parseEvalArgs(args: readonly string[]): EvalArgs | "help" {
   const flags = readFlags(args, FLAGS.map((f) => f.name));
   if (flags === "help") return "help";
   let configFile: string | undefined;
+  let shard: Shard | undefined;
   const given: (GivenText & { value: unknown })[] = [];
   for (const [name, text] of flags) {
     if (name === CONFIG_FLAG.name) {
       configFile = text;
       continue;
     }
+    if (name === SHARD_FLAG.name) {
+      shard = parseShard(text, name);
+      continue;
+    }
     const flag = SETTING_FLAGS.find((f) => f.name === name)!;
     given.push({ path: flag.path, name, text, value: flag.read(text, name) });
   }
   const config = checkConfig(settingsOf(given), { given });
-  return configFile === undefined ? config : { configFile, ...config };
+  return { ...(configFile === undefined ? {} : { configFile }), ...config, ...(shard === undefined ? {} : { shard }) };
 }
 
 // The settings the flags give. A flag setting a whole value (`--conditions`) comes before those

@@ -2,7 +2,9 @@
  * `deno task eval`: runs an experiment (flags over an optional `--config` JSON file) into
  * `<out>/results.sqlite`, writes `<out>/records.jsonl` from the store and prints reliability
  * and capability per agent, and for language models their calls, tokens, cost and errors.
- * Running the same command again resumes: finished episodes are kept and skipped.
+ * Running the same command again resumes: finished episodes are kept and skipped. With
+ * `--shard I/N` it runs only shard I of the cells (`eval/shard.ts`), into `<out>-shardIofN` unless
+ * `--out` says; `deno task merge` puts the shards together.
  *
  * Exit codes: 0 done; 1 the run cannot go on (results store or model cache
  * unusable, missing API key, unreachable endpoint, a replay without the answer);
@@ -30,6 +32,7 @@ import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
 import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "../eval/models.ts";
 import { preflight, PreflightError } from "../eval/preflight.ts";
 import { formatDollars, formatUsage, summarizeUsage } from "../eval/usage.ts";
+import { claimShard, experimentCells, type Shard, ShardError, shardOut, ShardSink, shardText } from "../eval/shard.ts";
 
 /** The exit code of a run stopped at the `--max-cost` budget. */
 export const EXIT_BUDGET = 3;
@@ -40,7 +43,7 @@ function readEnv(name: string): string | undefined {
   return Deno.env.get(name) || undefined;
 }
 
-function progressLine(): ((p: Progress) => void) | undefined {
+function progressLine(label = "episodes"): ((p: Progress) => void) | undefined {
   if (!Deno.stderr.isTerminal()) return undefined;
   const encoder = new TextEncoder();
   let last = -Infinity;
@@ -49,7 +52,7 @@ function progressLine(): ((p: Progress) => void) | undefined {
     const now = performance.now();
     if (done < total && now - last < 100) return;
     last = now;
-    Deno.stderr.writeSync(encoder.encode(`\repisodes ${done}/${total}`));
+    Deno.stderr.writeSync(encoder.encode(`\r${label} ${done}/${total}`));
     if (done === total) Deno.stderr.writeSync(encoder.encode("\r\x1b[K"));
   };
 }
@@ -59,7 +62,7 @@ const isUsageError = (err: unknown) =>
 
 /** Flags, then the config file, then the environment (e.g. `OPENAI_BASE_URL`), then the defaults. */
 async function configFrom(args: EvalArgs): Promise<ResolvedConfig> {
-  const { configFile, ...flags } = args;
+  const { configFile, shard, ...flags } = args;
   const input: ExperimentConfig = configFile === undefined
     ? flags
     : mergeConfigs(await loadConfigFile(configFile), flags);
@@ -71,7 +74,9 @@ async function configFrom(args: EvalArgs): Promise<ResolvedConfig> {
     fromEnv[key] = text;
     given.push({ path: [key], name, text });
   }
-  return resolveConfig({ ...input, ...checkConfig(fromEnv, { given }) });
+  const config = resolveConfig({ ...input, ...checkConfig(fromEnv, { given }) });
+  // A shard's default folder is its own, so shards run side by side never share one.
+  return shard === undefined || input.out !== undefined ? config : { ...config, out: shardOut(config.out, shard) };
 }
 
 /**
@@ -144,6 +149,7 @@ async function openModels(config: ResolvedConfig, prices: PriceTable | undefined
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
   let config: ResolvedConfig;
+  let shard: Shard | undefined;
   try {
     const parsed = parseEvalArgs(args);
     if (parsed === "help") {
@@ -151,6 +157,7 @@ export async function main(args: readonly string[]): Promise<number> {
       return 0;
     }
     config = await configFrom(parsed);
+    shard = parsed.shard;
   } catch (err) {
     if (!isUsageError(err)) throw err;
     console.error((err as Error).message);
@@ -161,6 +168,14 @@ export async function main(args: readonly string[]): Promise<number> {
 
   const storePath = `${config.out}/results.sqlite`;
   const recordsPath = `${config.out}/records.jsonl`;
+  // Before the store is made: a folder holding a whole experiment is not taken for a shard.
+  try {
+    await claimShard(config.out, shard ?? null, { experiment: config.experiment });
+  } catch (err) {
+    if (!(err instanceof ShardError)) throw err;
+    console.error(`${err.message}; use another --out`);
+    return 1;
+  }
   let store: ResultsStore;
   try {
     store = ResultsStore.open(storePath, { config });
@@ -172,14 +187,18 @@ export async function main(args: readonly string[]): Promise<number> {
     throw err;
   }
   using _store = store;
+  // Cells of other shards count as finished; the summary and the progress count this shard's only.
+  const sink = shard === undefined ? store : new ShardSink(store, { shard, cells: experimentCells(config) });
+  const outside = sink instanceof ShardSink ? sink.outside : 0;
+  const progress = progressLine(shard === undefined ? undefined : `shard ${shardText(shard)} episodes`);
   const models = await openModels(config, ready.prices);
   if (models === 1) return 1;
   using _models = models ?? undefined;
   let summary: Awaited<ReturnType<typeof runExperiment>>;
   try {
     summary = await runExperiment(config, {
-      sink: store,
-      onProgress: progressLine(),
+      sink,
+      onProgress: progress && (({ done, total }) => progress({ done: done - outside, total: total - outside })),
       models: models ? (spec) => models.client(spec) : undefined,
     });
   } catch (err) {
@@ -187,6 +206,7 @@ export async function main(args: readonly string[]): Promise<number> {
     console.error(err.message.replace(/\s*\n\s*/g, " "));
     return 1;
   }
+  summary = { ...summary, total: summary.total - outside, skipped: summary.skipped - outside };
   const written = await writeRecordsJsonl(store, recordsPath);
   const records = store.records();
   console.log(await writeReports(config.out, { records, store, seed: config.seed, title: config.experiment }));
@@ -207,7 +227,8 @@ export async function main(args: readonly string[]): Promise<number> {
     ...(models && config.replay === null ? [models.cachePath] : []),
   ];
   const list = `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`;
-  console.log(`Wrote ${list} (${written} episodes${resumed})`);
+  const of = shard === undefined ? "" : ` of shard ${shardText(shard)}`;
+  console.log(`Wrote ${list} (${written} episodes${of}${resumed})`);
   if (summary.stoppedAtBudget) {
     console.error(
       `Stopped at the cost budget: ${formatDollars(summary.cost)} of ${formatDollars(config.maxCost!)} spent, ${

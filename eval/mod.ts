@@ -137,3 +137,21 @@ export {
   type RunImportOptions,
   type ToolFidelity,
 } from "./import/mod.ts";
+export {
+  cellText,
+  claimShard,
+  experimentCells,
+  mergeModelCaches,
+  type MergeOptions,
+  mergeShards,
+  type MergeSummary,
+  parseShard,
+  readShardFile,
+  type Shard,
+  SHARD_FILE,
+  ShardError,
+  shardOf,
+  shardOut,
+  ShardSink,
+  shardText,
+} from "./shard.ts";

@@ -1,0 +1,433 @@
+/**
+ * Shards of an experiment: `--shard I/N` runs the cells whose stable hash (of `cellKey()`, see `shardOf()`)
+ * falls in shard I of N, so every shard knows its cells without asking the others, and
+ * `mergeShards()` puts the shards' results folders back together into one, whose records and
+ * reports are those of the experiment run in one piece. A shard is not part of the experiment's
+ * identity (`configIdentity()`): its folder says which shard it holds in `shard.json`.
+ *
+ * @module
+ */
+import { getDomain, Store, World } from "../envs/mod.ts";
+import { ModelCache } from "../agents/model/mod.ts";
+import { type Cell, type CellKey, cellKey, planCells } from "./plan.ts";
+import { configIdentity, resolveConfig, type ResolvedConfig } from "./config.ts";
+import { experimentTasks } from "./worlds.ts";
+import { type ResultsSink, ResultsStore, ResultsStoreError } from "./store.ts";
+import type { EpisodeRecord } from "./records.ts";
+import { MODEL_CACHE_FILE } from "./models.ts";
+
+/** Shard `index` (1-based) of `count`. */
+export interface Shard {
+  /** Which shard, from 1 to `count`. */
+  index: number;
+  /** How many shards the experiment is cut into. */
+  count: number;
+}
+
+/** The file a shard's results folder says which shard it holds in. */
+export const SHARD_FILE = "shard.json";
+
+/** A shard or a merge that cannot go on; `code` says why. */
+export class ShardError extends Error {
+  /**
+   * Why: `"mismatch"`, folders (or a folder and the run) hold different experiments or shards;
+   * `"missing"`, cells of the experiment are in none of the folders; `"unreadable"`, a folder
+   * cannot be read.
+   */
+  readonly code: "mismatch" | "missing" | "unreadable";
+
+  /** Makes an error with a code and a one-line message. */
+  constructor(code: ShardError["code"], message: string) {
+    super(message);
+    this.name = "ShardError";
+    this.code = code;
+  }
+}
+
+/**
+ * Reads `I/N` (whole numbers, 1 ≤ I ≤ N): a `SyntaxError` when it is not of that form, a
+ * `RangeError` when I is out of range; both name the flag and say what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { parseShard } from "./shard.ts";
+ * parseShard("2/3"); // { index: 2, count: 3 }
+ * ```
+ */
+export function parseShard(text: string, flag = "--shard"): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const accepted = "expected I/N with whole numbers 1 ≤ I ≤ N, e.g. 1/3";
+  if (match === null) throw new SyntaxError(`Invalid value "${text}" for ${flag}: ${accepted}`);
+  const [index, count] = [Number(match[1]), Number(match[2])];
+  if (!Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
+    throw new RangeError(`Invalid value "${text}" for ${flag}: ${accepted}`);
+  }
+  return { index, count };
+}
+
+/**
+ * A shard as `--shard` takes it.
+ *
+ * @example
+ * ```ts
+ * import { shardText } from "./shard.ts";
+ * shardText({ index: 1, count: 3 }); // "1/3"
+ * ```
+ */
+export function shardText(shard: Shard): string {
+  return `${shard.index}/${shard.count}`;
+}
+
+/**
+ * The default output folder of a shard: the experiment's, suffixed `-shard<I>of<N>`.
+ *
+ * @example
+ * ```ts
+ * import { shardOut } from "./shard.ts";
+ * shardOut("results/x", { index: 1, count: 3 }); // "results/x-shard1of3"
+ * ```
+ */
+export function shardOut(out: string, shard: Shard): string {
+  return `${out.replace(/\/+$/, "")}-shard${shard.index}of${shard.count}`;
+}
+
+// FNV-1a, 32 bits, over the key's UTF-8 bytes, then MurmurHash3's finalizer (keys differing in one
+// character spread over every shard): stable across runs, machines and versions.
+function stableHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b) >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35) >>> 0;
+  return (hash ^ (hash >>> 16)) >>> 0;
+}
+
+/**
+ * The shard (1-based) of `count` a cell belongs to: a stable 32-bit hash of its `cellKey()` (FNV-1a,
+ * then MurmurHash3's finalizer), mod `count`, plus 1.
+ *
+ * @example
+ * ```ts
+ * import { shardOf } from "./shard.ts";
+ * const cell = { agent: "oracle", task: "d/0", run: 0, condition: "nominal" as const, variant: null };
+ * shardOf(cell, 1); // 1
+ * ```
+ */
+export function shardOf(cell: CellKey, count: number): number {
+  return (stableHash(cellKey(cell)) % count) + 1;
+}
+
+/** Every cell of an experiment ark runs (not an imported one), in plan order. */
+export function experimentCells(config: ResolvedConfig): Cell[] {
+  const worlds: World[] = [];
+  try {
+    for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
+    return planCells(config, [...experimentTasks(config, worlds).values()]);
+  } finally {
+    for (const world of worlds) world.close();
+  }
+}
+
+/**
+ * A results sink that runs one shard: the cells of other shards count as finished, so the runner
+ * skips them. `outside` is how many cells of the plan belong to other shards.
+ */
+export class ShardSink implements ResultsSink {
+  /** The shard run. */
+  readonly shard: Shard;
+  /** Cells of the plan in other shards. */
+  readonly outside: number;
+  readonly #inner: ResultsSink;
+  readonly #others: ReadonlySet<string>;
+
+  /** Wraps `inner` so that only the cells of `shard` among `cells` are run. */
+  constructor(inner: ResultsSink, options: { shard: Shard; cells: readonly CellKey[] }) {
+    this.#inner = inner;
+    this.shard = options.shard;
+    const others = options.cells.filter((c) => shardOf(c, options.shard.count) !== options.shard.index);
+    this.#others = new Set(others.map(cellKey));
+    this.outside = this.#others.size;
+  }
+
+  finishedKeys(): Set<string> {
+    return new Set([...this.#inner.finishedKeys(), ...this.#others]);
+  }
+  add(...args: Parameters<ResultsSink["add"]>): boolean {
+    return this.#inner.add(...args);
+  }
+  count(): number {
+    return this.#inner.count();
+  }
+  records(): EpisodeRecord[] {
+    return this.#inner.records();
+  }
+  events(cell: CellKey): ReturnType<ResultsSink["events"]> {
+    return this.#inner.events(cell);
+  }
+  updateRecords(...args: Parameters<ResultsSink["updateRecords"]>): number {
+    return this.#inner.updateRecords(...args);
+  }
+}
+
+/** The shard a results folder holds (its `shard.json`), or `null` for a whole experiment. */
+export async function readShardFile(dir: string): Promise<Shard | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(`${dir}/${SHARD_FILE}`);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${(err as Error).message}`);
+  }
+  try {
+    const { shard } = JSON.parse(text);
+    return parseShard(String(shard), `"shard" of ${dir}/${SHARD_FILE}`);
+  } catch (err) {
+    throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Checks that a results folder holds `shard` (`null`: the whole experiment) or nothing yet, and
+ * records a shard in its `shard.json`; throws a `ShardError` "mismatch" when it holds another.
+ */
+export async function claimShard(dir: string, shard: Shard | null, options: { experiment: string }): Promise<void> {
+  const there = await readShardFile(dir);
+  const name = (s: Shard | null) => s === null ? "the whole experiment" : `shard ${shardText(s)}`;
+  if (there !== null && (shard === null || shardText(there) !== shardText(shard))) {
+    throw new ShardError("mismatch", `Cannot run ${name(shard)} into "${dir}": it holds ${name(there)}`);
+  }
+  if (there !== null || shard === null) return;
+  try {
+    if ((await Deno.stat(`${dir}/results.sqlite`)).isFile) {
+      throw new ShardError("mismatch", `Cannot run ${name(shard)} into "${dir}": it holds ${name(null)}`);
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  const file = { shard: shardText(shard), index: shard.index, count: shard.count, experiment: options.experiment };
+  await Deno.writeTextFile(`${dir}/${SHARD_FILE}`, JSON.stringify(file, null, 2) + "\n");
+}
+
+/** What `mergeShards()` did. */
+export interface MergeSummary {
+  /** The merged experiment's config. */
+  config: ResolvedConfig;
+  /** The merged results store (open; the caller disposes of it). */
+  store: ResultsStore;
+  /** Cells of the plan in the merged store. */
+  episodes: number;
+  /** Cells of the plan in none of the folders (only with `partial`). */
+  missing: Cell[];
+  /** Shards of the folders' shard count that no folder holds. */
+  missingShards: Shard[];
+  /** Cells found in more than one folder (kept once). */
+  duplicates: number;
+  /** Model answers in the merged cache; `null` when no folder has a cache. */
+  modelAnswers: number | null;
+}
+
+/** Options of `mergeShards()`. */
+export interface MergeOptions {
+  /**
+   * Merge even when cells of the experiment are in none of the folders.
+   * @default {false}
+   */
+  partial?: boolean;
+}
+
+interface Source {
+  dir: string;
+  store: ResultsStore;
+  identity: Record<string, unknown>;
+  shard: Shard | null;
+}
+
+const shown = (v: unknown) => {
+  const text = JSON.stringify(v) ?? "absent";
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+};
+
+// The field of two stored identities that differs first, if any.
+function differing(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].find((k) =>
+    JSON.stringify(a[k]) !== JSON.stringify(b[k])
+  );
+}
+
+/** A cell as a one-line message names it. */
+export function cellText(cell: CellKey): string {
+  return `${cell.agent} ${cell.task} ${cell.condition}${
+    cell.variant === null ? "" : `:${cell.variant}`
+  } run ${cell.run}`;
+}
+
+// The config an identity was made from, checked to give the same identity back.
+function configOf(source: Source, out: string): ResolvedConfig {
+  if (source.identity.source !== undefined) {
+    throw new ShardError(
+      "mismatch",
+      `Cannot merge "${source.dir}": it holds an imported experiment, not a run's shard`,
+    );
+  }
+  const { experiment: _, ...input } = source.identity;
+  const config = resolveConfig({ ...input, out } as Parameters<typeof resolveConfig>[0]);
+  const field = differing(configIdentity(config), source.identity);
+  if (field !== undefined) {
+    throw new ShardError("unreadable", `Cannot merge "${source.dir}": its stored config does not resolve ("${field}")`);
+  }
+  return config;
+}
+
+async function openSources(dirs: readonly string[]): Promise<Source[]> {
+  const sources: Source[] = [];
+  try {
+    for (const dir of dirs) {
+      const { store, value: identity } = ResultsStore.readWith(`${dir}/results.sqlite`, (s) => {
+        s.experiment();
+        return s.config();
+      });
+      sources.push({ dir, store, identity, shard: null });
+      sources.at(-1)!.shard = await readShardFile(dir);
+    }
+    return sources;
+  } catch (err) {
+    for (const s of sources) s.store.close();
+    if (err instanceof ResultsStoreError) throw new ShardError("unreadable", err.message);
+    throw err;
+  }
+}
+
+/**
+ * Merges the results folders of an experiment's shards into `out`: refuses folders of different
+ * experiments (a `ShardError` "mismatch" naming two folders and the field), keeps each cell once,
+ * and adds the episodes in plan order, so `records.jsonl` and the reports written from the store
+ * are those of the experiment run in one piece. Cells in none of the folders are a `ShardError`
+ * "missing" unless `partial`. The folders' model caches are merged into `out`'s.
+ *
+ * @example
+ * ```ts ignore
+ * import { mergeShards } from "./shard.ts";
+ * const merged = await mergeShards("results/x", ["results/x-shard1of2", "results/x-shard2of2"]);
+ * using _store = merged.store;
+ * merged.missing.length; // 0
+ * ```
+ */
+export async function mergeShards(
+  out: string,
+  dirs: readonly string[],
+  options: MergeOptions = {},
+): Promise<MergeSummary> {
+  if (dirs.length === 0) throw new TypeError("Missing DIR: give the results folders of the shards to merge");
+  const sources = await openSources(dirs);
+  let store: ResultsStore | undefined;
+  try {
+    for (const s of sources.slice(1)) {
+      const field = differing(sources[0].identity, s.identity);
+      if (field !== undefined) {
+        throw new ShardError(
+          "mismatch",
+          `Cannot merge "${sources[0].dir}" and "${s.dir}": "${field}" is ${shown(sources[0].identity[field])} in ` +
+            `"${sources[0].dir}", ${shown(s.identity[field])} in "${s.dir}"`,
+        );
+      }
+    }
+    const config = configOf(sources[0], out);
+    const cells = experimentCells(config);
+    const found = new Map<string, { source: Source; record: EpisodeRecord }>();
+    let duplicates = 0;
+    for (const source of sources) {
+      for (const record of source.store.records()) {
+        const key = cellKey({ ...record, variant: record.variant ?? null });
+        if (found.has(key)) duplicates++;
+        else found.set(key, { source, record });
+      }
+    }
+    const missing = cells.filter((c) => !found.has(cellKey(c)));
+    const missingShards = missingShardsOf(sources, missing);
+    if (missing.length > 0 && options.partial !== true) throw missingError(cells.length, missing, missingShards);
+    const outShard = await readShardFile(out);
+    if (outShard !== null) {
+      throw new ShardError(
+        "mismatch",
+        `Cannot merge into "${out}": it holds shard ${shardText(outShard)}; use a new OUT`,
+      );
+    }
+    await Deno.mkdir(out, { recursive: true });
+    try {
+      store = ResultsStore.open(`${out}/results.sqlite`, { config });
+    } catch (err) {
+      if (err instanceof ResultsStoreError) throw new ShardError("mismatch", err.message);
+      throw err;
+    }
+    let episodes = 0;
+    for (const cell of cells) {
+      const episode = found.get(cellKey(cell));
+      if (episode === undefined) continue;
+      store.add({ cell, record: episode.record, events: episode.source.store.events(cell) });
+      episodes++;
+    }
+    const modelAnswers = await mergeModelCaches(out, dirs);
+    return { config, store, episodes, missing, missingShards, duplicates, modelAnswers };
+  } catch (err) {
+    store?.close();
+    throw err;
+  } finally {
+    for (const s of sources) s.store.close();
+  }
+}
+
+// The shards of the folders' shard count(s) that no folder holds, when some cells are missing.
+function missingShardsOf(sources: readonly Source[], missing: readonly Cell[]): Shard[] {
+  if (missing.length === 0) return [];
+  const counts = new Set(sources.flatMap((s) => s.shard === null ? [] : [s.shard.count]));
+  const held = new Set(sources.flatMap((s) => s.shard === null ? [] : [shardText(s.shard)]));
+  return [...counts].flatMap((count) =>
+    Array.from({ length: count }, (_, i) => ({ index: i + 1, count })).filter((s) => !held.has(shardText(s)))
+  );
+}
+
+function missingError(total: number, missing: readonly Cell[], shards: readonly Shard[]): ShardError {
+  const which = shards.length === 0 ? "" : ` (shard ${shards.map(shardText).join(", ")} not given)`;
+  return new ShardError(
+    "missing",
+    `Cannot merge: ${missing.length} of ${total} cells are in none of the folders${which}, e.g. "${
+      cellText(missing[0])
+    }"; give every shard's folder, or --partial to merge what there is`,
+  );
+}
+
+/**
+ * Merges the model caches of `dirs` (each `DIR/model_cache.sqlite`, when there is one) into
+ * `out`'s, in the order the answers were stored, the first answer under a key kept; returns the
+ * answers in `out`'s cache, or `null` when no folder has a cache.
+ */
+export async function mergeModelCaches(out: string, dirs: readonly string[]): Promise<number | null> {
+  const paths: string[] = [];
+  for (const dir of dirs) {
+    try {
+      if ((await Deno.stat(`${dir}/${MODEL_CACHE_FILE}`)).isFile) paths.push(`${dir}/${MODEL_CACHE_FILE}`);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  if (paths.length === 0) return null;
+  using cache = ModelCache.open(`${out}/${MODEL_CACHE_FILE}`);
+  for (const path of paths) {
+    using db = Store.open(undefined, { path });
+    db.exec("PRAGMA busy_timeout = 5000");
+    const rows = db.all<{ key: string; provider: string; model: string; run_index: number; response: string }>(
+      "SELECT key, provider, model, run_index, response FROM model_answers ORDER BY created, key",
+    );
+    for (const row of rows) {
+      cache.put(row.key, {
+        provider: row.provider,
+        model: row.model,
+        runIndex: Number(row.run_index),
+        answer: JSON.parse(row.response),
+      });
+    }
+  }
+  return cache.size;
+}
