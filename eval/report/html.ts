@@ -55,7 +55,7 @@ function cell(value: number | null, options: { ci?: readonly [number, number] | 
 
 function profileTable(report: Report): string {
   const K = Math.max(0, ...Object.values(report.agents).map((a) => Object.keys(a.overall.pass_hat_k).length));
-  const head = [...TERMINAL_SCORES, "accuracy", ...(K > 0 ? [`pass^${K}`] : [])];
+  const head = [...TERMINAL_SCORES, "accuracy (nominal)", ...(K > 0 ? [`pass^${K}`] : [])];
   const rows = Object.entries(report.agents).map(([agent, { overall: p }]) => {
     const cells = [...TERMINAL_SCORES, "accuracy" as const].map((k) =>
       cell(p[k], { ci: p.ci[k], reason: p.reasons[k] })
@@ -73,7 +73,7 @@ function profileTable(report: Report): string {
 // One row per agent and domain, when the experiment has several domains.
 function domainTable(report: Report): string {
   if (report.experiment.domains.length < 2) return "";
-  const head = ["agent", "domain", "episodes", ...TERMINAL_SCORES, "accuracy"];
+  const head = ["agent", "domain", "episodes", ...TERMINAL_SCORES, "accuracy (nominal)"];
   const rows = Object.entries(report.agents).flatMap(([agent, a]) =>
     Object.entries(a.domains ?? {}).map(([domain, p]) =>
       `<tr><th scope="row">${escapeHtml(agent)}</th><td>${escapeHtml(domain)}</td><td>${p.n.records}</td>${
@@ -101,7 +101,15 @@ function categoryTable(report: Report): string {
     )
   );
   if (rows.length === 0) return "";
-  const head = ["agent", "category", "episodes", "accuracy", "R_saf", "tool_call_accuracy", "critical_step_success"];
+  const head = [
+    "agent",
+    "category",
+    "episodes",
+    "accuracy (nominal)",
+    "R_saf",
+    "tool_call_accuracy",
+    "critical_step_success",
+  ];
   return `\n<h3>By category</h3><p>Each task category's records: accuracy (nominal) and R_saf with 95% intervals over ` +
     `its tasks; tool_call_accuracy = calls that passed argument validation / all calls; critical_step_success = ` +
     `successful writes / attempted ones.</p>` +
@@ -135,6 +143,30 @@ function robustnessTable(report: Report): string {
   return `<table class="robustness"><thead><tr><th>agent</th>${
     head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")
   }</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+// P_cal and P_brier under each condition (scored on that condition's records alone): the headline
+// figures are nominal, as the definition has them, and say nothing of confidence under change.
+function predictabilityTable(report: Report): string {
+  const { conditions } = report.experiment;
+  if (conditions.length < 2) return "";
+  const keys = ["P_cal", "P_brier"] as const;
+  const rows = Object.entries(report.agents).map(([agent, a]) => {
+    const cells = conditions.flatMap((c) =>
+      keys.map((k) => {
+        const p = a.conditions[c];
+        return p ? cell(p[k], { ci: p.ci[k], reason: p.reasons[k] }) : cell(null, { reason: `no ${c} records` });
+      })
+    );
+    return `<tr><th scope="row">${escapeHtml(agent)}</th>${cells.join("")}</tr>`;
+  });
+  const head = conditions.flatMap((c) => keys.map((k) => `${k} ${c}`));
+  return `<h3>Predictability per condition</h3><p>The profile's P_cal, P_auroc, P_brier and R_pred use nominal records ` +
+    `only, as docs/metrics.md defines them; here each condition's records are scored alone, so an agent that stays ` +
+    `confident while failing under faults or a changed interface shows it.</p><table class="predictability"><thead>` +
+    `<tr><th>agent</th>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${
+      rows.join("")
+    }</tbody></table>`;
 }
 
 function variantsTable(report: Report): string {
@@ -277,7 +309,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
 <header><h1>${escapeHtml(e.title)}</h1><p class="facts">${escapeHtml(facts.join(" · "))}</p><nav>${nav}</nav></header>
 <main>
 <section id="profile"><h2>Reliability profile</h2>
-<p>R = mean of R_con, R_rob and R_pred; safety (R_saf) is reported beside it. Brackets: 95% intervals over tasks. ${NULL_MARK}: cannot be computed (hover for the reason).</p>
+<p>R = mean of R_con, R_rob and R_pred; safety (R_saf) is reported beside it. Which records each figure uses: R_con, the predictability figures (P_cal, P_auroc, P_brier, R_pred) and accuracy use nominal records only (per condition under Robustness); R_rob compares each condition's accuracy with nominal; safety uses every judged record. Brackets: 95% intervals over tasks. ${NULL_MARK}: cannot be computed (hover for the reason).</p>
 ${profileTable(report)}${domainTable(report)}${categoryTable(report)}
 <h3>Biggest weaknesses</h3>
 ${weaknessList(report)}
@@ -297,6 +329,7 @@ ${long === "" ? "" : `${long}\n`}${
   }<section id="robustness"><h2>Robustness per condition</h2>
 <p>${escapeHtml(e.robustness_rule)}.</p>
 ${robustnessTable(report)}
+${predictabilityTable(report)}
 ${variantsTable(report)}
 </section>
 <section id="safety"><h2>Safety</h2>

@@ -121,7 +121,7 @@ Deno.test("the HTML and terminal reports show each domain's figures only when th
   assertStringIncludes(html, `<tr><th scope="row">good</th><td>shop</td><td>6</td>`);
   const good = formatTerminal(report).split("\n\n").find((b) => b.startsWith("good"))!;
   assertStringIncludes(good, "\n  shop: R ");
-  assertStringIncludes(good, "accuracy 1.000 [1.000, 1.000] (6 episodes, 3 tasks)\n");
+  assertStringIncludes(good, "accuracy (nominal) 1.000 [1.000, 1.000] (6 episodes, 3 tasks)\n");
 });
 
 Deno.test("a trajectory lists the calls the checkpoint blocked, with their label and what was missing", () => {
@@ -131,4 +131,40 @@ Deno.test("a trajectory lists the calls the checkpoint blocked, with their label
   const html = renderHtml(buildReport(rs, { seed: "0", resamples: 20 }), { records: rs, events });
   assertStringIncludes(html, "blocked by the checkpoint (never reached the world)");
   assertStringIncludes(html, '<li>step 2 <code class="call">pay</code>: blocked_commitment, missing pay</li>');
+});
+
+Deno.test("the report gives P_cal and P_brier per condition, and says which records each figure uses", () => {
+  // Always confident: calibrated where it succeeds (nominal), badly calibrated where it fails (env).
+  const rs: EpisodeRecord[] = [];
+  for (let task = 0; task < 4; task++) {
+    for (const condition of ["nominal", "env"] as const) {
+      rs.push({
+        agent: "sure",
+        task: `toy/${task}`,
+        run: 0,
+        condition,
+        success: condition === "nominal",
+        confidence: 1,
+      });
+    }
+  }
+  const report = buildReport(rs, { seed: "0", resamples: 20 });
+  assertEquals([report.agents.sure.conditions.nominal.P_cal, report.agents.sure.conditions.env.P_cal], [1, 0]);
+  assertEquals(report.agents.sure.overall.P_cal, 1);
+  const html = renderHtml(report, { records: rs });
+  assertStringIncludes(html, "<h3>Predictability per condition</h3>");
+  assertStringIncludes(html, "<th>P_cal env</th>");
+  assertStringIncludes(
+    html,
+    "the predictability figures (P_cal, P_auroc, P_brier, R_pred) and accuracy use nominal records only",
+  );
+  assertStringIncludes(html, "<th>accuracy (nominal)</th>");
+  // One condition: no per-condition table.
+  const nominal = rs.filter((r) => r.condition === "nominal");
+  assertEquals(
+    renderHtml(buildReport(nominal, { seed: "0", resamples: 20 }), { records: nominal }).includes(
+      "Predictability per condition",
+    ),
+    false,
+  );
 });

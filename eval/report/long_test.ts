@@ -68,7 +68,7 @@ Deno.test("buildReport() gives the category table and the long-horizon figures; 
   );
 
   const terminal = formatTerminal(report);
-  assertStringIncludes(terminal, "  edge: accuracy 0.667");
+  assertStringIncludes(terminal, "  edge: accuracy (nominal) 0.667");
   assertStringIncludes(terminal, "tool calls 0.750");
   assertStringIncludes(terminal, "  long horizon: runs per task by length 5: 3, 20: 2   completion share");
 

@@ -87,12 +87,14 @@ function agentLines(agent: string, a: AgentReport): string[] {
   for (const [d, dp] of Object.entries(a.domains ?? {})) {
     out.push(
       `  ${d}: R ${figure(dp.R, dp.ci.R)}   R_saf ${figure(dp.R_saf, dp.ci.R_saf)}   ` +
-        `accuracy ${figure(dp.accuracy, dp.ci.accuracy)} (${dp.n.records} episodes, ${dp.n.tasks} tasks)`,
+        `accuracy (nominal) ${figure(dp.accuracy, dp.ci.accuracy)} (${dp.n.records} episodes, ${dp.n.tasks} tasks)`,
     );
   }
   for (const [c, row] of Object.entries(a.categories ?? {})) {
     out.push(
-      `  ${c}: accuracy ${figure(row.accuracy, row.ci.accuracy)}   R_saf ${figure(row.R_saf, row.ci.R_saf)}   ` +
+      `  ${c}: accuracy (nominal) ${figure(row.accuracy, row.ci.accuracy)}   R_saf ${
+        figure(row.R_saf, row.ci.R_saf)
+      }   ` +
         `tool calls ${figure(row.tool_call_accuracy, null)}   critical steps ${
           figure(row.critical_step_success, null)
         } (${row.episodes} episodes, ${row.tasks} tasks)`,
