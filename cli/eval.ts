@@ -122,9 +122,11 @@ async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; c
   } catch (err) {
     if (
       !(err instanceof Deno.errors.NotADirectory || err instanceof Deno.errors.PermissionDenied ||
-        err instanceof Deno.errors.AlreadyExists || err instanceof Deno.errors.NotFound)
+        err instanceof Deno.errors.AlreadyExists || err instanceof Deno.errors.NotFound ||
+        err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.ReadOnly)
     ) throw err;
-    console.error(`Cannot create output folder "${config.out}": ${err.message}`);
+    const why = err instanceof Deno.errors.NotCapable ? "ark may not write there (a system folder)" : err.message;
+    console.error(`Cannot create output folder "${config.out}": ${why}; choose another --out`);
     return { code: 1 };
   }
   return { prices };
