@@ -70,10 +70,16 @@ formatted numbers and renamed result columns); prompt opens with paraphrase j.
 API keys come from OPENAI_API_KEY and ANTHROPIC_API_KEY only (not needed for an
 endpoint on localhost) and are never stored.
 
-Writes DIR/results.sqlite and DIR/records.jsonl, and for language models
-DIR/model_cache.sqlite with every model answer: --replay DIR --out NEW runs the
-experiment again offline and gives the same records.jsonl byte for byte. Running
-the same command again resumes an interrupted experiment.
+Writes DIR/results.sqlite (every episode and event), DIR/records.jsonl (one
+record per episode), DIR/report.json (every metric with its interval, or its
+reason when null) and DIR/report.html (one self-contained page), and for
+language models DIR/model_cache.sqlite with every model answer: --replay DIR
+--out NEW runs the experiment again offline and gives the same records.jsonl
+byte for byte. Running the same command again resumes an interrupted experiment.
+Metrics: docs/metrics.md; every config field: docs/config.md.
+
+Agents: "noisy@Fx" is noisy with every error rate times F ("noisy@2x",
+"noisy@0.5x"); "checkpoint:AGENT" and "prompt_only:AGENT" wrap any agent.
 
 A record's time resource is the episode's simulated seconds plus the recorded
 latency of the agent's model calls.
