@@ -74,8 +74,12 @@ Writes DIR/results.sqlite (every episode and event), DIR/records.jsonl (one
 record per episode), DIR/report.json (every metric with its interval, or its
 reason when null) and DIR/report.html (one self-contained page), and for
 language models DIR/model_cache.sqlite with every model answer: --replay DIR
---out NEW runs the experiment again offline and gives the same records.jsonl
-byte for byte. Running the same command again resumes an interrupted experiment.
+--out NEW runs the experiment stored in DIR again offline and gives the same
+records.jsonl byte for byte (its settings come from DIR/results.sqlite; a flag
+that would change them is refused). records.jsonl grows as episodes finish,
+whole lines only. The first Ctrl-C (SIGINT) or SIGTERM starts no new episode,
+lets those in flight finish and writes what finished; running the same command
+again resumes.
 Metrics: docs/metrics.md; every config field: docs/config.md.
 
 Agents: "noisy@Fx" is noisy with every error rate times F ("noisy@2x",
@@ -87,7 +91,8 @@ latency of the agent's model calls.
 Exit codes: 0 done; 1 the run cannot go on (results store or model cache
 unusable, missing API key, endpoint unreachable, a replay without the answer, a
 rejected key); 2 bad flags or config file; 3 stopped at the --max-cost budget
-(run again with a higher one to resume).
+(run again with a higher one to resume); 130 stopped by SIGINT or SIGTERM (run
+the same command again to resume).
 `;
 
 /** What the flags of `deno task eval` say: settings over those of a `--config` file. */

@@ -4,11 +4,15 @@
  * and capability per agent, and for language models their calls, tokens, cost and errors.
  * Running the same command again resumes: finished episodes are kept and skipped. With
  * `--shard I/N` it runs only shard I of the cells (`eval/shard.ts`), into `<out>-shardIofN` unless
- * `--out` says; `deno task merge` puts the shards together.
+ * `--out` says; `deno task merge` puts the shards together. `records.jsonl` grows as episodes
+ * finish (whole lines only, so a killed run leaves one that can be scored) and is rewritten in
+ * canonical order at the end. `--replay DIR` on a results folder runs DIR's stored experiment
+ * again. The first SIGINT or SIGTERM starts no new episode, lets those in flight finish, writes
+ * the records and reports of what finished and exits 130; a second one exits at once.
  *
  * Exit codes: 0 done; 1 the run cannot go on (results store or model cache
  * unusable, missing API key, unreachable endpoint, a replay without the answer);
- * 2 bad flags or config file; 3 stopped at the `--max-cost` budget.
+ * 2 bad flags or config file; 3 stopped at the `--max-cost` budget; 130 stopped by SIGINT or SIGTERM.
  *
  * @module
  */
@@ -26,6 +30,8 @@ import {
   SETTING_ENV,
 } from "../eval/config.ts";
 import { writeRecordsJsonl } from "../eval/records.ts";
+import { appendingSink } from "../eval/records_append.ts";
+import { replayConfig, replayStorePath } from "../eval/replay_config.ts";
 import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
 import { type Progress, runExperiment } from "../eval/run.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
@@ -36,6 +42,9 @@ import { claimShard, experimentCells, type Shard, ShardError, shardOut, ShardSin
 
 /** The exit code of a run stopped at the `--max-cost` budget. */
 export const EXIT_BUDGET = 3;
+
+/** The exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report Ctrl-C). */
+export const EXIT_STOPPED = 130;
 
 // Keys and endpoints come from the environment only when reading it is allowed; never prompts.
 function readEnv(name: string): string | undefined {
@@ -63,6 +72,12 @@ const isUsageError = (err: unknown) =>
 /** Flags, then the config file, then the environment (e.g. `OPENAI_BASE_URL`), then the defaults. */
 async function configFrom(args: EvalArgs): Promise<ResolvedConfig> {
   const { configFile, shard, ...flags } = args;
+  // A results folder to replay: its stored experiment, whatever the environment says (nothing is contacted).
+  const stored = flags.replay == null ? null : replayStorePath(flags.replay);
+  if (stored !== null) {
+    const config = replayConfig(stored, flags, { configFile });
+    return shard === undefined || flags.out !== undefined ? config : { ...config, out: shardOut(config.out, shard) };
+  }
   const input: ExperimentConfig = configFile === undefined
     ? flags
     : mergeConfigs(await loadConfigFile(configFile), flags);
@@ -123,9 +138,11 @@ async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; c
     if (
       !(err instanceof Deno.errors.NotADirectory || err instanceof Deno.errors.PermissionDenied ||
         err instanceof Deno.errors.AlreadyExists || err instanceof Deno.errors.NotFound ||
-        err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.ReadOnly)
+        err instanceof Deno.errors.NotCapable)
     ) throw err;
-    const why = err instanceof Deno.errors.NotCapable ? "ark may not write there (a system folder)" : err.message;
+    const why = err instanceof Deno.errors.NotCapable
+      ? "ark may not write there (a system folder)"
+      : err.message as string;
     console.error(`Cannot create output folder "${config.out}": ${why}; choose another --out`);
     return { code: 1 };
   }
@@ -148,6 +165,17 @@ async function openModels(config: ResolvedConfig, prices: PriceTable | undefined
   }
 }
 
+/**
+ * Aborts `stop` on the first SIGINT or SIGTERM; a second one exits at once (the results store
+ * keeps every finished episode, records.jsonl whole lines of them).
+ */
+function stopOnSignals(stop: AbortController): Disposable {
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  const onSignal = () => stop.signal.aborted ? Deno.exit(EXIT_STOPPED) : stop.abort();
+  for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+  return { [Symbol.dispose]: () => signals.forEach((signal) => Deno.removeSignalListener(signal, onSignal)) };
+}
+
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
   let config: ResolvedConfig;
@@ -161,6 +189,10 @@ export async function main(args: readonly string[]): Promise<number> {
     config = await configFrom(parsed);
     shard = parsed.shard;
   } catch (err) {
+    if (err instanceof ResultsStoreError) {
+      console.error(err.message);
+      return 1;
+    }
     if (!isUsageError(err)) throw err;
     console.error((err as Error).message);
     return 2;
@@ -196,18 +228,26 @@ export async function main(args: readonly string[]): Promise<number> {
   const models = await openModels(config, ready.prices);
   if (models === 1) return 1;
   using _models = models ?? undefined;
+  // Each record reaches records.jsonl as its episode finishes: a killed run leaves whole lines.
+  using appending = appendingSink(sink, recordsPath);
+  const stop = new AbortController();
+  using _signals = stopOnSignals(stop);
   let summary: Awaited<ReturnType<typeof runExperiment>>;
   try {
     summary = await runExperiment(config, {
-      sink,
+      sink: appending,
       onProgress: progress && (({ done, total }) => progress({ done: done - outside, total: total - outside })),
       models: models ? (spec) => models.client(spec) : undefined,
+      signal: stop.signal,
     });
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
+    appending.close();
+    await writeRecordsJsonl(store, recordsPath);
     console.error(err.message.replace(/\s*\n\s*/g, " "));
     return 1;
   }
+  appending.close();
   summary = { ...summary, total: summary.total - outside, skipped: summary.skipped - outside };
   const written = await writeRecordsJsonl(store, recordsPath);
   const records = store.records();
@@ -238,6 +278,14 @@ export async function main(args: readonly string[]): Promise<number> {
       } of ${summary.total} episodes done; run again with a higher --max-cost to resume`,
     );
     return EXIT_BUDGET;
+  }
+  if (summary.stoppedBySignal) {
+    console.error(
+      `Stopped: ${
+        summary.skipped + summary.ran
+      } of ${summary.total} episodes kept in ${config.out}; run the same command again to resume`,
+    );
+    return EXIT_STOPPED;
   }
   return 0;
 }

@@ -441,8 +441,9 @@ const SETTINGS = {
   replay: {
     schema: (f) => f.text("a model cache or results folder").nullable().default(null),
     flags: [flag("--replay CACHE", [
-      "serve every model answer from a model cache (a file, or a",
-      "results folder holding model_cache.sqlite); contacts no endpoint",
+      "run a results folder's experiment again from its results.sqlite",
+      "and model_cache.sqlite, or answer the flags' experiment from a",
+      "model cache file; contacts no endpoint",
     ])],
   },
   maxCost: {

@@ -42,6 +42,14 @@ export {
   type Violation,
   writeRecordsJsonl,
 } from "./records.ts";
+export { type AppendingSink, appendingSink } from "./records_append.ts";
+export {
+  REPLAY_SETTINGS,
+  replayConfig,
+  type ReplayConfigOptions,
+  replayStorePath,
+  RESULTS_FILE,
+} from "./replay_config.ts";
 export { episodeCost, type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
 export {
   baseUrlOf,

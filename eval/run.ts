@@ -5,7 +5,7 @@
  * stopped. Each cell runs under its condition (`conditions/`): the runner looks its definition
  * up and calls it, the same way whatever the condition and the domain. With a cost budget it
  * starts no new episode once the model calls of the experiment (resumed episodes included)
- * have spent it.
+ * have spent it, and with an abort signal none once it is aborted.
  *
  * @module
  */
@@ -50,6 +50,12 @@ export interface RunOptions {
    * @default {none: every agent from `agentFactory()`}
    */
   agents?: Readonly<Record<string, AgentFactory>>;
+  /**
+   * Stops the run when aborted (e.g. on Ctrl-C): no new episode starts, those in flight finish and
+   * are kept, and the summary says `stoppedBySignal`.
+   * @default {none: the run goes on until every cell is done}
+   */
+  signal?: AbortSignal;
 }
 
 /** What a run did. */
@@ -64,6 +70,8 @@ export interface RunSummary {
   cost: number;
   /** Whether cells were left unrun because the cost reached `maxCost`. */
   stoppedAtBudget: boolean;
+  /** `true` when cells were left unrun because `options.signal` aborted; absent otherwise. */
+  stoppedBySignal?: true;
 }
 
 /**
@@ -118,6 +126,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
 
   let next = 0;
   let failure: { error: unknown } | null = null;
+  let lastTurn = -Infinity;
   const overBudget = () => config.maxCost !== null && summary.cost >= config.maxCost;
   // Each worker owns a world per domain (episodes reset it, so it serves one episode at a time)
   // and takes the next cell until none is left, one failed, or the budget is spent.
@@ -127,6 +136,10 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
       while (next < todo.length && failure === null) {
         if (overBudget()) {
           summary.stoppedAtBudget = true;
+          return;
+        }
+        if (options.signal?.aborted) {
+          summary.stoppedBySignal = true;
           return;
         }
         const cell = todo[next++];
@@ -150,6 +163,10 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
         }
         summary.ran++;
         onProgress?.({ done: summary.skipped + summary.ran, total: summary.total });
+        if (options.signal && performance.now() - lastTurn >= TURN_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          lastTurn = performance.now();
+        }
       }
     } finally {
       for (const world of worlds.values()) world.close();
@@ -159,6 +176,11 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   if (failure !== null) throw (failure as { error: unknown }).error;
   return summary;
 }
+
+// How often a run with an abort signal lets the event loop run (a signal's listener, say): a scripted
+// episode never waits on I/O, so without a turn a run could abort only after its last episode. A
+// turn costs a timer's millisecond or so; wall-clock time decides only when, never what is recorded.
+const TURN_MS = 100;
 
 /** What an experiment works out before its first cell: its tasks, cells, the cells to run and its conditions. */
 interface Prepared {

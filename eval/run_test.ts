@@ -57,6 +57,49 @@ Deno.test("runExperiment() skips finished cells and ends with what an uninterrup
   assertEquals(recordsJsonl(partial.records()), recordsJsonl(whole.records()));
 });
 
+Deno.test("runExperiment() starts no episode once options.signal aborts, keeps those in flight, and resumes", async () => {
+  const whole = new MemoryResults();
+  await runExperiment(config, { sink: whole });
+  const sink = new MemoryResults();
+  const stop = new AbortController();
+  const onProgress = ({ done }: Progress) => done === 5 && stop.abort();
+  const stopped = await runExperiment(config, { sink, onProgress, signal: stop.signal });
+  assertEquals(stopped, { total: 24, skipped: 0, ran: 5, cost: 0, stoppedAtBudget: false, stoppedBySignal: true });
+  assertEquals(sink.count(), 5);
+  const rest = await runExperiment(config, { sink });
+  assertEquals([rest.skipped, rest.ran, rest.stoppedBySignal], [5, 19, undefined]);
+  assertEquals(recordsJsonl(sink.records()), recordsJsonl(whole.records()));
+
+  // Three in flight when the signal comes: the two others finish and are kept.
+  const parallel = new MemoryResults();
+  const stop3 = new AbortController();
+  const onProgress3 = ({ done }: Progress) => done === 1 && stop3.abort();
+  const three = await runExperiment({ ...config, concurrency: 3 }, {
+    sink: parallel,
+    onProgress: onProgress3,
+    signal: stop3.signal,
+  });
+  assertEquals([three.ran, parallel.count(), three.stoppedBySignal], [3, 3, true]);
+  const done = new Set(parallel.records().map((r) => recordsJsonl([r])));
+  assert(whole.records().filter((r) => done.has(recordsJsonl([r]))).length === 3, "kept episodes are whole");
+});
+
+Deno.test("runExperiment() sees a process signal abort options.signal between episodes that never wait", async () => {
+  const sink = new MemoryResults();
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  Deno.addSignalListener("SIGUSR2", onSignal);
+  try {
+    // Pending until the event loop turns: scripted episodes alone never let it.
+    Deno.kill(Deno.pid, "SIGUSR2");
+    const stopped = await runExperiment(config, { sink, signal: stop.signal });
+    assertEquals(stopped.stoppedBySignal, true);
+    assert(stopped.ran < 24 && sink.count() === stopped.ran, `${stopped.ran} episodes ran`);
+  } finally {
+    Deno.removeSignalListener("SIGUSR2", onSignal);
+  }
+});
+
 // A model that ends at once and says it is 70% sure: two calls of 15 tokens per episode.
 function quickModel(model = "m"): FakeModelClient {
   return new FakeModelClient(
