@@ -13,7 +13,8 @@
  * what the checkpoint wrapper adds per tool call (`checkpoint_overhead_us_per_call`); then the
  * episode API under load: 200 episodes open at once over loopback, played with the oracle's and
  * noisy's in-process decisions, their records compared (`serve_leaks`), a tool call's p50 and p99
- * (`serve_tool_p99_ms`) and the memory per open episode (`serve_mb_per_episode`).
+ * (`serve_tool_p99_ms`) and the memory per open episode (`serve_mb_per_episode`); then the results
+ * store's size (`store_bytes_per_episode`) on a small slice of the default experiment.
  *
  * @module
  */
@@ -26,6 +27,7 @@ import { benchImport, type ImportBench } from "./_bench_import.ts";
 import { benchLong, type LongBench } from "./_bench_long.ts";
 import { benchCheckpoint, type CheckpointBench } from "./_bench_checkpoint.ts";
 import { benchServe, type ServeBench } from "./_bench_serve.ts";
+import { benchStore, type StoreBench } from "./_bench_store.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -163,6 +165,7 @@ function format(
   long: readonly LongBench[],
   checked: CheckpointBench,
   served: ServeBench,
+  stored: StoreBench,
 ): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
@@ -201,7 +204,10 @@ function format(
     `serve: ${served.episodes} episodes open at once over loopback, ${served.tool_calls} tool calls: ` +
     `${served.leaks} leaks (serve_leaks), tool call p50 ${served.p50_ms.toFixed(2)} ms, p99 ${
       served.p99_ms.toFixed(2)
-    } ms (serve_tool_p99_ms), ${served.mb_per_episode.toFixed(2)} MB per open episode (serve_mb_per_episode)`;
+    } ms (serve_tool_p99_ms), ${served.mb_per_episode.toFixed(2)} MB per open episode (serve_mb_per_episode)\n` +
+    `store: ${stored.episodes} episodes of the default experiment's first domain (10 tasks): ${
+      stored.bytes_per_episode.toFixed(0)
+    } bytes per episode of results.sqlite (store_bytes_per_episode)`;
 }
 
 /** Runs the bench and returns its exit code. */
@@ -244,6 +250,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const long = await benchLong(Object.values(domains));
   const checked = await benchCheckpoint(Object.values(domains));
   const served = await benchServe(Object.keys(domains)[0]);
+  const stored = await benchStore();
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const figures = (f: BenchFigures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]));
@@ -274,10 +281,12 @@ export async function main(args: readonly string[]): Promise<number> {
       ["serve_tool_p50_ms", round(served.p50_ms)],
       ["serve_tool_p99_ms", round(served.p99_ms)],
       ["serve_mb_per_episode", round(served.mb_per_episode)],
+      ["store_episodes", stored.episodes],
+      ["store_bytes_per_episode", Math.round(stored.bytes_per_episode)],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(kernels, score, judge, imported, long, checked, served));
+    console.log(format(kernels, score, judge, imported, long, checked, served, stored));
   }
   return 0;
 }

@@ -4,6 +4,7 @@ import { benchWorld } from "./bench.ts";
 import { benchLong } from "./_bench_long.ts";
 import { benchCheckpoint } from "./_bench_checkpoint.ts";
 import { benchServe } from "./_bench_serve.ts";
+import { benchStore } from "./_bench_store.ts";
 
 Deno.test("benchWorld() replays every gold and finds the same changes each time", () => {
   using world = World.open(getDomain("airline"), { seed: "0" });
@@ -32,4 +33,12 @@ Deno.test("benchServe(): episodes open at once over loopback get the records the
   const served = await benchServe("airline", { episodes: 20 });
   assertEquals([served.episodes, served.leaks], [20, 0]);
   assert(served.tool_calls > 0 && served.p99_ms >= served.p50_ms && served.mb_per_episode >= 0);
+});
+
+Deno.test("benchStore() measures the results store's bytes per episode on a slice of the default experiment", async () => {
+  const stored = await benchStore();
+  assert(
+    stored.episodes > 100 && stored.bytes_per_episode > 0 && stored.bytes_per_episode < 1536,
+    JSON.stringify(stored),
+  );
 });

@@ -10,6 +10,7 @@ import { type EpisodeEvent, type SqlValue, Store } from "../envs/mod.ts";
 import { type Cell, type CellKey, cellKey } from "./plan.ts";
 import { configIdentity, type ResolvedConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
+import { Dictionaries, DICTIONARY_SCHEMA } from "./_store_tables.ts";
 
 /** The version of ark, from `deno.json`. */
 export const ARK_VERSION: string = denoJson.version;
@@ -60,8 +61,10 @@ export class ResultsStoreError extends Error {
 }
 
 // 2: events carry the fault a condition injected. 3: events carry the arguments that reached the
-// world and the rows a call changed (what the judge reads); records carry outcome grading.
-const FORMAT = 3;
+// world and the rows a call changed (what the judge reads); records carry outcome grading. 4: compact
+// (about 7x smaller): cell fields and the records' key lists in a names table, each distinct event
+// field value stored once, records and events packed and deflated (eval/_store_tables.ts).
+const FORMAT = 4;
 
 const SCHEMA = `
 CREATE TABLE experiment (
@@ -71,47 +74,36 @@ CREATE TABLE experiment (
   seed TEXT NOT NULL,
   ark_version TEXT NOT NULL
 );
+${DICTIONARY_SCHEMA}
+-- agent, task, condition and variant are ids in names; record and events are packed and deflated.
 CREATE TABLE episodes (
   id INTEGER PRIMARY KEY,
-  agent TEXT NOT NULL,
-  task TEXT NOT NULL,
+  agent INTEGER NOT NULL,
+  task INTEGER NOT NULL,
   run INTEGER NOT NULL,
-  condition TEXT NOT NULL,
-  variant TEXT,
+  condition INTEGER NOT NULL,
+  variant INTEGER,
   seed TEXT NOT NULL,
   success INTEGER NOT NULL,
   steps INTEGER NOT NULL,
-  record TEXT NOT NULL
+  n_events INTEGER NOT NULL,
+  record BLOB NOT NULL,
+  events BLOB NOT NULL
 );
 -- NULLs are distinct in a plain UNIQUE constraint; a missing variant must count as one value.
-CREATE UNIQUE INDEX episodes_cell ON episodes (agent, task, run, condition, ifnull(variant, ''));
-CREATE TABLE events (
-  episode_id INTEGER NOT NULL REFERENCES episodes (id),
-  idx INTEGER NOT NULL,
-  step INTEGER NOT NULL,
-  actor TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  tool TEXT,
-  args TEXT,
-  result TEXT,
-  error TEXT,
-  text TEXT,
-  intent TEXT,
-  confidence REAL,
-  fault TEXT,
-  world_args TEXT,
-  changes TEXT,
-  latency_ms REAL NOT NULL,
-  PRIMARY KEY (episode_id, idx)
-) WITHOUT ROWID;
+CREATE UNIQUE INDEX episodes_cell ON episodes (agent, task, run, condition, ifnull(variant, 0));
+-- One row per event (episode and index), for counting with SQL; the events themselves are in episodes.
+CREATE VIEW events AS WITH RECURSIVE ev (episode_id, idx) AS (
+  SELECT id, 0 FROM episodes WHERE n_events > 0
+  UNION ALL
+  SELECT ev.episode_id, ev.idx + 1 FROM ev JOIN episodes ep ON ep.id = ev.episode_id WHERE ev.idx + 1 < ep.n_events
+) SELECT episode_id, idx FROM ev;
 CREATE TABLE notes (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
 PRAGMA user_version = ${FORMAT};
 `;
-
-const json = (v: unknown): string | null => v === undefined ? null : JSON.stringify(v);
 
 /**
  * Results in a SQLite file. Each episode commits in one transaction, in WAL mode,
@@ -128,10 +120,12 @@ export class ResultsStore implements ResultsSink {
   /** The SQLite file's path. */
   readonly path: string;
   #db: Store;
+  #dict: Dictionaries;
 
   private constructor(path: string, db: Store) {
     this.path = path;
     this.#db = db;
+    this.#dict = new Dictionaries(db);
   }
 
   /** Opens (or creates) the store of an experiment; throws a `ResultsStoreError` when it cannot be used for it. */
@@ -240,51 +234,71 @@ export class ResultsStore implements ResultsSink {
   }
 
   finishedKeys(): Set<string> {
-    const rows = this.#db.all<CellKey>("SELECT agent, task, run, condition, variant FROM episodes");
-    return new Set(rows.map(cellKey));
+    const rows = this.#db.all<{ agent: number; task: number; run: number; condition: number; variant: number | null }>(
+      "SELECT agent, task, run, condition, variant FROM episodes",
+    );
+    const name = (id: number) => this.#dict.name(Number(id));
+    return new Set(rows.map((r) =>
+      cellKey({
+        agent: name(r.agent),
+        task: name(r.task),
+        run: Number(r.run),
+        condition: name(r.condition) as CellKey["condition"],
+        variant: r.variant === null ? null : name(r.variant),
+      })
+    ));
   }
 
   add(episode: FinishedEpisode): boolean {
     const { cell, record, events } = episode;
-    return this.#db.transaction(() => {
-      const row = this.#db.get<{ id: number }>(
-        `INSERT INTO episodes (agent, task, run, condition, variant, seed, success, steps, record)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
-        cell.agent,
-        cell.task,
-        cell.run,
-        cell.condition,
-        cell.variant,
-        cell.seed,
-        record.success ? 1 : 0,
-        record.steps,
-        JSON.stringify(record),
-      );
-      if (!row) return false;
-      events.forEach((e, idx) =>
+    try {
+      return this.#db.transaction(() => {
+        const ids = this.#cellIds(cell, { add: true })!;
+        if (this.#episodeId(cell, ids) !== undefined) return false;
         this.#db.run(
-          `INSERT INTO events (episode_id, idx, step, actor, kind, tool, args, result, error, text, intent, confidence,
-           fault, world_args, changes, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          row.id,
-          idx,
-          e.step,
-          e.actor,
-          e.kind,
-          e.tool ?? null,
-          json(e.args),
-          json(e.result),
-          json(e.error),
-          e.text ?? null,
-          json(e.intent),
-          e.confidence ?? null,
-          e.fault ?? null,
-          json(e.world_args),
-          json(e.changes),
-          e.latency_ms,
-        )
-      );
-      return true;
-    });
+          `INSERT INTO episodes (agent, task, run, condition, variant, seed, success, steps, n_events, record, events)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ids.agent,
+          ids.task,
+          cell.run,
+          ids.condition,
+          ids.variant,
+          cell.seed,
+          record.success ? 1 : 0,
+          record.steps,
+          events.length,
+          this.#dict.encodeRecord(record),
+          this.#dict.encodeEvents(events),
+        );
+        return true;
+      });
+    } catch (err) {
+      this.#dict.forget();
+      throw err;
+    }
+  }
+
+  // The name ids of a cell's fields; `undefined` when one is not there (and not added).
+  #cellIds(cell: CellKey, options: { add: boolean }): CellIds | undefined {
+    const agent = this.#dict.id(cell.agent, options);
+    const task = this.#dict.id(cell.task, options);
+    const condition = this.#dict.id(cell.condition, options);
+    const variant = cell.variant === null || cell.variant === undefined ? null : this.#dict.id(cell.variant, options);
+    if (agent === undefined || task === undefined || condition === undefined || variant === undefined) return undefined;
+    return { agent, task, condition, variant };
+  }
+
+  // The stored episode of a cell, when there is one.
+  #episodeId(cell: CellKey, ids: CellIds): number | undefined {
+    const row = this.#db.get<{ id: number }>(
+      "SELECT id FROM episodes WHERE agent = ? AND task = ? AND run = ? AND condition = ? AND ifnull(variant, 0) = ?",
+      ids.agent,
+      ids.task,
+      cell.run,
+      ids.condition,
+      ids.variant ?? 0,
+    );
+    return row === undefined ? undefined : Number(row.id);
   }
 
   count(): number {
@@ -292,23 +306,26 @@ export class ResultsStore implements ResultsSink {
   }
 
   updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number {
-    return this.#db.transaction(() => {
-      let n = 0;
-      for (const { cell, record } of updates) {
-        n += this.#db.run(
-          `UPDATE episodes SET record = ?, success = ? WHERE agent = ? AND task = ? AND run = ? AND condition = ?
-           AND ifnull(variant, '') = ?`,
-          JSON.stringify(record),
-          record.success ? 1 : 0,
-          cell.agent,
-          cell.task,
-          cell.run,
-          cell.condition,
-          cell.variant ?? "",
-        );
-      }
-      return n;
-    });
+    try {
+      return this.#db.transaction(() => {
+        let n = 0;
+        for (const { cell, record } of updates) {
+          const ids = this.#cellIds(cell, { add: false });
+          const id = ids === undefined ? undefined : this.#episodeId(cell, ids);
+          if (id === undefined) continue;
+          n += this.#db.run(
+            "UPDATE episodes SET record = ?, success = ? WHERE id = ?",
+            this.#dict.encodeRecord(record),
+            record.success ? 1 : 0,
+            id,
+          );
+        }
+        return n;
+      });
+    } catch (err) {
+      this.#dict.forget();
+      throw err;
+    }
   }
 
   /** Changes the stored config's field (e.g. the judge after `deno task judge`); the experiment stays the same. */
@@ -350,21 +367,17 @@ export class ResultsStore implements ResultsSink {
   }
 
   records(): EpisodeRecord[] {
-    return this.#db.all<{ record: string }>("SELECT record FROM episodes ORDER BY id").map((r) => JSON.parse(r.record));
+    return this.#db.all<{ record: SqlValue }>("SELECT record FROM episodes ORDER BY id").map((r) =>
+      this.#dict.decodeRecord(r.record)
+    );
   }
 
   events(cell: CellKey): EpisodeEvent[] {
-    const rows = this.#db.all<Record<string, SqlValue>>(
-      `SELECT ev.* FROM events ev JOIN episodes ep ON ep.id = ev.episode_id
-       WHERE ep.agent = ? AND ep.task = ? AND ep.run = ? AND ep.condition = ? AND ifnull(ep.variant, '') = ?
-       ORDER BY ev.idx`,
-      cell.agent,
-      cell.task,
-      cell.run,
-      cell.condition,
-      cell.variant ?? "",
-    );
-    return rows.map(toEvent);
+    const ids = this.#cellIds(cell, { add: false });
+    const id = ids === undefined ? undefined : this.#episodeId(cell, ids);
+    if (id === undefined) return [];
+    const row = this.#db.get<{ events: SqlValue }>("SELECT events FROM episodes WHERE id = ?", id);
+    return this.#dict.decodeEvents(row!.events);
   }
 
   /** Closes the file. */
@@ -378,23 +391,7 @@ export class ResultsStore implements ResultsSink {
   }
 }
 
-function toEvent(row: Record<string, SqlValue>): EpisodeEvent {
-  const event: Record<string, unknown> = {
-    step: Number(row.step),
-    actor: row.actor,
-    kind: row.kind,
-  };
-  if (row.tool !== null) event.tool = row.tool;
-  for (const k of ["args", "result", "error"]) if (row[k] !== null) event[k] = JSON.parse(row[k] as string);
-  if (row.text !== null) event.text = row.text;
-  if (row.intent !== null) event.intent = JSON.parse(row.intent as string);
-  if (row.confidence !== null) event.confidence = Number(row.confidence);
-  if (row.fault !== null) event.fault = row.fault;
-  if (row.world_args !== null) event.world_args = JSON.parse(row.world_args as string);
-  if (row.changes !== null) event.changes = JSON.parse(row.changes as string);
-  event.latency_ms = Number(row.latency_ms);
-  return event as unknown as EpisodeEvent;
-}
+type CellIds = { agent: number; task: number; condition: number; variant: number | null };
 
 /**
  * The in-memory fake of `ResultsStore`: same behaviour, nothing on disk.

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { type EpisodeEvent, Store } from "../envs/mod.ts";
-import type { Cell } from "./plan.ts";
+import { type Cell, cellKey } from "./plan.ts";
+import { runExperiment } from "./run.ts";
 import { resolveConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { type FinishedEpisode, MemoryResults, type ResultsSink, ResultsStore, ResultsStoreError } from "./store.ts";
@@ -200,5 +201,86 @@ Deno.test("ResultsStore.open() names the file when it is not a SQLite database o
   Store.open("CREATE TABLE episodes (x TEXT); PRAGMA user_version = 2", { path: older }).close();
   const err3 = assertThrows(() => ResultsStore.read(older), ResultsStoreError);
   assertStringIncludes(err3.message, "of format 2, written by an older ark");
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("ResultsStore gives back every episode of a run exactly: records and events, every condition", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const small = resolveConfig({ domains: ["airline"], tasks: 3, runs: 2, suite: "all", out: dir });
+    using store = ResultsStore.open(`${dir}/results.sqlite`, { config: small });
+    const memory = new MemoryResults();
+    const both: ResultsSink = {
+      finishedKeys: () => store.finishedKeys(),
+      add: (e) => memory.add(e) && store.add(e),
+      count: () => store.count(),
+      records: () => store.records(),
+      events: (cell) => store.events(cell),
+      updateRecords: (updates) => store.updateRecords(updates),
+    };
+    await runExperiment(small, { sink: both });
+    const records = memory.records();
+    assertEquals(new Set(records.map((r) => r.condition)), new Set(["nominal", "fault", "env", "prompt"]));
+    assert(records.some((r) => r.task.startsWith("abstention:")));
+    const events = records.flatMap((r) => memory.events(r));
+    assert(events.some((e) => e.fault !== undefined) && events.some((e) => e.world_args !== undefined));
+    assert(events.some((e) => e.changes !== undefined) && events.some((e) => e.error !== undefined));
+    assertEquals(store.records(), records);
+    for (const r of records) assertEquals(store.events(r), memory.events(r), `events of ${cellKey(r)}`);
+    assertEquals(store.finishedKeys(), memory.finishedKeys());
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ResultsStore.add() keeps fields events and records gain later, and JSON's view of odd values", () => {
+  using store = tempStore();
+  const memory = new MemoryResults();
+  const e = episode("oracle", "airline/7", 0);
+  const odd = {
+    a: undefined,
+    b: [undefined, Infinity, -0, "x"],
+    c: { toJSON: () => "as JSON" },
+    d: { toJSON: () => ({ k: [1] }) },
+  };
+  (e.events[1] as unknown as Record<string, unknown>).later = { nested: [1, "two"] };
+  (e.events[2] as unknown as Record<string, unknown>).args = odd;
+  (e.record as unknown as Record<string, unknown>).extra = odd;
+  store.add(e);
+  memory.add(e);
+  assertEquals(store.events(e.cell), memory.events(e.cell));
+  assertEquals(store.records(), memory.records());
+});
+
+Deno.test("ResultsStore.read() refuses a store of the previous format, saying to run again into another folder", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/results.sqlite`;
+  Store.open(
+    "CREATE TABLE episodes (id INTEGER PRIMARY KEY, record TEXT); CREATE TABLE events (x TEXT); PRAGMA user_version = 3",
+    { path },
+  ).close();
+  const err = assertThrows(() => ResultsStore.read(path), ResultsStoreError);
+  assertEquals(err.code, "not_results");
+  assertStringIncludes(err.message, `"${path}"`);
+  assertStringIncludes(
+    err.message,
+    "of format 3, written by an older ark: run the experiment again into another --out",
+  );
+  assert(!err.message.includes("\n"));
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("ResultsStore keeps the events table countable with SQL", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/results.sqlite`;
+  {
+    using store = ResultsStore.open(path, { config });
+    store.add(episode("oracle", "airline/1", 0));
+    store.add(episode("oracle", "airline/1", 1));
+  }
+  {
+    using db = Store.open(undefined, { path });
+    assertEquals(Number(db.get<{ n: number }>("SELECT count(*) AS n FROM events")!.n), 12);
+  }
   Deno.removeSync(dir, { recursive: true });
 });

@@ -1,0 +1,76 @@
+// How the results store packs JSON compactly and without loss: every object becomes an array led
+// by the id of its key list (a "shape", kept once in the store's names), every array an array led
+// by 0; the packed text is deflated. (A preset deflate dictionary would help short texts, but
+// node:zlib's sync functions in Deno ignore the option.) Private to eval/.
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Packs a value as `JSON.stringify()` would see it (undefined fields dropped, undefined items and
+ * non-finite numbers null): each object becomes `[shape(keys), ...values]` with a shape id ≥ 1,
+ * each array `[0, ...items]`.
+ */
+export function pack(value: unknown, shape: (keys: string[]) => number): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "object") return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return pack(JSON.parse(JSON.stringify(value)), shape);
+  }
+  if (Array.isArray(value)) {
+    const out: unknown[] = [0];
+    for (const item of value) out.push(typeof item === "function" ? null : pack(item, shape));
+    return out;
+  }
+  const record = value as Record<string, unknown>;
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+    keys.push(key);
+    values.push(pack(item, shape));
+  }
+  return [shape(keys), ...values];
+}
+
+/** Unpacks what `pack()` made: `keys(id)` gives the key list of a shape id. */
+export function unpack(packed: unknown, keys: (id: number) => readonly string[]): unknown {
+  if (packed === null || typeof packed !== "object") return packed;
+  const list = packed as unknown[];
+  const head = list[0] as number;
+  if (head === 0) {
+    const out: unknown[] = new Array(list.length - 1);
+    for (let i = 1; i < list.length; i++) out[i - 1] = unpack(list[i], keys);
+    return out;
+  }
+  const names = keys(head);
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) out[names[i]] = unpack(list[i + 1], keys);
+  return out;
+}
+
+/** Deflates a text (raw deflate, no header). */
+export function squeeze(text: string): Uint8Array {
+  return new Uint8Array(deflateRawSync(encoder.encode(text)));
+}
+
+/** The text `squeeze()` deflated. */
+export function unsqueeze(data: Uint8Array): string {
+  return decoder.decode(inflateRawSync(data));
+}
+
+/** A 53-bit hash of a text (cyrb53), to find a stored value by its JSON. */
+export function hash53(text: string): number {
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
