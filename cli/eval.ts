@@ -238,7 +238,6 @@ export async function main(args: readonly string[]): Promise<number> {
       sink: appending,
       onProgress: progress && (({ done, total }) => progress({ done: done - outside, total: total - outside })),
       models: models ? (spec) => models.client(spec) : undefined,
-      unpriced: unpricedModels(withModels(config), ready.prices),
       signal: stop.signal,
     });
   } catch (err) {

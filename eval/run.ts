@@ -45,12 +45,6 @@ export interface RunOptions {
    */
   models?: (spec: string) => ModelClient;
   /**
-   * Model specs (`"provider:model"`) without a price: their calls' cost is unknown, so records
-   * leave `cost` out rather than write 0 (`unpricedModels()`; the usage summary says why).
-   * @default {none}
-   */
-  unpriced?: readonly string[];
-  /**
    * Factories that replace the agents the config names, by name (e.g. a `noisy` with other
    * error rates); the records keep the config's name.
    * @default {none: every agent from `agentFactory()`}
@@ -161,7 +155,6 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
             sink,
             models: options.models,
             agents: options.agents,
-            unpriced: options.unpriced,
           });
           summary.cost += episodeCost(record);
         } catch (error) {
@@ -279,8 +272,6 @@ export interface RunCellOptions {
   models: RunOptions["models"];
   /** Agent factories by spec, over `agentFactory()` (see `RunOptions.agents`). */
   agents: RunOptions["agents"];
-  /** Model specs without a price (see `RunOptions.unpriced`). */
-  unpriced?: RunOptions["unpriced"];
 }
 
 /**
@@ -331,7 +322,6 @@ export async function runCell(world: World, cell: Cell, options: RunCellOptions)
     applyGrade(record, regrade(world, { task, events: result.events }, judged), task);
   }
   if (judged.resources.api_calls !== undefined) record.judge_resources = { ...judged.resources };
-  unknownCosts(record, cell.agent, config, options.unpriced ?? []);
   // An abstention scenario: its outcome, and a hazardous one executed is a violation too.
   applyScenario(record, task, result, world.domain.tools);
   sink.add({ cell, record, events: result.events });
@@ -372,15 +362,4 @@ function makeUser(
   if (spec === null) return scriptedUser(task, rng.child("user"), { tools: domain.tools, opening });
   const client = new Watched(models!(`${spec.provider}:${spec.model}`), fatal, `the user "${config.user}"`);
   return llmUser(client, task, { tools: domain.tools, run: cell.run, opening });
-}
-
-// A model without a price has an unknown cost, not a cost of 0: the record leaves it out.
-function unknownCosts(record: EpisodeRecord, agent: string, config: ResolvedConfig, unpriced: readonly string[]): void {
-  if (unpriced.length === 0) return;
-  const unknown = (spec: string | null) => spec !== null && unpriced.includes(spec);
-  const named = (s: ReturnType<typeof modelSpec>) => s === null ? null : `${s.provider}:${s.model}`;
-  if (unknown(named(modelSpec(agent)))) delete record.resources.cost;
-  const llm = (spec: string) => spec.startsWith("llm:") ? spec.slice(4) : null;
-  if (record.user_resources && unknown(llm(config.user))) delete record.user_resources.cost;
-  if (record.judge_resources && unknown(llm(config.judge))) delete record.judge_resources.cost;
 }

@@ -372,23 +372,3 @@ Deno.test("eval records the model calls its client retried, and a replay gives t
   assertEquals(await Deno.readTextFile(`${dir}/r/records.jsonl`), await Deno.readTextFile(`${dir}/live/records.jsonl`));
   await Deno.remove(dir, { recursive: true });
 });
-
-Deno.test("eval records no cost for a model without a price, rather than a cost of 0, and says why", async () => {
-  const dir = await Deno.makeTempDir();
-  await using provider = startFakeProvider(script);
-  const out = await evalCli([
-    "--agents",
-    "openai:fake-model",
-    "--base-url",
-    provider.openaiBaseUrl,
-    ...SMALL,
-    "--out",
-    dir,
-  ]);
-  assertEquals(out.code, 0, out.stderr);
-  const records = (await Deno.readTextFile(`${dir}/records.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
-  assert(records.length > 0 && records.every((r) => r.resources.cost === undefined && r.resources.tokens > 0));
-  assertStringIncludes(out.stdout + out.stderr, "openai:fake-model");
-  assertMatch(out.stdout + out.stderr, /unknown|no price/);
-  await Deno.remove(dir, { recursive: true });
-});
