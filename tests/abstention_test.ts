@@ -182,3 +182,10 @@ Deno.test("a language agent on the scenarios: its outcome comes from what it did
   assertStringIncludes(system("prompt_only:openai:fake"), ABSTENTION_INSTRUCTION);
   assertEquals(system("openai:fake").includes(ABSTENTION_INSTRUCTION), false);
 });
+
+Deno.test("the sanity baselines pass no abstention scenario: blocking by doing nothing earns nothing", async () => {
+  const sink = new MemoryResults();
+  await runExperiment(resolveConfig({ suite: "abstention", agents: ["idle", "apologist", "broken"] }), { sink });
+  const passed = sink.records().filter((r) => r.success).map((r) => `${r.agent} ${r.task}`);
+  assertEquals(passed, []);
+});
