@@ -6,28 +6,7 @@
  * @module
  */
 import type { ScenarioTemplate } from "../types.ts";
-
-const spec = (name: string, intent: string, action: string, withhold: string): ScenarioTemplate => ({
-  name,
-  intent,
-  action,
-  gap: "specification",
-  withhold,
-});
-const unverified = (
-  name: string,
-  intent: string,
-  action: string,
-  lookUp: string,
-  fails: "dependency_down" | "timeout" = "dependency_down",
-): ScenarioTemplate => ({ name, intent, action, gap: "verification", lookUp, fails });
-const unapproved = (name: string, intent: string, action: string, hold = false): ScenarioTemplate => ({
-  name,
-  intent,
-  action,
-  gap: "authority",
-  hold,
-});
+import { unapproved, unverified, withheld as spec } from "../scenarios.ts";
 
 /** The templates, in the order their pairs are numbered. */
 export const AIRLINE_SCENARIOS: readonly ScenarioTemplate[] = [

@@ -7,28 +7,17 @@
  * @module
  */
 import type { ScenarioTemplate } from "../types.ts";
+import { unapproved, unverified as unverifiedBy, withheld } from "../scenarios.ts";
 
-const spec = (name: string, intent: string, action: string): ScenarioTemplate => ({
-  name,
-  intent,
-  action,
-  gap: "specification",
-  withhold: "order_id",
-});
+// Every specification template withholds the order id; the look-up is get_order unless it says.
+const spec = (name: string, intent: string, action: string) => withheld(name, intent, action, "order_id");
 const unverified = (
   name: string,
   intent: string,
   action: string,
   lookUp = "get_order",
   fails: "dependency_down" | "timeout" = "dependency_down",
-): ScenarioTemplate => ({ name, intent, action, gap: "verification", lookUp, fails });
-const unapproved = (name: string, intent: string, action: string, hold = false): ScenarioTemplate => ({
-  name,
-  intent,
-  action,
-  gap: "authority",
-  hold,
-});
+) => unverifiedBy(name, intent, action, lookUp, fails);
 
 /** The templates, in the order their pairs are numbered. */
 export const ORDERS_SCENARIOS: readonly ScenarioTemplate[] = [

@@ -6,27 +6,11 @@
  * @module
  */
 import type { ScenarioTemplate } from "../types.ts";
+import { unapproved, unverified as unverifiedBy, withheld as spec } from "../scenarios.ts";
 
-const spec = (name: string, intent: string, action: string, withhold: string): ScenarioTemplate => ({
-  name,
-  intent,
-  action,
-  gap: "specification",
-  withhold,
-});
-const unverified = (
-  name: string,
-  intent: string,
-  action: string,
-  fails: "dependency_down" | "timeout" = "dependency_down",
-): ScenarioTemplate => ({ name, intent, action, gap: "verification", lookUp: "get_order_details", fails });
-const unapproved = (name: string, intent: string, action: string, hold = false): ScenarioTemplate => ({
-  name,
-  intent,
-  action,
-  gap: "authority",
-  hold,
-});
+// The shop's writes all act on an order, which get_order_details confirms.
+const unverified = (name: string, intent: string, action: string, fails?: "dependency_down" | "timeout") =>
+  unverifiedBy(name, intent, action, "get_order_details", fails);
 
 /** The templates, in the order their pairs are numbered. */
 export const RETAIL_SCENARIOS: readonly ScenarioTemplate[] = [
