@@ -50,6 +50,8 @@ interface Image {
 
 // Generating a world takes a while; an image restores in well under a millisecond.
 const images = new Map<string, Image>();
+/** Scenarios built, by world data, then seed and pairs (`World.scenarios()`). */
+const SCENARIOS = new WeakMap<object, Map<string, Task[]>>();
 
 /**
  * An open world of a domain.
@@ -116,7 +118,16 @@ export class World {
    * pairs per template, hazardous then safe; none when the domain has no templates.
    */
   scenarios(pairs: number = DEFAULT_PAIRS): Task[] {
-    return buildScenarios(this.domain, this.data, new Rng(this.seed).child("scenarios"), pairs);
+    // Built once per world data, seed and pairs (worlds of one seed share their data): building
+    // generates hundreds of tasks, and every run, replay and served episode asks again.
+    let bySeed = SCENARIOS.get(this.data as object);
+    if (bySeed === undefined) SCENARIOS.set(this.data as object, bySeed = new Map());
+    const key = `${this.seed}\u001f${pairs}`;
+    let built = bySeed.get(key);
+    if (built === undefined) {
+      bySeed.set(key, built = buildScenarios(this.domain, this.data, new Rng(this.seed).child("scenarios"), pairs));
+    }
+    return structuredClone(built);
   }
 
   /** A tool by name. */
