@@ -16,20 +16,7 @@ import {
   writeReports,
 } from "../eval/mod.ts";
 import { dashboardApp } from "../server/mod.ts";
-
-function findChromium(): string | null {
-  const dirs = ["/usr/bin", ...(Deno.env.get("PATH") ?? "").split(":").filter((d) => d !== "")];
-  for (const dir of dirs) {
-    for (const name of ["chromium", "chromium-browser"]) {
-      try {
-        if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
-      } catch {
-        // not there
-      }
-    }
-  }
-  return null;
-}
+import { Cdp, devToolsEndpoint, findChromium, within } from "./fixtures/chromium.ts";
 
 const chromium = findChromium();
 const inCi = Deno.env.get("CI") !== undefined && Deno.env.get("CI") !== "";
@@ -37,88 +24,7 @@ if (chromium === null && !inCi) {
   console.log("dashboard_browser_test: Chromium not found, skipping (install it: apt-get install chromium)");
 }
 
-/** Races a promise against a deadline; the timer never outlives the race. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => timer = setTimeout(() => reject(new Error(`Timed out: ${what}`)), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A minimal DevTools protocol client over one WebSocket (flat sessions). */
-class Cdp {
-  #ws: WebSocket;
-  #next = 0;
-  #pending = new Map<number, { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }>();
-  #listeners: { method: string; resolve: (params: Record<string, unknown>) => void }[] = [];
-
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
-    ws.onmessage = (ev) => {
-      const msg = JSON.parse(String(ev.data));
-      if (msg.id !== undefined) {
-        const p = this.#pending.get(msg.id);
-        this.#pending.delete(msg.id);
-        if (msg.error) p?.reject(new Error(`${msg.error.message} (${msg.error.code})`));
-        else p?.resolve(msg.result);
-        return;
-      }
-      const hit = this.#listeners.findIndex((l) => l.method === msg.method);
-      if (hit >= 0) this.#listeners.splice(hit, 1)[0].resolve(msg.params);
-    };
-  }
-
-  static async connect(url: string): Promise<Cdp> {
-    const ws = new WebSocket(url);
-    await within(
-      new Promise<void>((resolve, reject) => {
-        ws.onopen = () => resolve();
-        ws.onerror = () => reject(new Error(`Cannot connect to ${url}`));
-      }),
-      10_000,
-      "DevTools WebSocket",
-    );
-    return new Cdp(ws);
-  }
-
-  send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Record<string, unknown>> {
-    const id = ++this.#next;
-    const reply = new Promise<Record<string, unknown>>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
-    this.#ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    return within(reply, 20_000, method);
-  }
-
-  /** Resolves with the next event of this name. */
-  next(method: string): Promise<Record<string, unknown>> {
-    return within(new Promise((resolve) => this.#listeners.push({ method, resolve })), 20_000, method);
-  }
-
-  async close(): Promise<void> {
-    if (this.#ws.readyState === WebSocket.CLOSED) return;
-    const closed = new Promise<void>((resolve) => this.#ws.onclose = () => resolve());
-    this.#ws.close();
-    await within(closed, 5_000, "closing the DevTools WebSocket").catch(() => {});
-  }
-}
-
-async function devToolsEndpoint(profile: string): Promise<string> {
-  while (true) {
-    try {
-      const [port, path] = (await Deno.readTextFile(`${profile}/DevToolsActivePort`)).split("\n");
-      if (port && path) return `ws://127.0.0.1:${port.trim()}${path.trim()}`;
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
-    await sleep(50);
-  }
-}
 
 /** One browser tab: navigate, read the page, take screenshots. */
 class Tab {
