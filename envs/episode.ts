@@ -124,8 +124,13 @@ export interface EpisodeResult extends Grade {
   writeCalls: { attempted: number; succeeded: number };
   /** The first step whose tool call failed. */
   firstErrorStep: number | null;
-  /** The simulated time of the episode, in ms: the sum of its events' `latency_ms`. */
+  /**
+   * The simulated time of the episode, in ms: the sum of its events' `latency_ms`, except those
+   * of the calls the condition faulted (`faultTimeMs`).
+   */
   simTimeMs: number;
+  /** The simulated time of the tool calls the condition faulted, in ms: time the agent lost to faults. */
+  faultTimeMs: number;
   /** Faults the condition injected. */
   faults: number;
   /**
@@ -411,7 +416,8 @@ export function episodeFigures(
     toolErrors: toolEvents.filter((e) => e.error).length,
     writeCalls: { attempted: writes.length, succeeded: writes.filter((e) => !e.error).length },
     firstErrorStep: toolEvents.find((e) => e.error !== undefined)?.step ?? null,
-    simTimeMs: events.reduce((t, e) => t + e.latency_ms, 0),
+    simTimeMs: events.reduce((t, e) => e.fault ? t : t + e.latency_ms, 0),
+    faultTimeMs: events.reduce((t, e) => e.fault ? t + e.latency_ms : t, 0),
     ...faultFigures(task, toolEvents),
   };
 }

@@ -260,6 +260,11 @@ Deno.test("runEpisode() lets a condition inject faults, show other tools and cou
   assertEquals(r.recoverySteps, [1]);
   assertEquals(r.events.filter((e) => e.fault).map((e) => e.fault), ["timeout"]);
   assertEquals(r.success, true);
+  // The faulted call's latency is time lost to the fault, not the agent's time.
+  const faultedMs = r.events.find((e) => e.fault)!.latency_ms;
+  assert(faultedMs > 0);
+  assertEquals(r.faultTimeMs, faultedMs);
+  assertEquals(r.simTimeMs + r.faultTimeMs, r.events.reduce((t, e) => t + e.latency_ms, 0));
 });
 
 // A domain whose write draws the new row's id from `ctx.rng` and stamps it with `ctx.clock.iso()`:
@@ -338,8 +343,8 @@ Deno.test("runEpisode() grades a correct run as a success when the write draws a
     assertEquals(r.success, true, `seed ${seed}`);
     assertEquals(r.changes, gold);
     assertEquals(gold[0].after?.created_at, "2024-01-01T09:00:00");
-    // The latency is still counted, on the events.
-    assertEquals(r.simTimeMs, r.events.reduce((t, e) => t + e.latency_ms, 0));
+    // The latency is still counted, on the events (no call was faulted).
+    assertEquals([r.simTimeMs, r.faultTimeMs], [r.events.reduce((t, e) => t + e.latency_ms, 0), 0]);
     assert(r.simTimeMs >= 1500 + 400 + 1500 + 80 * (reads + 1));
   }
 });

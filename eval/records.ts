@@ -62,10 +62,17 @@ export interface ToRecordOptions {
    */
   task?: Pick<Task, "rule" | "expect" | "category" | "family" | "length" | "dependency">;
   /**
-   * Sum of the recorded latencies (ms) of the agent's model calls, added to `resources.time`.
+   * Sum of the recorded latencies (ms) of the agent's model calls that answered (the answering
+   * attempt of each), added to `resources.time`.
    * @default {0}
    */
   modelLatencyMs?: number;
+  /**
+   * Sum of the agent's model calls' retry waits (ms: failed attempts, backoff), added to
+   * `resources.retry_wait` with the simulated time of faulted tool calls.
+   * @default {0}
+   */
+  modelRetryWaitMs?: number;
   /**
    * Faults injected into the agent's model calls, added to the episode's tool faults.
    * @default {0}
@@ -86,6 +93,7 @@ export interface ToRecordOptions {
  */
 export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecordOptions = {}): EpisodeRecord {
   const faults = result.faults + (options.modelFaults ?? 0);
+  const retryWait = (result.faultTimeMs + (options.modelRetryWaitMs ?? 0)) / 1000;
   const record: EpisodeRecord = {
     agent: cell.agent,
     task: cell.task,
@@ -98,6 +106,8 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
     actions: [...result.actions],
     resources: {
       time: (result.simTimeMs + (options.modelLatencyMs ?? 0)) / 1000,
+      // Time lost to the network and to injected faults: never the agent's, so never in C_res.
+      ...(retryWait > 0 ? { retry_wait: retryWait } : {}),
       api_calls: result.toolCalls,
       num_actions: result.actions.length,
       num_errors: result.toolErrors,
@@ -246,7 +256,16 @@ const KEYS = [
   "judge_resources",
 ] as const;
 const ABSTENTION_KEYS = ["scenario", "gap", "outcome", "missing", "reason", "correct", "pair", "template", "condition"];
-const RESOURCE_KEYS = ["cost", "time", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"] as const;
+const RESOURCE_KEYS = [
+  "cost",
+  "time",
+  "retry_wait",
+  "api_calls",
+  "num_actions",
+  "num_errors",
+  "call_latency",
+  "tokens",
+] as const;
 const VIOLATION_KEYS = ["constraint", "severity", "step", "evidence", "source", "harm"] as const;
 
 function ordered(object: object, keys: readonly string[]): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { assertEquals } from "@std/assert";
+import { assert, assertEquals } from "@std/assert";
 import type { EpisodeResult } from "../envs/mod.ts";
 import type { CellKey } from "./plan.ts";
 import { type EpisodeRecord, recordLine, recordsJsonl, toRecord, writeRecordsJsonl } from "./records.ts";
@@ -35,6 +35,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     writeCalls: { attempted: 1, succeeded: 1 },
     firstErrorStep: 3,
     simTimeMs: 13_250,
+    faultTimeMs: 0,
     changes: [],
     faults: 0,
     recoverySteps: [],
@@ -184,6 +185,19 @@ Deno.test("recordsJsonl() gives the same text whatever order the records come in
   const records = [0, 1, 2, 3].map((run) => toRecord({ ...cell, run }, result({ steps: run })));
   assertEquals(recordsJsonl(records), recordsJsonl([...records].reverse()));
   assertEquals(recordsJsonl([]), "");
+});
+
+Deno.test("toRecord() keeps retries and faulted calls out of time: they are retry_wait", () => {
+  // 13.25 s of the agent's own, 0.6 s of faulted tool calls and 2.5 s of model-call retries.
+  const faulted = toRecord(cell, result({ simTimeMs: 13_250, faultTimeMs: 600 }), {
+    modelLatencyMs: 1000,
+    modelRetryWaitMs: 2500,
+  });
+  assertEquals([faulted.resources.time, faulted.resources.retry_wait], [14.25, 3.1]);
+  assert(recordLine(faulted).includes('"time":14.25,"retry_wait":3.1,"api_calls"'));
+  assertEquals(EpisodeRecordSchema.parse(faulted).resources?.retry_wait, 3.1);
+  // Nothing lost, nothing written.
+  assert(!("retry_wait" in toRecord(cell, result(), { modelLatencyMs: 1000 }).resources));
 });
 
 Deno.test("toRecord() of a model agent: its usage, its time with model latency, and what went wrong", () => {

@@ -226,11 +226,12 @@ interface Fatal {
   who: string;
 }
 
-/** One episode's view of a shared client: notes a fatal failure and sums the latency of answers. */
+/** One episode's view of a shared client: notes a fatal failure, sums the latency and retry waits of answers. */
 class Watched implements ModelClient {
   readonly provider: string;
   readonly model: string;
   latencyMs = 0;
+  retryWaitMs = 0;
   readonly #inner: ModelClient;
   readonly #fatal: Fatal;
   readonly #who: string;
@@ -247,6 +248,7 @@ class Watched implements ModelClient {
     try {
       const response = await this.#inner.chat(...args);
       this.latencyMs += response.latencyMs;
+      this.retryWaitMs += response.retryWaitMs ?? 0;
       return response;
     } catch (err) {
       if (err instanceof ModelError && FATAL.has(err.code) && this.#fatal.error === null) {
@@ -314,6 +316,7 @@ export async function runCell(world: World, cell: Cell, options: RunCellOptions)
     task,
     milestoneLabels: task.milestones.map((m) => m.label),
     modelLatencyMs: watched?.latencyMs ?? 0,
+    modelRetryWaitMs: watched?.retryWaitMs ?? 0,
     ...setup.record(),
     verdict: judged.fields,
   });

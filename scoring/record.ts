@@ -84,7 +84,8 @@ export interface Milestones {
 
 /**
  * Resources an episode used: any subset. `time` is in seconds (ark: the episode's simulated time
- * plus the recorded latency of the agent's model calls); `api_calls` counts tool calls for a
+ * plus the latency of the agent's model calls that answered); `retry_wait` (seconds) is time lost
+ * to retries, backoff and injected faults, kept out of `time` and of C_res; `api_calls` counts tool calls for a
  * scripted agent and model calls for a language-model agent; `cost` (dollars), `call_latency`
  * (mean ms per answered model call) and `tokens` come from the agent's model calls.
  */
@@ -93,6 +94,8 @@ export interface Resources {
   cost?: number;
   /** Seconds. */
   time?: number;
+  /** Seconds lost to failed model-call attempts, backoff waits and faulted tool calls (absent: none). */
+  retry_wait?: number;
   /** Tool calls (a scripted agent) or model calls (a language-model agent). */
   api_calls?: number;
   /** Actions taken. */
@@ -272,6 +275,7 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   resources: z.object({
     cost: nonNegative.optional(),
     time: nonNegative.optional(),
+    retry_wait: nonNegative.optional(),
     api_calls: nonNegative.optional(),
     num_actions: nonNegative.optional(),
     num_errors: nonNegative.optional(),

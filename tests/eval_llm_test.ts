@@ -4,6 +4,7 @@
 import { assert, assertEquals, assertGreater, assertLess, assertMatch, assertStringIncludes } from "@std/assert";
 import { getDomain, type Task, World } from "../envs/mod.ts";
 import { closedPort, type FakeReply, type RecordedRequest, startFakeProvider } from "./fixtures/fake_provider.ts";
+import { contentText as text, goldReply } from "./fixtures/gold_model.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const EVAL = new URL("../cli/eval.ts", import.meta.url).pathname;
@@ -53,13 +54,6 @@ const tasks: Task[] = (() => {
   return world.defaultTasks(4);
 })();
 
-// Text of a message's content in either protocol.
-function text(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((b: Json) => typeof b.text === "string" ? b.text : "").join("");
-}
-
 function isUserSimulator(request: RecordedRequest): boolean {
   const body = request.body as Json;
   const system = request.protocol === "anthropic" ? text(body.system) : text((body.messages as Json[])[0].content);
@@ -67,30 +61,16 @@ function isUserSimulator(request: RecordedRequest): boolean {
 }
 
 /**
- * The fake model: as an agent, it makes the task's gold calls in order, then says the task's
- * outputs, then ends; asked for its confidence it says 90. As a user, it ends the conversation
- * on its first reply for `airline/0` (the guard trips) and thanks the agent for the others.
+ * The fake model: as an agent, the gold model (`fixtures/gold_model.ts`). As a user, it ends the
+ * conversation on its first reply for `airline/0` (the guard trips) and thanks the agent for the others.
  */
 function script(request: RecordedRequest): FakeReply {
-  const body = request.body as Json;
-  const messages = body.messages as Json[];
-  const all = JSON.stringify(messages);
   if (isUserSimulator(request)) {
+    const all = JSON.stringify((request.body as Json).messages);
     const trip = all.includes(JSON.stringify(tasks[0].openings[0]).slice(1, -1));
     return { text: trip ? "Thanks. ###STOP###" : "Okay, thanks.", usage: USAGE };
   }
-  if (all.includes("How confident are you")) return { text: "90", usage: USAGE };
-  const opening = text(messages.find((m) => m.role === "user")!.content);
-  const task = tasks.find((t) => t.openings[0] === opening)!;
-  const results = request.protocol === "openai"
-    ? messages.filter((m) => m.role === "tool").length
-    : messages.flatMap((m) => Array.isArray(m.content) ? m.content : []).filter((b) => b.type === "tool_result").length;
-  if (results < task.gold.length) {
-    const call = task.gold[results];
-    return { toolCalls: [{ name: call.name, arguments: JSON.stringify(call.args) }], usage: USAGE };
-  }
-  if (!all.includes("All done.")) return { text: `All done. ${task.outputs.join(" ")}`, usage: USAGE };
-  return { text: "", usage: USAGE };
+  return goldReply(tasks, request, USAGE);
 }
 
 async function pricesFile(dir: string): Promise<string> {

@@ -205,6 +205,29 @@ for (const protocol of PROTOCOLS) {
     assert(waits[0] >= 500 && waits[0] < 1000 && waits[1] >= 1000 && waits[1] < 1500, String(waits));
   });
 
+  Deno.test(`${protocol}: the failed attempts and backoff waits are retryWaitMs, apart from the answer's latency`, async () => {
+    // A virtual clock: the provider advances it while answering, and a backoff wait advances it by its length.
+    let clock = 0;
+    const replies = [{ spend: 40, status: 503 }, { spend: 25, status: 500 }, { spend: 120, text: "Hi" }];
+    await using provider = startFakeProvider((_, i) => {
+      clock += replies[i].spend;
+      return replies[i];
+    });
+    const waits: number[] = [];
+    const sleep = (ms: number) => {
+      waits.push(ms);
+      clock += ms;
+      return Promise.resolve();
+    };
+    const common = { sleep, now: () => clock };
+    const client = protocol === "openai"
+      ? openaiClient({ model: "gpt-4o", baseUrl: provider.openaiBaseUrl, ...common })
+      : anthropicClient({ model: "claude-sonnet-4-20250514", baseUrl: provider.anthropicBaseUrl, ...common });
+    const answer = await client.chat(hello);
+    assertEquals([answer.retries, answer.latencyMs, waits.length], [2, 120, 2]);
+    assertEquals(answer.retryWaitMs, 40 + waits[0] + 25 + waits[1]);
+  });
+
   Deno.test(`${protocol}: 5xx after every retry is a "server" error`, async () => {
     await using provider = startFakeProvider(() => ({ status: 502 }));
     const err = await assertRejects(() => clientFor(protocol, provider.url, { retries: 2 }).chat(hello), ModelError);

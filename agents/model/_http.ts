@@ -15,6 +15,7 @@ export interface Resilience {
   timeoutMs: number;
   retries: number;
   sleep: (ms: number) => Promise<void>;
+  now: () => number;
   rng: Rng;
   limiter: ConcurrencyLimiter | undefined;
 }
@@ -24,6 +25,7 @@ export function resolveResilience(options: {
   timeoutMs?: number;
   retries?: number;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
   rng?: Rng;
   limiter?: ConcurrencyLimiter;
 }): Resilience {
@@ -39,6 +41,7 @@ export function resolveResilience(options: {
     timeoutMs,
     retries,
     sleep: options.sleep ?? delay,
+    now: options.now ?? (() => performance.now()),
     rng: options.rng ?? new Rng(0),
     limiter: options.limiter,
   };
@@ -116,11 +119,16 @@ export interface Call<T> {
   parse(json: unknown): T;
 }
 
-/** A parsed answer with the latency of its attempt and the failed attempts before it. */
+/**
+ * A parsed answer with the latency of its attempt, the failed attempts before it, and the
+ * milliseconds from the first attempt's start to the answering attempt's start (the failed
+ * attempts, the backoff waits and any queueing for a retry): time the network took, not the model.
+ */
 export interface Answer<T> {
   value: T;
   latencyMs: number;
   retries: number;
+  retryWaitMs: number;
 }
 
 interface Failure {
@@ -131,7 +139,9 @@ interface Failure {
   retryAfterMs?: number;
 }
 
-type Outcome<T> = { ok: true; value: T; latencyMs: number } | { ok: false; failure: Failure };
+type Sent<T> = { ok: true; value: T; latencyMs: number } | { ok: false; failure: Failure };
+/** An attempt's outcome and when it was sent (`Resilience.now`). */
+type Outcome<T> = Sent<T> & { start: number };
 
 /** Posts `call.body` until it succeeds, a failure is final, or the retries are spent. */
 export async function postJson<T>(call: Call<T>, options: Resilience & { signal?: AbortSignal }): Promise<Answer<T>> {
@@ -140,10 +150,15 @@ export async function postJson<T>(call: Call<T>, options: Resilience & { signal?
   const payload = JSON.stringify(call.body);
   let failed = 0;
   let malformedSeen = 0;
+  let first: number | undefined;
   for (;;) {
     const attempt = () => attemptOnce(call, payload, options);
     const outcome = options.limiter ? await options.limiter.run(attempt) : await attempt();
-    if (outcome.ok) return { value: outcome.value, latencyMs: outcome.latencyMs, retries: failed };
+    first ??= outcome.start;
+    if (outcome.ok) {
+      const retryWaitMs = Math.max(0, Math.round(outcome.start - first));
+      return { value: outcome.value, latencyMs: outcome.latencyMs, retries: failed, retryWaitMs };
+    }
     const { failure } = outcome;
     if (failure.code === "malformed") malformedSeen++;
     if (!failure.retryable || failed >= options.retries || malformedSeen > 1) {
@@ -187,9 +202,18 @@ async function attemptOnce<T>(
   options: Resilience & { signal?: AbortSignal },
 ): Promise<Outcome<T>> {
   options.signal?.throwIfAborted();
+  const start = options.now();
+  return { ...await send(call, payload, options, start), start };
+}
+
+async function send<T>(
+  call: Call<T>,
+  payload: string,
+  options: Resilience & { signal?: AbortSignal },
+  start: number,
+): Promise<Sent<T>> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const start = performance.now();
   let response: Response;
   let text: string;
   try {
@@ -207,7 +231,7 @@ async function attemptOnce<T>(
     }
     return fail("unreachable", true, connectionDetail(err));
   }
-  const latencyMs = Math.round(performance.now() - start);
+  const latencyMs = Math.round(options.now() - start);
   const status = response.status;
   if (status === 401 || status === 403) {
     const hint = call.keyHint ? `; ${call.keyHint}` : "";
@@ -245,7 +269,7 @@ async function attemptOnce<T>(
   }
 }
 
-function fail<T>(code: ModelErrorCode, retryable: boolean, detail: string, status?: number): Outcome<T> {
+function fail<T>(code: ModelErrorCode, retryable: boolean, detail: string, status?: number): Sent<T> {
   return { ok: false, failure: { code, retryable, detail, status } };
 }
 

@@ -79,6 +79,7 @@ export function anthropicClient(options: AnthropicClientOptions): ModelClient {
         cost: costOf(usage, price),
         latencyMs: answer.latencyMs,
         retries: answer.retries,
+        retryWaitMs: answer.retryWaitMs,
         cached: false,
       };
     },

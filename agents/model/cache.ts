@@ -139,7 +139,7 @@ export class ModelCache {
 
 // The stored fields in a fixed order, so a replayed answer serialises byte for byte like the live one.
 function answerOf(value: CachedAnswer): CachedAnswer {
-  const { content, toolCalls, finishReason, usage, cost, latencyMs, retries } = value;
+  const { content, toolCalls, finishReason, usage, cost, latencyMs, retries, retryWaitMs } = value;
   if (!(content === null || typeof content === "string") || !Array.isArray(toolCalls)) {
     throw new TypeError("expected content and toolCalls");
   }
@@ -154,6 +154,8 @@ function answerOf(value: CachedAnswer): CachedAnswer {
     cost,
     latencyMs,
     retries,
+    // Absent in answers stored before retry waits were measured, and when nothing was waited.
+    ...(retryWaitMs ? { retryWaitMs } : {}),
   };
 }
 
@@ -167,7 +169,7 @@ export interface CachedClientOptions {
  * A client answering from `cache`: in live mode a miss asks `inner` and stores its
  * answer; in replay mode a miss is a `ModelError` "cache_miss" and `inner` is never
  * called. An answer from the cache has `cached: true` and exactly the stored
- * `cost`, `usage`, `latencyMs` and `retries`; keep `cached` out of records.
+ * `cost`, `usage`, `latencyMs`, `retries` and `retryWaitMs`; keep `cached` out of records.
  *
  * @example
  * ```ts

@@ -22,7 +22,13 @@ Deno.test("cacheKey() ignores key order and separates provider, model, request a
 
 Deno.test("cachedClient() in live mode asks the model once per key and stores exactly what it said", async () => {
   using cache = ModelCache.open(":memory:");
-  const inner = new FakeModelClient((_r, i) => ({ content: `answer ${i}`, latencyMs: 40 + i, retries: i, cost: 0.25 }));
+  const inner = new FakeModelClient((_r, i) => ({
+    content: `answer ${i}`,
+    latencyMs: 40 + i,
+    retries: i,
+    retryWaitMs: 700 * i,
+    cost: 0.25,
+  }));
   const client = cachedClient(inner, cache, { mode: "live" });
   const first = await client.chat(hi, { runIndex: 0 });
   const again = await client.chat(hi, { runIndex: 0 });
@@ -30,6 +36,8 @@ Deno.test("cachedClient() in live mode asks the model once per key and stores ex
   assertEquals([first.cached, again.cached, other.cached], [false, true, false]);
   assertEquals({ ...again, cached: false }, first);
   assertEquals([first.content, other.content, other.latencyMs, other.retries], ["answer 0", "answer 1", 41, 1]);
+  // What the cache stored: none waited before the first answer, 700 ms before the second.
+  assertEquals([first.retryWaitMs, other.retryWaitMs], [undefined, 700]);
   assertEquals([inner.requests.length, cache.size], [2, 2]);
 });
 

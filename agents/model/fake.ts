@@ -100,6 +100,7 @@ export class FakeModelClient implements ModelClient {
       cost: answer.cost ?? costOf(usage, priceFor(this.provider, this.model, { prices: this.#prices })),
       latencyMs: answer.latencyMs ?? 0,
       retries: answer.retries ?? 0,
+      ...(answer.retryWaitMs ? { retryWaitMs: answer.retryWaitMs } : {}),
       cached: answer.cached ?? false,
     };
   }

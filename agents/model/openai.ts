@@ -76,6 +76,7 @@ export function openaiClient(options: OpenAIClientOptions): ModelClient {
         cost: costOf(usage, price),
         latencyMs: answer.latencyMs,
         retries: answer.retries,
+        retryWaitMs: answer.retryWaitMs,
         cached: false,
       };
     },

@@ -76,6 +76,12 @@ export interface ChatResponse {
   latencyMs: number;
   /** Attempts that failed and were retried before this answer. */
   retries: number;
+  /**
+   * Milliseconds from the first attempt to the one that answered: failed attempts, backoff
+   * waits, queueing for a retry (from the cache when replayed).
+   * @default {0}
+   */
+  retryWaitMs?: number;
   /** Whether the answer came from the cache. */
   cached: boolean;
 }
@@ -170,4 +176,9 @@ export interface ClientOptions {
    * @default {setTimeout}
    */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The clock (ms) that times attempts: latency and retry waits; tests inject one with `sleep`.
+   * @default {performance.now}
+   */
+  now?: () => number;
 }

@@ -85,6 +85,7 @@ const COLUMNS: readonly Column[] = [
   field("confidence_source", "string"),
   ...group("resources", [
     ["time", "double"],
+    ["retry_wait", "double"],
     ["api_calls", "int"],
     ["num_actions", "int"],
     ["num_errors", "int"],
@@ -167,7 +168,7 @@ const typeOf = (value: unknown): ColumnType =>
  * ```ts
  * import { recordColumns } from "./csv.ts";
  * const record = { agent: "a", task: "t/0", run: 0, condition: "nominal" as const, success: true };
- * recordColumns([{ ...record, resources: { retry_wait: 1.5 } } as never]).at(-1); // { name: "resources.retry_wait", type: "double" }
+ * recordColumns([{ ...record, resources: { gpu_seconds: 1.5 } } as never]).at(-1); // { name: "resources.gpu_seconds", type: "double" }
  * ```
  */
 export function recordColumns(records: Iterable<AnyRecord>): { name: string; type: ColumnType }[] {

@@ -69,16 +69,16 @@ Deno.test("recordsCsv() counts violations with the worst severity, and leaves bo
 Deno.test("recordColumns() puts the fixed columns first and any other scalar field after them, sorted", () => {
   const extra = {
     ...base(),
-    resources: { time: 1, retry_wait: 2.5 },
+    resources: { time: 1, gpu_seconds: 2.5 },
     zeta: "z",
     alpha: { inner: true, list: [1, 2] },
     divergence: [0.5],
   } as AnyRecord;
-  const columns = recordColumns([extra, { ...base(), resources: { retry_wait: 1 } } as AnyRecord]);
+  const columns = recordColumns([extra, { ...base(), resources: { gpu_seconds: 1 } } as AnyRecord]);
   assertEquals(columns.slice(0, RECORD_COLUMNS.length).map((c) => c.name), [...RECORD_COLUMNS]);
   assertEquals(columns.slice(RECORD_COLUMNS.length), [
     { name: "alpha.inner", type: "bool" },
-    { name: "resources.retry_wait", type: "double" },
+    { name: "resources.gpu_seconds", type: "double" },
     { name: "zeta", type: "string" },
   ]);
   assertEquals(RECORD_COLUMNS.slice(0, 6), ["agent", "task", "run", "condition", "variant", "category"]);

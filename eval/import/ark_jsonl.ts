@@ -25,6 +25,7 @@ const line = z.object({
   resources: z.object({
     cost: z.number().nonnegative().optional(),
     time: z.number().nonnegative().optional(),
+    retry_wait: z.number().nonnegative().optional(),
     tokens: z.number().nonnegative().optional(),
     api_calls: z.number().nonnegative().optional(),
     call_latency: z.number().nonnegative().optional(),

@@ -31,7 +31,7 @@ export interface ImportedEpisode {
   /** The agent's confidence in [0, 1], when the harness elicited one. */
   confidence?: number | null;
   /** Resources the harness measured (cost, time, tokens, model calls). */
-  resources?: Pick<Resources, "cost" | "time" | "tokens" | "api_calls" | "call_latency">;
+  resources?: Pick<Resources, "cost" | "time" | "retry_wait" | "tokens" | "api_calls" | "call_latency">;
 }
 
 /** A tool call whose recorded result is not ark's. */
@@ -177,6 +177,7 @@ export async function importEpisodes(
 function finish(record: EpisodeRecord, episode: ImportedEpisode): void {
   // A transcript has no simulated latencies: its time is what the harness measured, or unknown.
   delete record.resources.time;
+  delete record.resources.retry_wait;
   for (const [key, value] of Object.entries(episode.resources ?? {})) {
     if (typeof value === "number" && Number.isFinite(value) && value >= 0) {
       (record.resources as Record<string, number>)[key] = value;
