@@ -1,13 +1,15 @@
 // Private helpers of the model-driven agent and user: a meter of model usage, and the
 // guard that notices when a simulated user leaves its script.
 import type { Json, Task } from "../envs/mod.ts";
+import { addCost } from "./model/prices.ts";
 import type { ChatResponse } from "./model/types.ts";
 
 /** Resources of docs/metrics.md that model calls use. */
 export interface ModelResources {
   api_calls: number;
   tokens: number;
-  cost: number;
+  /** Dollars; `null` when a call's model has no price. */
+  cost: number | null;
   /** Mean latency of the calls that answered, in ms; absent when none did. */
   call_latency?: number;
 }
@@ -16,7 +18,7 @@ export interface ModelResources {
 export class UsageMeter {
   #calls = 0;
   #tokens = 0;
-  #cost = 0;
+  #cost: number | null = 0;
   #latency = 0;
   #answered = 0;
   #retries = 0;
@@ -28,7 +30,7 @@ export class UsageMeter {
     this.#answered++;
     this.#retries += response.retries;
     this.#tokens += response.usage.inputTokens + response.usage.outputTokens;
-    this.#cost += response.cost;
+    this.#cost = addCost(this.#cost, response.cost);
     this.#latency += response.latencyMs;
   }
 

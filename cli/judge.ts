@@ -202,7 +202,13 @@ export async function main(args: readonly string[]): Promise<number> {
       `${violating.before}), ${successChanged} changed success${
         judgeErrors > 0 ? `, ${judgeErrors} LLM judge errors` : ""
       }` +
-      `${spec === null ? "" : `, ${formatDollars(cost)} of LLM judge calls`}`,
+      `${
+        spec === null
+          ? ""
+          : cost === null
+          ? `, LLM judge calls of unknown cost ("${spec.provider}:${spec.model}" has no price; give one with --prices FILE.json)`
+          : `, ${formatDollars(cost)} of LLM judge calls`
+      }`,
   );
   console.log(
     `Wrote ${parsed.dir}/results.sqlite, ${parsed.dir}/records.jsonl, ${parsed.dir}/${REPORT_FILES.json} and ` +

@@ -256,8 +256,8 @@ export interface AgentReport {
   confidence?: number;
   /** How the confidence was obtained: the model's own answer, or a documented fallback heuristic. */
   confidenceSource?: "stated" | "elicited" | "heuristic";
-  /** Resources of docs/metrics.md the agent used (model calls): any subset. */
-  resources?: { cost?: number; api_calls?: number; call_latency?: number; tokens?: number };
+  /** Resources of docs/metrics.md the agent used (model calls): any subset; `cost: null` when its model has no price. */
+  resources?: { cost?: number | null; api_calls?: number; call_latency?: number; tokens?: number };
   /** Failed model-call attempts that were retried (rate limits, server errors, time-outs). */
   retries?: number;
   /** A failure of the agent itself (not of a tool), e.g. a malformed model response. */
@@ -313,8 +313,8 @@ export interface UserSimulator {
 export interface UserReport {
   /** Why the simulated user left its script (revealed what it was not told, changed the goal, ended too early). */
   error?: string;
-  /** Resources the simulator used (model calls). */
-  resources?: { cost?: number; api_calls?: number; call_latency?: number; tokens?: number };
+  /** Resources the simulator used (model calls); `cost: null` when its model has no price. */
+  resources?: { cost?: number | null; api_calls?: number; call_latency?: number; tokens?: number };
 }
 
 /**

@@ -203,13 +203,14 @@ export function judged(record: EpisodeRecord, verdict: JudgedFields): EpisodeRec
   return record;
 }
 
-// The model-call resources of a report, only the finite ones.
+// The model-call resources of a report, only the finite ones, and a cost without a price (null).
 function modelResources(report: ModelResources): ModelResources {
   const out: ModelResources = {};
   for (const key of ["cost", "api_calls", "call_latency", "tokens"] as const) {
     const value = report[key];
     if (typeof value === "number" && Number.isFinite(value)) out[key] = value;
   }
+  if (report.cost === null) out.cost = null;
   return out;
 }
 

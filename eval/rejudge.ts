@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ModelClient } from "../agents/model/mod.ts";
+import { addCost, type ModelClient } from "../agents/model/mod.ts";
 import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
 import { reapplyScenario } from "./abstention.ts";
 import { ExperimentWorlds } from "./worlds.ts";
@@ -22,8 +22,8 @@ export interface RejudgeSummary {
   successChanged: number;
   /** Episodes the LLM judge could not judge (`judge_error`). */
   judgeErrors: number;
-  /** Dollars the LLM judge's calls cost. */
-  cost: number;
+  /** Dollars the LLM judge's calls cost; `null` when its model has no price. */
+  cost: number | null;
 }
 
 /**
@@ -142,7 +142,9 @@ export async function rejudge(
         if ((after.violations?.length ?? 0) > 0) summary.violating.after++;
         if (after.success !== record.success) summary.successChanged++;
         if (after.judge_error !== undefined) summary.judgeErrors++;
-        summary.cost += after.judge_resources?.cost ?? 0;
+        // A null cost (the judge's model has no price) makes the sum unknown; an absent one adds nothing.
+        const cost = after.judge_resources?.cost;
+        summary.cost = addCost(summary.cost, cost === undefined ? 0 : cost);
       } catch (error) {
         failure ??= { error };
         return;

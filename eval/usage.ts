@@ -106,9 +106,10 @@ export function summarizeUsage(
   return [...byAgent.values()];
 }
 
+// A record's `cost: null` says its model had no price, whatever the price table says now.
 function add(
   usage: ModelUsage | null,
-  resources: { api_calls?: number; tokens?: number; cost?: number },
+  resources: { api_calls?: number; tokens?: number; cost?: number | null },
   priced: boolean,
 ): ModelUsage {
   const u = usage ?? { calls: 0, tokens: 0, cost: 0, costKnown: true };
@@ -116,7 +117,7 @@ function add(
     calls: u.calls + (resources.api_calls ?? 0),
     tokens: u.tokens + (resources.tokens ?? 0),
     cost: u.cost + (resources.cost ?? 0),
-    costKnown: u.costKnown && priced,
+    costKnown: u.costKnown && priced && resources.cost !== null,
   };
 }
 
@@ -211,7 +212,13 @@ export function formatUsage(usage: readonly UsageSummary[], options: Pick<UsageO
     );
   }
   const total = `Model cost of the experiment: ${formatDollars(totalCost(shown))}`;
-  const unpriced = options.unpriced ?? [];
+  // The models the price table lacks, and the agents whose records say their cost is unknown.
+  const unpriced = [
+    ...new Set([
+      ...options.unpriced ?? [],
+      ...shown.filter((u) => u.agentUsage?.costKnown === false).map((u) => u.agent),
+    ]),
+  ];
   lines.push(
     unpriced.length === 0
       ? total

@@ -30,6 +30,13 @@ Deno.test("summarizeUsage() sums a model agent's calls, tokens and cost and coun
   assertEquals(totalCost([oracle, m]), 0.875);
   const unknown = summarizeUsage(records, { unpriced: ["openai:m", "openai:u"], user: "llm:openai:u" });
   assertEquals([unknown[1].agentUsage?.costKnown, unknown[1].userUsage?.costKnown], [false, false]);
+  // A record's cost: null says so too, whatever the price table given now.
+  const unpriced = summarizeUsage([record("openai:x", { resources: { ...model(2, 0), cost: null } })]);
+  assertEquals(unpriced[0].agentUsage, { calls: 2, tokens: 200, cost: 0, costKnown: false });
+  assertEquals(
+    formatUsage(unpriced).split("\n").at(-2),
+    'Model cost of the experiment: $0 for the models with a price; unknown for "openai:x": not in the price table (give a price with --prices FILE.json)',
+  );
 });
 
 Deno.test("formatUsage() prints nothing for scripted runs and says which costs are unknown", () => {

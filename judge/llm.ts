@@ -33,7 +33,12 @@ export interface JudgeModel {
     request: { messages: JudgeMessage[]; temperature?: number; maxTokens?: number },
     options?: { runIndex?: number },
   ): Promise<
-    { content: string | null; cost: number; latencyMs: number; usage?: { inputTokens: number; outputTokens: number } }
+    {
+      content: string | null;
+      cost: number | null;
+      latencyMs: number;
+      usage?: { inputTokens: number; outputTokens: number };
+    }
   >;
 }
 
@@ -45,8 +50,8 @@ export interface LlmVerdict {
   refused: boolean;
   /** Model calls made (1, or 2 after an invalid answer). */
   calls: number;
-  /** Dollars the calls cost. */
-  cost: number;
+  /** Dollars the calls cost; `null` when the model has no price. */
+  cost: number | null;
   /** Tokens the calls used, input and output. */
   tokens: number;
 }
@@ -211,10 +216,11 @@ export async function llmJudge(
 ): Promise<LlmVerdict> {
   const names = constraintList(input.domain).map((c) => c.constraint);
   const messages = judgeMessages(input, options);
-  let cost = 0, tokens = 0;
+  let cost: number | null = 0, tokens = 0;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const response = await model.chat({ messages: [...messages], temperature: 0 }, { runIndex: options.runIndex ?? 0 });
-    cost += response.cost;
+    // Unknown once one call's model has no price.
+    cost = cost === null || response.cost === null ? null : cost + response.cost;
     tokens += (response.usage?.inputTokens ?? 0) + (response.usage?.outputTokens ?? 0);
     const parsed = parseVerdict(response.content, names);
     if ("verdict" in parsed) {

@@ -121,7 +121,8 @@ export function cResTerm(runs: readonly (RunResources | undefined)[]): number | 
     const values: number[] = [];
     for (const r of runs) {
       const v = r?.[key];
-      if (v !== undefined && (v > 0 || (key === "num_errors" && v === 0))) values.push(v);
+      // A null (a cost without a price) is unknown, like an absent value.
+      if (typeof v === "number" && (v > 0 || (key === "num_errors" && v === 0))) values.push(v);
     }
     if (values.length < 2) continue;
     const m = mean(values);

@@ -83,6 +83,8 @@ Deno.test("consistency() C_res drops values ≤ 0, keeps zero errors only when t
   assertAlmostEquals(cResTerm(records.slice(0, 3).map((r) => r.resources))!, t0, 1e-12);
   assertAlmostEquals(consistency(records).C_res!, (t0 + Math.exp(-1)) / 2, 1e-12);
   assertEquals(cResTerm([{ time: 5 }, undefined]), null);
+  // A cost without a price (null) is unknown: dropped like an absent one, never read as $0.
+  assertEquals(cResTerm([{ cost: null, time: 5 }, { cost: 0.2, time: 5 }]), 1);
 });
 
 Deno.test("rCon() weighs its three terms equally and renormalises over those that exist", () => {

@@ -28,7 +28,7 @@ const violation = z.object({
 });
 
 const modelResources = z.object({
-  cost: nonNegative.optional(),
+  cost: nonNegative.nullable().optional(),
   api_calls: nonNegative.optional(),
   call_latency: nonNegative.optional(),
   tokens: nonNegative.optional(),
@@ -90,8 +90,8 @@ export interface Milestones {
  * (mean ms per answered model call) and `tokens` come from the agent's model calls.
  */
 export interface Resources {
-  /** Dollars. */
-  cost?: number;
+  /** Dollars; `null` when the model has no price (unknown, not free). */
+  cost?: number | null;
   /** Seconds. */
   time?: number;
   /** Seconds lost to failed model-call attempts, backoff waits and faulted tool calls (absent: none). */
@@ -273,7 +273,7 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   /** Tool names in call order. */
   actions: z.array(z.string()).optional(),
   resources: z.object({
-    cost: nonNegative.optional(),
+    cost: nonNegative.nullable().optional(),
     time: nonNegative.optional(),
     retry_wait: nonNegative.optional(),
     api_calls: nonNegative.optional(),

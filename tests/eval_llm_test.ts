@@ -309,24 +309,17 @@ Deno.test("eval --user llm: a guard trip is a user_error, left out of scoring an
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("eval records the model calls its client retried, and a replay gives them back", async () => {
+Deno.test("eval records retried calls apart from time, an unpriced cost as null, and a replay gives both back", async () => {
   const dir = await Deno.makeTempDir();
-  const prices = await pricesFile(dir);
   // A 429 (with Retry-After) and a 500 among the answers: each is retried once by the client.
   const flaky = (request: RecordedRequest, index: number): FakeReply =>
     index === 2 ? { status: 429, headers: { "retry-after": "0" } } : index === 5 ? { status: 500 } : script(request);
   const provider = startFakeProvider(flaky);
-  const agents = ["--agents", "openai:fake-model", "--base-url", provider.openaiBaseUrl, "--prices", prices];
+  // No --prices: "openai:fake-model" has no price, so its cost is unknown, not $0.
   const live = await evalCli([
-    ...agents,
+    ...["--agents", "openai:fake-model", "--base-url", provider.openaiBaseUrl],
     ...AIRLINE,
-    "--tasks",
-    "2",
-    "--runs",
-    "1",
-    ...NOMINAL,
-    "--out",
-    `${dir}/live`,
+    ...["--tasks", "2", "--runs", "1", ...NOMINAL, "--out", `${dir}/live`],
   ]);
   await provider.close();
   assertEquals(live.code, 0, live.stderr);
@@ -335,19 +328,14 @@ Deno.test("eval records the model calls its client retried, and a replay gives t
   // Every request the server saw is a model call that answered or an attempt that was retried.
   const calls = list.reduce((n, r) => n + ((r.resources as Json).api_calls as number), 0);
   assertEquals(calls + 2, chats(provider.requests).length);
-  const replay = await evalCli([
-    ...agents,
-    ...AIRLINE,
-    "--tasks",
-    "2",
-    "--runs",
-    "1",
-    ...NOMINAL,
-    "--replay",
-    `${dir}/live`,
-    "--out",
-    `${dir}/r`,
-  ]);
+  // The retries' backoff (at least 500 ms each) is retry_wait, never time.
+  const waited = list.filter((r) => (r.model_retries as number) > 0).map((r) => (r.resources as Json).retry_wait);
+  assert(waited.length > 0 && waited.every((w) => typeof w === "number" && w >= 0.5), String(waited));
+  assert(list.every((r) => (r.resources as Json).cost === null), "an unpriced model's cost is null");
+  assertMatch(live.stdout, /^openai:fake-model +\d+ +\d+ +unknown +0 +0$/m);
+  assertStringIncludes(live.stdout, '"openai:fake-model": not in the price table');
+  // The results folder alone replays it, byte for byte, without the flags or a price.
+  const replay = await evalCli(["--replay", `${dir}/live`, "--out", `${dir}/r`]);
   assertEquals(replay.code, 0, replay.stderr);
   assertEquals(await Deno.readTextFile(`${dir}/r/records.jsonl`), await Deno.readTextFile(`${dir}/live/records.jsonl`));
   await Deno.remove(dir, { recursive: true });

@@ -87,6 +87,8 @@ Deno.test("eval --judge llm: both judges on every episode, agreement per constra
   assertEquals(provider.requests.filter((r) => r.method === "POST").length, 20);
   assert(list.every((r) => Array.isArray(r.violations) && Array.isArray(r.llm_violations)));
   assert(list.every((r) => (r.judge_resources as Json).api_calls === 1));
+  // The judge's model has no price: its cost is unknown, not $0.
+  assert(list.every((r) => (r.judge_resources as Json).cost === null));
 
   const report = JSON.parse(await Deno.readTextFile(`${dir}/live/report.json`));
   const confirmation = agreementOf(list, "explicit_confirmation");
@@ -114,6 +116,7 @@ Deno.test("eval --judge llm: both judges on every episode, agreement per constra
   const again = await cli(JUDGE, [`${dir}/replay`, "--judge", JUDGE_SPEC, "--replay", `${dir}/live`]);
   assertEquals(again.code, 0, again.stderr);
   assertEquals(await Deno.readTextFile(`${dir}/replay/records.jsonl`), original);
+  assertStringIncludes(again.stdout, "LLM judge calls of unknown cost");
 
   // A replay without the answers fails in one line and leaves the records as they were.
   const miss = await cli(JUDGE, [`${dir}/replay`, "--judge", "llm:openai:other-model", "--replay", `${dir}/live`]);

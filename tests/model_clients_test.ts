@@ -117,7 +117,7 @@ for (const [name, setup] of HARNESSES) {
     assert(["stop", "end_turn"].includes(answer.finishReason), answer.finishReason);
     assertEquals(answer.usage, usage);
     assertEquals(answer.cost, expectedCost(s, usage));
-    assert(answer.cost > 0);
+    assert(answer.cost !== null && answer.cost > 0);
     assertEquals([answer.retries, answer.cached], [0, false]);
     assertGreaterOrEqual(answer.latencyMs, 0);
   });

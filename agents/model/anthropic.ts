@@ -4,7 +4,7 @@
  * @module
  */
 import { clientSetup, malformed, postJson } from "./_http.ts";
-import { costOf } from "./prices.ts";
+import { callCost } from "./prices.ts";
 import type { ChatOptions, ChatRequest, ChatResponse, ClientOptions, ModelClient, ModelToolCall } from "./types.ts";
 
 /** Options of `anthropicClient()`. */
@@ -76,7 +76,7 @@ export function anthropicClient(options: AnthropicClientOptions): ModelClient {
         toolCalls,
         finishReason,
         usage,
-        cost: costOf(usage, price),
+        cost: callCost(usage, price),
         latencyMs: answer.latencyMs,
         retries: answer.retries,
         retryWaitMs: answer.retryWaitMs,

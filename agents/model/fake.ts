@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from "./prices.ts";
+import { callCost, DEFAULT_PRICES, priceFor, type PriceTable } from "./prices.ts";
 import { type ChatOptions, type ChatRequest, type ChatResponse, type ModelClient, ModelError } from "./types.ts";
 
 /** One scripted answer: the fields to return (the rest defaulted), or a `ModelError` to throw. */
@@ -97,7 +97,9 @@ export class FakeModelClient implements ModelClient {
       toolCalls,
       finishReason: answer.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
       usage,
-      cost: answer.cost ?? costOf(usage, priceFor(this.provider, this.model, { prices: this.#prices })),
+      cost: answer.cost !== undefined
+        ? answer.cost
+        : callCost(usage, priceFor(this.provider, this.model, { prices: this.#prices })),
       latencyMs: answer.latencyMs ?? 0,
       retries: answer.retries ?? 0,
       ...(answer.retryWaitMs ? { retryWaitMs: answer.retryWaitMs } : {}),

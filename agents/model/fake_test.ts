@@ -11,7 +11,8 @@ Deno.test("FakeModelClient answers a list script in order and fills in the rest"
     toolCalls: [],
     finishReason: "stop",
     usage: { inputTokens: 0, outputTokens: 0 },
-    cost: 0,
+    // "fake:fake-model" has no price: its cost is unknown, not free.
+    cost: null,
     latencyMs: 0,
     retries: 0,
     cached: false,

@@ -36,6 +36,8 @@ export { openaiClient, type OpenAIClientOptions } from "./openai.ts";
 export { anthropicClient, type AnthropicClientOptions } from "./anthropic.ts";
 export { ConcurrencyLimiter, DEFAULT_CONCURRENCY, limiterFor } from "./limiter.ts";
 export {
+  addCost,
+  callCost,
   costOf,
   DEFAULT_PRICES,
   loadPrices,

@@ -5,7 +5,7 @@
  * @module
  */
 import { clientSetup, malformed, postJson } from "./_http.ts";
-import { costOf } from "./prices.ts";
+import { callCost } from "./prices.ts";
 import {
   type ChatOptions,
   type ChatRequest,
@@ -73,7 +73,7 @@ export function openaiClient(options: OpenAIClientOptions): ModelClient {
         toolCalls,
         finishReason,
         usage,
-        cost: costOf(usage, price),
+        cost: callCost(usage, price),
         latencyMs: answer.latencyMs,
         retries: answer.retries,
         retryWaitMs: answer.retryWaitMs,

@@ -85,6 +85,35 @@ export function costOf(usage: Usage, price: Price): number {
   return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1e6;
 }
 
+/**
+ * Dollars of a call whose model may have no price: `null` when the look-up found none, since
+ * `0` would read as free.
+ *
+ * @example
+ * ```ts
+ * import { callCost, priceFor } from "./prices.ts";
+ * const usage = { inputTokens: 1000, outputTokens: 0 };
+ * callCost(usage, priceFor("openai", "gpt-4o")); // 0.0025
+ * callCost(usage, priceFor("openai", "llama3.1")); // null
+ * ```
+ */
+export function callCost(usage: Usage, price: PriceLookup): number | null {
+  return price.known ? costOf(usage, price) : null;
+}
+
+/**
+ * A sum of dollars that stays `null` (unknown) once one of its terms is.
+ *
+ * @example
+ * ```ts
+ * import { addCost } from "./prices.ts";
+ * [addCost(0.5, 0.25), addCost(0.5, null), addCost(null, 0.25)]; // [0.75, null, null]
+ * ```
+ */
+export function addCost(total: number | null, cost: number | null): number | null {
+  return total === null || cost === null ? null : total + cost;
+}
+
 const priceSchema = z.strictObject({
   input: z.number().finite().nonnegative(),
   output: z.number().finite().nonnegative(),

@@ -1,5 +1,17 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { costOf, DEFAULT_PRICES, loadPrices, priceFor } from "./prices.ts";
+import { addCost, callCost, costOf, DEFAULT_PRICES, loadPrices, priceFor } from "./prices.ts";
+
+Deno.test("callCost() is null, not 0, for a model without a price, and addCost() keeps it unknown", () => {
+  const usage = { inputTokens: 1000, outputTokens: 100 };
+  assertEquals(callCost(usage, priceFor("openai", "gpt-4o")), 0.0035);
+  assertEquals(callCost(usage, priceFor("openai", "llama3.1")), null);
+  assertEquals([addCost(0.5, 0.25), addCost(0.5, null), addCost(null, 0.25), addCost(null, null)], [
+    0.75,
+    null,
+    null,
+    null,
+  ]);
+});
 
 Deno.test("priceFor() matches exact ids and dated ids of a family, longest family first", () => {
   assertEquals(priceFor("openai", "gpt-4o"), { input: 2.5, output: 10, known: true, key: "openai:gpt-4o" });

@@ -70,8 +70,8 @@ export interface ChatResponse {
   finishReason: string;
   /** Tokens the call used (those of the cached call when replayed). */
   usage: Usage;
-  /** Dollars, from the price table. */
-  cost: number;
+  /** Dollars, from the price table; `null` when it has no price for the model. */
+  cost: number | null;
   /** Milliseconds of the successful attempt (from the cache when replayed). */
   latencyMs: number;
   /** Attempts that failed and were retried before this answer. */
