@@ -27,7 +27,7 @@ export function tauBenchDomains(): Domain[] {
 }
 
 /**
- * The domain a command reads τ-bench's data of when none is named (`deno task replay`, `bench`,
+ * The domain a command reads τ-bench's data of when none is named (`deno task gold`, `bench`,
  * `import --from tau-bench`): the first registered domain that declares `tauBench`, or `undefined`
  * when none does.
  *

@@ -547,7 +547,7 @@ export interface Domain<D = unknown> {
     load(dir: string, options?: { split?: "test" | "train" | "dev" }): { data: D; tasks: TauBenchTask[] };
     /**
      * A world's state in τ-bench's `db.json` shape (JSON-serialisable), e.g. the final state after
-     * a task's gold actions, to compare with τ-bench's own gold final states (`deno task replay`).
+     * a task's gold actions, to compare with τ-bench's own gold final states (`deno task gold`).
      */
     export(db: Store): unknown;
     /**

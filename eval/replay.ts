@@ -31,7 +31,7 @@ export interface ReplayedTask {
 }
 
 /**
- * The names of the domains `deno task replay` accepts: those that declare `tauBench`, in
+ * The names of the domains `deno task gold` accepts: those that declare `tauBench`, in
  * registry order.
  *
  * @example

@@ -52,11 +52,11 @@ tau.test("replayTau() reproduces every visible τ-bench airline gold final state
   assertEquals(compared, patches.length);
 });
 
-tau.test("deno task replay writes one line per task, from the τ-bench folder by default", async () => {
+tau.test("deno task gold writes one line per task, from the τ-bench folder by default", async () => {
   const out = await Deno.makeTempFile({ suffix: ".jsonl" });
   try {
     const { code } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "cli/replay.ts", "--domain", "airline", "--out", out],
+      args: ["run", "-A", "cli/gold.ts", "--domain", "airline", "--out", out],
       cwd: ROOT,
       env: { ARK_TAU_BENCH: tau.root },
       stdout: "null",
@@ -75,7 +75,7 @@ tau.test("deno task replay writes one line per task, from the τ-bench folder by
   }
 });
 
-Deno.test("deno task replay rejects bad flags with one line and exit code 2", async () => {
+Deno.test("deno task gold rejects bad flags with one line and exit code 2", async () => {
   // Folders of its own: an empty τ-bench folder, and airline data without records or tasks.
   const empty = await Deno.makeTempDir();
   const blank = await Deno.makeTempDir();
@@ -83,7 +83,7 @@ Deno.test("deno task replay rejects bad flags with one line and exit code 2", as
   await Deno.writeTextFile(`${blank}/tasks_test.json`, "[]");
   const run = (...args: string[]) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "cli/replay.ts", ...args],
+      args: ["run", "-A", "cli/gold.ts", ...args],
       cwd: ROOT,
       env: { ARK_TAU_BENCH: empty },
     }).output();

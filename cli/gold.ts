@@ -1,5 +1,5 @@
 /**
- * `deno task replay`: replays the gold actions of every τ-bench test task on a fresh world
+ * `deno task gold`: replays the gold actions of every τ-bench test task on a fresh world
  * and writes each task's final state, in τ-bench's db.json shape, as one JSON line.
  *
  * @module
@@ -12,11 +12,13 @@ import { replayDomains, type ReplayedTask, replayTau, writeReplay } from "../eva
 // The domain replayed when --domain is not given: the first registered one that declares `tauBench`.
 const DEFAULT_DOMAIN = defaultTauBenchDomain()?.name;
 
-/** Usage text of `deno task replay`. */
-export const USAGE = `Usage: deno task replay --out FILE [--data DIR] [--domain NAME] [--split test|train|dev]
+/** Usage text of `deno task gold`. */
+export const USAGE = `Usage: deno task gold --out FILE [--data DIR] [--domain NAME] [--split test|train|dev]
 
 Replays the gold actions of every task in DIR/tasks_<split>.json on the data of DIR/db.json
-and writes one line {"task": i, "state": <final state>} per task to FILE.
+and writes one line {"task": i, "state": <final state>} per task to FILE: τ-bench's gold final
+states, computed by ark's worlds. (To run an experiment again from its model cache, use
+deno task eval --replay DIR.)
 
 Flags:
   --domain NAME   domain of the data: ${replayDomains().join(", ")} (default "${DEFAULT_DOMAIN ?? ""}")
@@ -30,8 +32,8 @@ Flags:
 const FLAGS = ["--domain", "--data", "--split", "--out", "--help"];
 const SPLITS = ["test", "train", "dev"] as const;
 
-/** The resolved flags of `deno task replay`. */
-export interface ReplayArgs {
+/** The resolved flags of `deno task gold`. */
+export interface GoldArgs {
   /** The domain whose τ-bench data are replayed. */
   domain: string;
   /** The folder of τ-bench's `db.json` and `tasks_test.json`. */
@@ -43,24 +45,26 @@ export interface ReplayArgs {
 }
 
 /**
- * Parses the flags of `deno task replay` (or returns `"help"`); bad flags throw a `TypeError`
+ * Parses the flags of `deno task gold` (or returns `"help"`); bad flags throw a `TypeError`
  * whose message says what is accepted.
  *
  * @example
  * ```ts
- * import { parseReplayArgs } from "./replay.ts";
- * parseReplayArgs(["--data", "d", "--out=o.jsonl"]); // { domain: "airline", data: "d", out: "o.jsonl", split: "test" }
+ * import { parseGoldArgs } from "./gold.ts";
+ * parseGoldArgs(["--data", "d", "--out=o.jsonl"]); // { domain: "airline", data: "d", out: "o.jsonl", split: "test" }
  * ```
  */
-export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
+export function parseGoldArgs(args: readonly string[]): GoldArgs | "help" {
   const flags = readFlags(args, FLAGS);
   if (flags === "help") return "help";
-  const values: Partial<Record<keyof ReplayArgs, string>> = {};
+  const values: Partial<Record<keyof GoldArgs, string>> = {};
   for (const [flag, value] of flags) {
-    values[flag.slice(2) as keyof ReplayArgs] = value;
+    values[flag.slice(2) as keyof GoldArgs] = value;
   }
   const domain = values.domain ?? DEFAULT_DOMAIN;
-  if (domain === undefined) throw new TypeError("Cannot replay: no domain declares τ-bench's data (`tauBench`)");
+  if (domain === undefined) {
+    throw new TypeError("Cannot replay the gold actions: no domain declares τ-bench's data (`tauBench`)");
+  }
   if (!replayDomains().includes(domain)) {
     const accepted = replayDomains().map((d) => `"${d}"`).join(", ");
     throw new TypeError(`Unknown domain "${domain}" for --domain: expected one of ${accepted}`);
@@ -70,7 +74,7 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs | "help" {
   if (!(SPLITS as readonly string[]).includes(split)) {
     throw new TypeError(`Invalid value "${split}" for --split: expected one of "test", "train", "dev"`);
   }
-  return { domain, data: values.data ?? tauBenchFolder(domain), out: values.out, split: split as ReplayArgs["split"] };
+  return { domain, data: values.data ?? tauBenchFolder(domain), out: values.out, split: split as GoldArgs["split"] };
 }
 
 function checkWritable(path: string): void {
@@ -86,7 +90,7 @@ export function main(args: readonly string[]): number {
   let replayed: Iterable<ReplayedTask>;
   let out: string;
   try {
-    const parsed = parseReplayArgs(args);
+    const parsed = parseGoldArgs(args);
     if (parsed === "help") {
       console.log(USAGE);
       return 0;
