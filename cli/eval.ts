@@ -39,6 +39,7 @@ import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModel
 import { preflight, PreflightError } from "../eval/preflight.ts";
 import { formatDollars, formatUsage, summarizeUsage } from "../eval/usage.ts";
 import { claimShard, experimentCells, type Shard, ShardError, shardOut, ShardSink, shardText } from "../eval/shard.ts";
+import { fsReason } from "../eval/fs_errors.ts";
 
 /** The exit code of a run stopped at the `--max-cost` budget. */
 export const EXIT_BUDGET = 3;
@@ -135,14 +136,8 @@ async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; c
   try {
     await Deno.mkdir(config.out, { recursive: true });
   } catch (err) {
-    if (
-      !(err instanceof Deno.errors.NotADirectory || err instanceof Deno.errors.PermissionDenied ||
-        err instanceof Deno.errors.AlreadyExists || err instanceof Deno.errors.NotFound ||
-        err instanceof Deno.errors.NotCapable)
-    ) throw err;
-    const why = err instanceof Deno.errors.NotCapable
-      ? "ark may not write there (a system folder)"
-      : err.message as string;
+    const why = fsReason(err);
+    if (why === null) throw err;
     console.error(`Cannot create output folder "${config.out}": ${why}; choose another --out`);
     return { code: 1 };
   }

@@ -15,6 +15,7 @@ import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
 import { type AnyRecord, recordsCsv } from "../eval/export/csv.ts";
 import { otlpLines } from "../eval/export/otlp.ts";
 import { compareCells } from "../eval/plan.ts";
+import { errorReason } from "../eval/fs_errors.ts";
 
 /** Usage text of `deno task export`. */
 export const USAGE = `Usage: deno task export DIR --format csv|otlp [--out FILE]
@@ -69,12 +70,7 @@ export function parseExportArgs(args: readonly string[]): ExportArgs | "help" {
 
 /** Why a path cannot be used, in a few words. */
 function reason(err: unknown): string {
-  if (err instanceof Deno.errors.NotFound) return "no such file or folder";
-  if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable) {
-    return "permission denied";
-  }
-  if (err instanceof Deno.errors.IsADirectory) return "it is a folder";
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+  return errorReason(err);
 }
 
 class ExportError extends Error {}

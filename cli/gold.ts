@@ -8,6 +8,7 @@ import { readFlags } from "./_flags.ts";
 import { hasTauBench, tauBenchFolder } from "../eval/tau_data.ts";
 import { defaultTauBenchDomain } from "../envs/mod.ts";
 import { replayDomains, type ReplayedTask, replayTau, writeReplay } from "../eval/replay.ts";
+import { errorReason } from "../eval/fs_errors.ts";
 
 // The domain replayed when --domain is not given: the first registered one that declares `tauBench`.
 const DEFAULT_DOMAIN = defaultTauBenchDomain()?.name;
@@ -81,7 +82,7 @@ function checkWritable(path: string): void {
   try {
     Deno.openSync(path, { write: true, create: true, truncate: true }).close();
   } catch (err) {
-    throw new Error(`Cannot write "${path}": ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`Cannot write "${path}": ${errorReason(err)}`);
   }
 }
 

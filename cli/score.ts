@@ -12,6 +12,7 @@
 import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
 import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
+import { errorReason } from "../eval/fs_errors.ts";
 
 /** Usage text of `deno task score`. */
 export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
@@ -247,7 +248,7 @@ export async function main(args: readonly string[]): Promise<number> {
     }
   } catch (err) {
     if (!(err instanceof Error) || !(err.name in Deno.errors)) throw err;
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : err.message;
+    const why = errorReason(err);
     console.error(`Cannot read records file "${parsed.records}": ${why}`);
     return 1;
   }

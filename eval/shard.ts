@@ -15,6 +15,7 @@ import { experimentTasks } from "./worlds.ts";
 import { type ResultsSink, ResultsStore, ResultsStoreError } from "./store.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { MODEL_CACHE_FILE } from "./models.ts";
+import { errorReason, fsReason } from "./fs_errors.ts";
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -178,13 +179,13 @@ export async function readShardFile(dir: string): Promise<Shard | null> {
     text = await Deno.readTextFile(`${dir}/${SHARD_FILE}`);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
-    throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${(err as Error).message}`);
+    throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${errorReason(err)}`);
   }
   try {
     const { shard } = JSON.parse(text);
     return parseShard(String(shard), `"shard" of ${dir}/${SHARD_FILE}`);
   } catch (err) {
-    throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${(err as Error).message}`);
+    throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${errorReason(err)}`);
   }
 }
 
@@ -354,7 +355,13 @@ export async function mergeShards(
         `Cannot merge into "${out}": it holds shard ${shardText(outShard)}; use a new OUT`,
       );
     }
-    await Deno.mkdir(out, { recursive: true });
+    try {
+      await Deno.mkdir(out, { recursive: true });
+    } catch (err) {
+      const why = fsReason(err);
+      if (why === null) throw err;
+      throw new ShardError("unreadable", `Cannot create output folder "${out}": ${why}; choose another OUT`);
+    }
     try {
       store = ResultsStore.open(`${out}/results.sqlite`, { config });
     } catch (err) {

@@ -11,6 +11,7 @@ import { type Cell, type CellKey, cellKey } from "./plan.ts";
 import { configIdentity, type ResolvedConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { Dictionaries, DICTIONARY_SCHEMA } from "./_store_tables.ts";
+import { errorReason } from "./fs_errors.ts";
 
 /** The version of ark, from `deno.json`. */
 export const ARK_VERSION: string = denoJson.version;
@@ -148,7 +149,7 @@ export class ResultsStore implements ResultsSink {
     try {
       if (!Deno.statSync(path).isFile) throw new Error("not a file");
     } catch (err) {
-      throw new ResultsStoreError("unreadable", `Cannot read results store "${path}": ${(err as Error).message}`);
+      throw new ResultsStoreError("unreadable", `Cannot read results store "${path}": ${errorReason(err)}`);
     }
     return ResultsStore.#openFile(path, { create: false });
   }

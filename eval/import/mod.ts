@@ -36,6 +36,7 @@ export {
   type ResultMismatch,
   type ToolFidelity,
 } from "./episodes.ts";
+import { fsReason } from "../fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
 
@@ -162,7 +163,13 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
     throw new ImportError(`${(err as Error).message} (point --data or ARK_TAU_BENCH at τ-bench's data)`);
   }
   using experimentWorlds = opened;
-  await Deno.mkdir(options.out, { recursive: true });
+  try {
+    await Deno.mkdir(options.out, { recursive: true });
+  } catch (err) {
+    const why = fsReason(err);
+    if (why === null) throw err;
+    throw new ImportError(`Cannot create output folder "${options.out}": ${why}; choose another --out`);
+  }
   using store = ResultsStore.open(`${options.out}/results.sqlite`, { config });
   const summary = await importEpisodes(read.episodes, experimentWorlds, store, {
     seed,
