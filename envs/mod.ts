@@ -70,16 +70,7 @@ export {
   type ToolSpec,
 } from "./tool.ts";
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
-export {
-  buildScenarios,
-  DEFAULT_PAIRS,
-  missingOf,
-  SCENARIO_GAPS,
-  SCENARIO_SOURCE,
-  unapproved,
-  unverified,
-  withheld,
-} from "./scenarios.ts";
+export { buildScenarios, DEFAULT_PAIRS, SCENARIO_SOURCE, unapproved, unverified, withheld } from "./scenarios.ts";
 export { type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";
 export { TASK_CATEGORIES } from "./types.ts";
