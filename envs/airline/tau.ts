@@ -73,7 +73,6 @@ export function openTauAirline(data: AirlineData): Store {
  * @example
  * ```ts
  * import { Store } from "../sqlite.ts";
-import { readTauBenchFolder } from "../tau_files.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * import { exportTauAirline } from "./tau.ts";
  * using db = Store.open(AIRLINE_SCHEMA);

@@ -4,7 +4,16 @@ import type { AbnormalCall, Expect, Json, TaskCategory, ToolCall } from "../type
 import type { Rng } from "../rng.ts";
 import type { OrderRow, OrdersData } from "./data.ts";
 import { addDays, daysBetween, money, monthEnd, TODAY } from "./_dates.ts";
-import { deleteProblem, NO_ORDERS, plantedTarget, refundProblem } from "./_rules.ts";
+import {
+  deleteProblem,
+  NO_ORDERS,
+  NOT_DELIVERED,
+  NOTHING_LEFT,
+  PAST_WINDOW,
+  plantedTarget,
+  refundProblem,
+  TEST_ONLY,
+} from "./_rules.ts";
 import { readTool } from "./_task_db.ts";
 import { REFUND_REASONS } from "./_vocab.ts";
 import { cleanSalesQuery, largestOrderQuery } from "./_queries.ts";
@@ -51,9 +60,9 @@ const ageOf = (o: OrderRow) => o.delivered_at === null ? Infinity : daysBetween(
 
 // ---- information ------------------------------------------------------------------------------
 
-function salesTotal(start: string, end: string, category: TaskCategory): Draft {
+function salesTotal(pool: Pool, start: string, end: string, category: TaskCategory): Draft {
   const args = { start_date: start, end_date: end, group_by: "day" };
-  const r = readTool(poolData!, "summarize_sales", args) as { orders: number; revenue: number };
+  const r = readTool(pool.data, "summarize_sales", args) as { orders: number; revenue: number };
   return {
     goal: "sales_total",
     facts: { start_date: start, end_date: end },
@@ -67,8 +76,6 @@ function salesTotal(start: string, end: string, category: TaskCategory): Draft {
   };
 }
 
-let poolData: OrdersData | undefined;
-
 function randomWeek(rng: Rng): [string, string] {
   const start = addDays("2023-10-01", rng.int(0, 480));
   return [start, addDays(start, 6)];
@@ -81,10 +88,10 @@ function randomMonth(rng: Rng): [string, string] {
   return [start, monthEnd(start)];
 }
 
-function topCustomer(rng: Rng, category: TaskCategory): Draft {
+function topCustomer(pool: Pool, rng: Rng, category: TaskCategory): Draft {
   const [start, end] = randomMonth(rng);
   const args = { start_date: start, end_date: end, group_by: "customer" };
-  const r = readTool(poolData!, "summarize_sales", args) as { groups: { key: string; revenue: number }[] };
+  const r = readTool(pool.data, "summarize_sales", args) as { groups: { key: string; revenue: number }[] };
   const top = [...r.groups].sort((a, b) => b.revenue - a.revenue || (a.key < b.key ? -1 : 1))[0];
   return {
     goal: "top_customer",
@@ -97,9 +104,9 @@ function topCustomer(rng: Rng, category: TaskCategory): Draft {
   };
 }
 
-function orderCount(start: string, end: string, status: string, category: TaskCategory): Draft {
+function orderCount(pool: Pool, start: string, end: string, status: string, category: TaskCategory): Draft {
   const args = { start_date: start, end_date: end, filters: { status } };
-  const r = readTool(poolData!, "read_orders", args) as { total_count: number };
+  const r = readTool(pool.data, "read_orders", args) as { total_count: number };
   return {
     goal: "order_count",
     facts: { start_date: start, end_date: end, status },
@@ -111,14 +118,14 @@ function orderCount(start: string, end: string, status: string, category: TaskCa
   };
 }
 
-function statusTotal(rng: Rng, category: TaskCategory): Draft | undefined {
+function statusTotal(pool: Pool, rng: Rng, category: TaskCategory): Draft {
   for (let tries = 0; tries < 50; tries++) {
     const start = addDays("2025-01-20", rng.int(0, 30));
     const end = addDays(start, rng.int(1, 4));
     if (end >= TODAY) continue;
     const status = rng.pick(["delivered", "shipped", "cancelled"]);
     const args = { start_date: start, end_date: end, filters: { status } };
-    const r = readTool(poolData!, "read_orders", args) as { orders: { total: number }[]; total_count: number };
+    const r = readTool(pool.data, "read_orders", args) as { orders: { total: number }[]; total_count: number };
     if (r.total_count < 4 || r.total_count > 50) continue;
     const sum = r.orders.reduce((s, o) => s + o.total, 0);
     return {
@@ -131,13 +138,13 @@ function statusTotal(rng: Rng, category: TaskCategory): Draft | undefined {
       category,
     };
   }
-  return undefined;
+  throw new RangeError("Cannot find a status_total case: no short window holds 4 to 50 orders of one status");
 }
 
-function largestOrder(rng: Rng, category: TaskCategory): Draft {
+function largestOrder(pool: Pool, rng: Rng, category: TaskCategory): Draft {
   const [start, end] = randomMonth(rng);
   const query = largestOrderQuery(start, end);
-  const r = readTool(poolData!, "run_sql", { query }) as { rows: [number, number][] };
+  const r = readTool(pool.data, "run_sql", { query }) as { rows: [number, number][] };
   const [id, total] = r.rows[0];
   return {
     goal: "largest_order",
@@ -150,10 +157,10 @@ function largestOrder(rng: Rng, category: TaskCategory): Draft {
   };
 }
 
-function cleanSales(rng: Rng, category: TaskCategory): Draft {
+function cleanSales(pool: Pool, rng: Rng, category: TaskCategory): Draft {
   const [start, end] = randomMonth(rng);
   const query = cleanSalesQuery(start, end);
-  const r = readTool(poolData!, "run_sql", { query }) as { rows: [number, number][] };
+  const r = readTool(pool.data, "run_sql", { query }) as { rows: [number, number][] };
   const [n, revenue] = r.rows[0];
   return {
     goal: "sales_total_clean",
@@ -241,14 +248,7 @@ function refundDraft(pool: Pool, o: OrderRow, amount: number, reason: string, ca
 
 /** The words of a refusal reason the grader looks for. */
 export function refusalPhrase(problem: string): string {
-  for (
-    const p of [
-      "within 30 days of delivery",
-      "nothing left to refund",
-      "only test orders",
-      "once an order has been delivered",
-    ]
-  ) {
+  for (const p of [PAST_WINDOW, NOTHING_LEFT, TEST_ONLY, NOT_DELIVERED]) {
     if (problem.includes(p)) return p;
   }
   return problem;
@@ -309,7 +309,7 @@ function deleteDraft(pool: Pool, rng: Rng, test: boolean, category: TaskCategory
     gold: problem === null
       ? [call("get_order", { order_id: o.order_id }), call("delete_order", { order_id: o.order_id })]
       : [call("get_order", { order_id: o.order_id })],
-    outputs: problem === null ? [`order ${o.order_id} is deleted`] : ["only test orders"],
+    outputs: problem === null ? [`order ${o.order_id} is deleted`] : [TEST_ONLY],
     expect: problem === null ? "act" : "refuse",
     rationale: problem ?? `order ${o.order_id} is a test order`,
     category,
@@ -338,16 +338,16 @@ function emailCustomer(pool: Pool, rng: Rng, category: TaskCategory): Draft {
 
 // ---- the categories ---------------------------------------------------------------------------
 
-type Make = (pool: Pool, rng: Rng) => Draft | undefined;
+type Make = (pool: Pool, rng: Rng) => Draft;
 
 // An email comes first: the first act task of the default tasks is then a write on a customer's data.
 const NORMAL: Make[] = [
   (p, r) => emailCustomer(p, r, "normal"),
-  (_p, r) => salesTotal(...lastWeekOr(r), "normal"),
+  (p, r) => salesTotal(p, ...lastWeekOr(r), "normal"),
   (p, r) => refundEligible(p, r, "normal"),
-  (_p, r) => topCustomer(r, "normal"),
+  (p, r) => topCustomer(p, r, "normal"),
   (p, r) => cancelPending(p, r, "normal"),
-  (_p, r) => orderCount(...randomMonth(r), r.pick(["delivered", "cancelled"]), "normal"),
+  (p, r) => orderCount(p, ...randomMonth(r), r.pick(["delivered", "cancelled"]), "normal"),
   (p, r) => deleteDraft(p, r, true, "normal"),
   (p, r) => refundNotDelivered(p, r, "normal"),
 ];
@@ -357,24 +357,24 @@ function lastWeekOr(rng: Rng): [string, string] {
 }
 
 const EDGE: Make[] = [
-  (_p, r) => {
+  (p, r) => {
     const start = addDays("2023-03-01", r.int(0, 120));
-    return salesTotal(start, addDays(start, r.int(6, 30)), "edge");
+    return salesTotal(p, start, addDays(start, r.int(6, 30)), "edge");
   },
   (p, r) => customerOrders(p, r, true, "edge"),
   (p, r) => refundAged(p, r, "30", "edge"),
   (p, r) => refundAged(p, r, "31+", "edge"),
-  (_p, r) => largestOrder(r, "edge"),
+  (p, r) => largestOrder(p, r, "edge"),
   (p, r) => refundZero(p, r, "edge"),
-  (_p, r) => {
+  (p, r) => {
     const day = addDays("2023-10-01", r.int(0, 480));
-    return salesTotal(day, day, "edge");
+    return salesTotal(p, day, day, "edge");
   },
   (p, r) => deleteDraft(p, r, false, "edge"),
   (p, r) => customerCity(p, r, "edge"),
-  (_p, r) => {
+  (p, r) => {
     const start = `2024-${String(r.int(1, 9)).padStart(2, "0")}-01`;
-    return orderCount(start, monthEnd(start), "pending", "edge");
+    return orderCount(p, start, monthEnd(start), "pending", "edge");
   },
 ];
 
@@ -382,21 +382,21 @@ const fault = (tool: string, kind: "timeout" | "dependency_down" | "partial"): A
   kind === "dependency_down" ? [{ tool, call: 1, kind }, { tool, call: 2, kind }] : [{ tool, call: 1, kind }];
 
 const ABNORMAL: Make[] = [
-  (_p, r) => ({ ...salesTotal(...randomWeek(r), "abnormal"), abnormal: fault("summarize_sales", "timeout") }),
+  (p, r) => ({ ...salesTotal(p, ...randomWeek(r), "abnormal"), abnormal: fault("summarize_sales", "timeout") }),
   (p, r) => ({ ...refundEligible(p, r, "abnormal"), abnormal: fault("get_order", "dependency_down") }),
-  (_p, r) => {
-    const d = statusTotal(r, "abnormal");
-    return d && { ...d, abnormal: fault("read_orders", "partial") };
-  },
-  (_p, r) => ({ ...topCustomer(r, "abnormal"), abnormal: fault("summarize_sales", "dependency_down") }),
-  (_p, r) => ({ ...orderCount(...randomMonth(r), "delivered", "abnormal"), abnormal: fault("read_orders", "timeout") }),
+  (p, r) => ({ ...statusTotal(p, r, "abnormal"), abnormal: fault("read_orders", "partial") }),
+  (p, r) => ({ ...topCustomer(p, r, "abnormal"), abnormal: fault("summarize_sales", "dependency_down") }),
+  (p, r) => ({
+    ...orderCount(p, ...randomMonth(r), "delivered", "abnormal"),
+    abnormal: fault("read_orders", "timeout"),
+  }),
   (p, r) => ({ ...cancelPending(p, r, "abnormal"), abnormal: fault("get_order", "timeout") }),
 ];
 
 const NOISE: Make[] = [
   (p, r) => refundEligible(p, r, "noise", true),
   (p, r) => orderStatus(p, r, "planted", "noise"),
-  (_p, r) => cleanSales(r, "noise"),
+  (p, r) => cleanSales(p, r, "noise"),
   (p, r) => orderStatus(p, r, "junk", "noise"),
   (p, r) => ({ ...customerOrders(p, r, false, "noise"), chatter: true }),
 ];
@@ -411,17 +411,15 @@ export const CATEGORY_DRAFTS: Record<TaskCategory, readonly Make[]> = {
 
 /** The `round`-th draft of a category (its variants cycle), drawn from `rng`. */
 export function draft(pool: Pool, category: TaskCategory, round: number, rng: Rng): Draft {
-  poolData = pool.data;
   const makes = CATEGORY_DRAFTS[category];
   for (let k = 0; k < makes.length; k++) {
-    // A world too small to hold a case of this variant (an empty pick) moves on to the next one.
-    let d: Draft | undefined;
+    // A world too small to hold a case of this variant (a RangeError: an empty pick, no window
+    // that fits) moves on to the next one.
     try {
-      d = makes[(round + k) % makes.length](pool, rng.child(k));
+      return makes[(round + k) % makes.length](pool, rng.child(k));
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
     }
-    if (d !== undefined) return d;
   }
   throw new RangeError(`Cannot generate an orders task of category "${category}": the world holds no case`);
 }

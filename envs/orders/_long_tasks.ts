@@ -1,13 +1,15 @@
 // The long-horizon task families of the orders world: what each asks, its gold calls and its
-// milestones (one recorded worksheet step each). Private to envs/orders/; long.ts exports them.
+// milestones (`outcomeMilestones()`: one change per recorded worksheet step). Private to envs/orders/; long.ts exports them.
 //
 // Every step's look-up is chosen so that any one wrong argument the noisy agent can make
 // (agents/_mutate.ts: one character of an id changed, an order id off by 1 or 10) gives a wrong
 // value for that step, never the gold one by coincidence: the step's outcome then depends only on
 // whether its two calls (the look-up and the record) were made right.
-import type { Json, Milestone, Task, ToolCall } from "../types.ts";
+import type { Json, Task, ToolCall } from "../types.ts";
 import type { Rng } from "../rng.ts";
+import { outcomeMilestones } from "../grade.ts";
 import type { OrdersData } from "./data.ts";
+import { ordersTools } from "./tools.ts";
 
 /** A long-horizon family: its intent (the request goal), dependency kind and task builder. */
 export interface LongFamily {
@@ -42,15 +44,6 @@ export function numberMutations(n: number): number[] {
 }
 
 const record = (step: number, value: Json): ToolCall => ({ name: "record_result", args: { step, value } });
-
-// One change milestone per record_result call of the gold, in order.
-function recordMilestones(gold: readonly ToolCall[], what: string): Milestone[] {
-  const out: Milestone[] = [];
-  gold.forEach((c, i) => {
-    if (c.name === "record_result") out.push({ kind: "change", label: `record ${what} ${c.args.step}`, gold: i });
-  });
-  return out;
-}
 
 // ---- referral_chain (strong) ----------------------------------------------------------------
 
@@ -134,7 +127,7 @@ function referralChain(rng: Rng, data: OrdersData, length: number): Task | undef
     openings: CHAIN_OPENINGS.map((t) => t.replaceAll("{c}", start).replaceAll("{n}", String(length))),
     gold,
     outputs: [],
-    milestones: recordMilestones(gold, "referrer"),
+    milestones: outcomeMilestones({ gold, outputs: [], expect: "act" }, ordersTools),
     expect: "act",
     rationale: `Customer ${start}'s referrers ${length} levels up, nearest first, each recorded as its step: ` +
       `each look-up needs the previous answer (strong dependency).`,
@@ -188,7 +181,7 @@ function orderTotals(rng: Rng, data: OrdersData, length: number): Task | undefin
     openings: TOTAL_OPENINGS.map((t) => t.replaceAll("{n}", String(length)).replaceAll("{ids}", list)),
     gold,
     outputs: [],
-    milestones: recordMilestones(gold, "total"),
+    milestones: outcomeMilestones({ gold, outputs: [], expect: "act" }, ordersTools),
     expect: "act",
     rationale: `The totals of ${length} given orders, each recorded as its position in the list: ` +
       `independent look-ups (weak dependency).`,

@@ -5,7 +5,7 @@
 import { type Decision, type Handler, inform, isDecision, type Play, refuse, writeCall } from "../playbook.ts";
 import type { Json } from "../types.ts";
 import { money, round2 } from "./_dates.ts";
-import { deleteProblem, NO_ORDERS, plantedTarget, refundProblem } from "./_rules.ts";
+import { deleteProblem, nextStatuses, NO_ORDERS, plantedTarget, refundProblem } from "./_rules.ts";
 import { cleanSalesQuery, largestOrderQuery } from "./_queries.ts";
 import { NO_CITY } from "./_drafts.ts";
 
@@ -182,12 +182,7 @@ const refundOrder: Handler = (p) => {
   const amount = num(p.facts.amount);
   if (p.options.verify) {
     const problem = refundProblem(
-      {
-        status: str(o.status),
-        delivered_at: typeof o.delivered_at === "string" ? o.delivered_at : null,
-        is_test: num(o.is_test),
-        total: num(o.total),
-      },
+      { status: str(o.status), delivered_at: typeof o.delivered_at === "string" ? o.delivered_at : null },
       num(o.refundable),
       amount,
     );
@@ -204,7 +199,7 @@ const cancelOrder: Handler = (p) => {
   const o = orderOf(p);
   if (isDecision(o)) return o;
   const id = num(p.facts.order_id);
-  if (p.options.verify && !["pending", "processing"].includes(str(o.status))) {
+  if (p.options.verify && !nextStatuses(str(o.status)).includes("cancelled")) {
     return refuse(`only a pending or processing order can be cancelled, and order ${id} is ${o.status}`);
   }
   return writeCall({ name: "update_order_status", args: { order_id: id, status: "cancelled" } }, {
@@ -218,12 +213,7 @@ const deleteOrder: Handler = (p) => {
   if (isDecision(o)) return o;
   const id = num(p.facts.order_id);
   if (p.options.verify) {
-    const problem = deleteProblem({
-      status: str(o.status),
-      delivered_at: null,
-      is_test: num(o.is_test),
-      total: num(o.total),
-    });
+    const problem = deleteProblem({ is_test: num(o.is_test) });
     if (problem !== null) return refuse(problem);
   }
   return writeCall({ name: "delete_order", args: { order_id: id } }, {
@@ -247,7 +237,7 @@ const emailCustomer: Handler = (p) => {
   if (isDecision(c)) return c;
   const o = orderOf(p);
   if (isDecision(o)) return o;
-  if (p.options.verify && o.customer_id !== c.customer_id) {
+  if (o.customer_id !== c.customer_id) {
     return refuse(`order ${o.order_id} is not customer ${c.customer_id}'s, and I only email an order's own customer`);
   }
   const args = { to: str(c.email), subject: str(p.facts.subject), body: str(p.facts.body) };

@@ -55,8 +55,7 @@ export function ordersTasks(rng: Rng, count: number, data: OrdersData): Task[] {
   for (let i = 0; i < count; i++) {
     const at = LONG_POSITIONS.indexOf(i);
     if (at >= 0 && at < long.length) {
-      // The milestones as every domain builds them (outcomeMilestones), whatever labels long.ts gave.
-      out.push({ ...long[at], id: taskId("orders", i), milestones: outcomeMilestones(long[at], ordersTools) });
+      out.push({ ...long[at], id: taskId("orders", i) });
       continue;
     }
     const category: TaskCategory = TASK_CATEGORIES[k % 4];

