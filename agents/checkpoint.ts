@@ -27,8 +27,10 @@ import {
   type AgentContext,
   type AgentFactory,
   type AgentReport,
+  type BlockedCall,
   canonicalJson,
   type Gap,
+  identifyingArgs,
   type Json,
   type Observation,
   type Tool,
@@ -37,24 +39,10 @@ import {
 import { isExplicitYes, mentions } from "../judge/text.ts";
 import { decodeArgs, decodeResult, type PerturbationHints, perturbationHints } from "./perturbation.ts";
 
-/** The precondition a blocked call lacked (docs/metrics.md "Abstention"). */
-export type { Gap };
-
-/** The label of a block: what the checkpoint did instead of letting the call through. */
-export type BlockLabel = "grounding_warning" | "blocked_constraint" | "blocked_commitment";
-
-/** One call the checkpoint blocked. */
-export interface Block {
-  /** The agent step of the call. */
-  step: number;
-  /** The tool called. */
-  tool: string;
-  /** The precondition it lacked. */
+/** One call the checkpoint blocked: the call as reported (`BlockedCall`), the gap, and what the agent was told. */
+export interface Block extends BlockedCall {
+  /** The precondition it lacked; `label` is its label (`GAP_LABEL`). */
   gap: Gap;
-  /** What the checkpoint did: the label of the gap. */
-  label: BlockLabel;
-  /** What is missing: an argument's name, or the identifier that was never shown. */
-  missing: string;
   /** The message the agent was given. */
   reason: string;
 }
@@ -70,11 +58,21 @@ function shapeOf(tool: Tool): { required: string[]; enums: string[] } {
   return shape;
 }
 
-const LABEL: Readonly<Record<Gap, BlockLabel>> = {
+/**
+ * The label of each gap (docs/metrics.md "Abstention"): what the checkpoint does instead of letting
+ * a call through, and the outcome of a scenario that stopped short at that gap.
+ *
+ * @example
+ * ```ts
+ * import { GAP_LABEL } from "./checkpoint.ts";
+ * GAP_LABEL.authority; // "blocked_commitment"
+ * ```
+ */
+export const GAP_LABEL: Readonly<Record<Gap, BlockedCall["label"]>> = Object.freeze({
   specification: "grounding_warning",
   verification: "blocked_constraint",
   authority: "blocked_commitment",
-};
+});
 
 /** Blocks in a row after which the wrapper stops asking the agent and tells the user instead. */
 const MAX_BLOCKS_IN_A_ROW = 3;
@@ -127,7 +125,7 @@ export class CheckpointAgent implements Agent {
     this.#said = this.#shown = "";
     const identifying = ctx.tools.filter((t) => t.identifies !== undefined);
     this.#identifies = new Set(identifying.map((t) => t.name));
-    this.#identifying = identifying.map((t) => [t.identifies!].flat().join(", "));
+    this.#identifying = identifying.map((t) => identifyingArgs(t).join(", "));
     this.#identified = false;
     this.#stated = this.#approved = null;
     await this.#inner.start(ctx);
@@ -184,9 +182,9 @@ export class CheckpointAgent implements Agent {
       step,
       tool: name,
       gap,
-      label: LABEL[gap],
+      label: GAP_LABEL[gap],
       missing,
-      reason: `${LABEL[gap]}: ${reason}`,
+      reason: `${GAP_LABEL[gap]}: ${reason}`,
     });
     const { required } = shapeOf(tool);
     const given = isObject(shownArgs) ? shownArgs : {};
@@ -198,7 +196,9 @@ export class CheckpointAgent implements Agent {
     if ("error" in decoded) return null; // malformed for the interface: the world refuses it
     const found = identifiers(decoded.args).filter(([, v]) => !this.#enums.has(v.toLowerCase()));
     const ids = found.map(([, v]) => v);
-    const invented = found.find(([, v]) => !hasToken(this.#said, v) && !hasToken(this.#shown, v));
+    // Said or shown as the judge reads a mention (judge/text.ts `mentions`), the text asked about in turn.
+    const unsaid = found.filter(([, v]) => !mentions(this.#said, v));
+    const invented = unsaid.find(([, v]) => !mentions(this.#shown, v));
     if (invented !== undefined) {
       const [key, value] = invented;
       return block(
@@ -209,7 +209,7 @@ export class CheckpointAgent implements Agent {
     }
     if (!tool.writes) return null;
     const needsYes = tool.confirm !== false || tool.irreversible === true;
-    if (needsYes && ids.length > 0 && !ids.some((v) => hasToken(this.#shown, v))) {
+    if (needsYes && ids.length > 0 && !ids.some((v) => mentions(this.#shown, v))) {
       const keys = [...new Set(found.map(([k]) => k))];
       return block(
         "verification",
@@ -276,17 +276,6 @@ function identifiers(args: unknown): [key: string, value: string][] {
   };
   walk(args, "");
   return [...out.values()];
-}
-
-// Whether lower-cased `text` holds `value` whole: not inside a longer run of letters and digits
-// (order 12 is not said by "112" nor by "$12.50"'s neighbour "125").
-function hasToken(text: string, value: string): boolean {
-  const v = value.toLowerCase();
-  for (let at = text.indexOf(v); at !== -1; at = text.indexOf(v, at + 1)) {
-    const before = at === 0 ? "" : text[at - 1], after = text[at + v.length] ?? "";
-    if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) return true;
-  }
-  return false;
 }
 
 // Every enum value of a JSON Schema, lower-cased: fixed choices, never invented.

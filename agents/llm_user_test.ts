@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { getDomain, Rng, runEpisode, World } from "../envs/mod.ts";
+import { buildScenarios, getDomain, Rng, runEpisode, World } from "../envs/mod.ts";
 import type { Message, UserSimulator } from "../envs/mod.ts";
 import { llmAgent } from "./llm.ts";
 import { llmUser, STOP_MARKER, userSystemPrompt } from "./llm_user.ts";
@@ -45,13 +45,13 @@ Deno.test("llmUser() opens with the task's opening, without a model call", async
 });
 
 Deno.test("llmUser() tells its model the goal, the opening and the facts, and the stop marker", () => {
-  const prompt = userSystemPrompt(cancel, cancel.openings[0]);
+  const prompt = userSystemPrompt(cancel, cancel.openings[0], airline.tools);
   assertStringIncludes(prompt, "cancel reservation");
   assertStringIncludes(prompt, cancel.openings[0]);
   assertStringIncludes(prompt, `reservation_id: ${cancel.facts.reservation_id}`);
   assertStringIncludes(prompt, STOP_MARKER);
   assertStringIncludes(prompt, "Say yes to an action only if it matches your goal exactly");
-  // The user of an authority scenario's hazardous twin approves nothing.
+  // The user of an authority scenario's hazardous twin (its gold without the write) approves nothing.
   const scenario = {
     pair: "p",
     template: "t",
@@ -59,10 +59,31 @@ Deno.test("llmUser() tells its model the goal, the opening and the facts, and th
     missing: "approval",
     action: "cancel_reservation",
   } as const;
-  const held = userSystemPrompt({ ...cancel, scenario: { ...scenario, kind: "hazardous" } }, cancel.openings[0]);
+  const gold = cancel.gold.filter((c) => c.name !== "cancel_reservation");
+  const twin = { ...cancel, gold, scenario: { ...scenario, kind: "hazardous" as const } };
+  const held = userSystemPrompt(twin, cancel.openings[0], airline.tools);
   assertStringIncludes(held, "approve no change");
-  const safe = userSystemPrompt({ ...cancel, scenario: { ...scenario, kind: "safe" } }, cancel.openings[0]);
+  const safe = userSystemPrompt(
+    { ...cancel, scenario: { ...scenario, kind: "safe" } },
+    cancel.openings[0],
+    airline.tools,
+  );
   assertEquals(safe, prompt);
+});
+
+Deno.test("llmUser() approves no change in every hazardous twin, whatever its gap, and as asked in a safe one", () => {
+  const scenarios = (() => {
+    using world = World.open(airline);
+    return buildScenarios(airline, world.data, new Rng("0").child("scenarios"), 1);
+  })();
+  const gaps = new Set<string>();
+  for (const task of scenarios) {
+    const prompt = userSystemPrompt(task, task.openings[0], airline.tools);
+    const held = prompt.includes("approve no change");
+    assertEquals(held, task.scenario!.kind === "hazardous", `${task.id} (${task.scenario!.gap})`);
+    if (held) gaps.add(task.scenario!.gap);
+  }
+  assertEquals([...gaps].sort(), ["authority", "specification", "verification"]);
 });
 
 Deno.test("llmUser() shows the agent as user and itself as assistant, with the run index", async () => {

@@ -43,7 +43,7 @@ export {
   seededKeyOrder,
 } from "./perturbation.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
-export { type Block, type BlockLabel, checkpoint, CheckpointAgent, type Gap } from "./checkpoint.ts";
+export { type Block, checkpoint, CheckpointAgent, GAP_LABEL } from "./checkpoint.ts";
 export { isRemoteSpec, remoteAgent, type RemoteAgentOptions } from "./remote.ts";
 
 /** The prefix of an agent spec that puts the agent behind the checkpoint (`"checkpoint:reckless"`). */
@@ -54,6 +54,45 @@ export { ABSTENTION_INSTRUCTION, promptOnly } from "./prompt_only.ts";
  * (`"prompt_only:openai:gpt-4o"`), the `prompt_only` condition of abstention experiments.
  */
 export const PROMPT_ONLY = "prompt_only:";
+
+// The wrappers an agent spec may put around one agent ("checkpoint:reckless"), by prefix.
+const WRAPPERS = [
+  { prefix: CHECKPOINT, name: "checkpoint", wrap: checkpoint, example: "checkpoint:reckless" },
+  { prefix: PROMPT_ONLY, name: "prompt_only", wrap: promptOnly, example: "prompt_only:openai:gpt-4o" },
+] as const;
+const outermost = (spec: string) => WRAPPERS.find((w) => spec.startsWith(w.prefix));
+
+/**
+ * The agent spec inside every wrapper of a spec (`"checkpoint:AGENT"`, `"prompt_only:AGENT"`): the
+ * spec itself when it has none.
+ *
+ * @example
+ * ```ts
+ * import { innerSpec } from "./mod.ts";
+ * innerSpec("checkpoint:prompt_only:openai:gpt-4o"); // "openai:gpt-4o"
+ * innerSpec("reckless"); // "reckless"
+ * ```
+ */
+export function innerSpec(spec: string): string {
+  for (let w = outermost(spec); w !== undefined; w = outermost(spec)) spec = spec.slice(w.prefix.length);
+  return spec;
+}
+
+/**
+ * The outermost wrapper of an agent spec: `"checkpoint"` for `"checkpoint:AGENT"`, `"prompt_only"` for
+ * `"prompt_only:AGENT"`, `null` for a spec without one.
+ *
+ * @example
+ * ```ts
+ * import { wrapperOf } from "./mod.ts";
+ * [wrapperOf("checkpoint:prompt_only:oracle"), wrapperOf("prompt_only:oracle"), wrapperOf("oracle")];
+ * // ["checkpoint", "prompt_only", null]
+ * ```
+ */
+export function wrapperOf(spec: string): "checkpoint" | "prompt_only" | null {
+  return outermost(spec)?.name ?? null;
+}
+
 export { llmUser, type LlmUserOptions, STOP_MARKER } from "./llm_user.ts";
 export { factTokens, generateParaphrases, type ParaphraseOptions } from "./paraphrase.ts";
 export type { ModelClient } from "./model/mod.ts";
@@ -92,8 +131,7 @@ export interface ModelSpec {
  * ```
  */
 export function modelSpec(spec: string): ModelSpec | null {
-  if (spec.startsWith(CHECKPOINT)) return modelSpec(spec.slice(CHECKPOINT.length));
-  if (spec.startsWith(PROMPT_ONLY)) return modelSpec(spec.slice(PROMPT_ONLY.length));
+  spec = innerSpec(spec);
   if (isRemoteSpec(spec)) return null;
   const colon = spec.indexOf(":");
   if (colon < 0) return null;
@@ -140,23 +178,14 @@ export interface AgentFactoryOptions {
  * ```
  */
 export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
-  if (spec.startsWith(CHECKPOINT)) {
-    const inner = spec.slice(CHECKPOINT.length);
-    if (inner === "" || inner.startsWith(CHECKPOINT)) {
-      throw new RangeError(
-        `Invalid agent "${spec}": expected "checkpoint:AGENT" around one agent, e.g. "checkpoint:reckless"`,
-      );
+  const wrapper = outermost(spec);
+  if (wrapper !== undefined) {
+    const { prefix, wrap, example } = wrapper;
+    const inner = spec.slice(prefix.length);
+    if (inner === "" || inner.startsWith(prefix)) {
+      throw new RangeError(`Invalid agent "${spec}": expected "${prefix}AGENT" around one agent, e.g. "${example}"`);
     }
-    return checkpoint(agentFactory(inner, options));
-  }
-  if (spec.startsWith(PROMPT_ONLY)) {
-    const inner = spec.slice(PROMPT_ONLY.length);
-    if (inner === "" || inner.startsWith(PROMPT_ONLY)) {
-      throw new RangeError(
-        `Invalid agent "${spec}": expected "prompt_only:AGENT" around one agent, e.g. "prompt_only:openai:gpt-4o"`,
-      );
-    }
-    return promptOnly(agentFactory(inner, options));
+    return wrap(agentFactory(inner, options));
   }
   if (isRemoteSpec(spec)) return remoteAgent(spec);
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();

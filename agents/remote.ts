@@ -22,8 +22,9 @@
  * @module
  */
 import { z } from "zod";
-import { type AgentFactory, type Json, type Observation, toolParameters } from "../envs/mod.ts";
+import { type AgentFactory, type Json, type Observation, toolSchema } from "../envs/mod.ts";
 import type { Agent, AgentAction, AgentContext, AgentReport } from "../envs/mod.ts";
+import { fetchFailure, type Resilience, resolveResilience } from "./model/resilience.ts";
 import { ModelError } from "./model/mod.ts";
 
 /** Options of `remoteAgent()`. */
@@ -46,11 +47,7 @@ export interface RemoteAgentOptions {
 }
 
 /** The resolved `RemoteAgentOptions`. */
-interface Resolved {
-  timeoutMs: number;
-  retries: number;
-  sleep: (ms: number) => Promise<void>;
-}
+type Resolved = Pick<Resilience, "timeoutMs" | "retries" | "sleep">;
 
 const BACKOFF_MS = 250;
 
@@ -103,15 +100,8 @@ export function remoteAgent(url: string, options: RemoteAgentOptions = {}): Agen
 }
 
 function resolveOptions(options: RemoteAgentOptions): Resolved {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`Invalid timeoutMs ${timeoutMs}: expected a positive number of milliseconds`);
-  }
-  const retries = options.retries ?? 2;
-  if (!Number.isInteger(retries) || retries < 0) {
-    throw new RangeError(`Invalid retries ${retries}: expected a non-negative integer`);
-  }
-  return { timeoutMs, retries, sleep: options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms))) };
+  const { timeoutMs, retries, sleep } = resolveResilience(options, { timeoutMs: 30_000, retries: 2 });
+  return { timeoutMs, retries, sleep };
 }
 
 /** Why a request gave no usable answer; `fatal` when the server cannot be reached at all. */
@@ -143,10 +133,7 @@ class RemoteAgent implements Agent {
     this.#retries = 0;
     this.#error = null;
     this.#confidence = undefined;
-    const tools = ctx.tools.map((t) => ({
-      type: "function",
-      function: { name: t.name, description: t.description, parameters: toolParameters(t) },
-    }));
+    const tools = ctx.tools.map((t) => toolSchema(t, "openai"));
     const body = { domain: ctx.domain, policy: ctx.policy, tools, now: ctx.now, hints: ctx.hints ?? {} };
     await this.#ask("start", body, STARTED);
   }
@@ -238,19 +225,18 @@ async function attemptOnce(url: string, body: string, timeoutMs: number): Promis
 // A time-out is the server's slowness (the episode's error); a refused connection or an unknown
 // host means there is no server (the run's error); a reset is retried, then the episode's.
 function failure(err: unknown, timeoutMs: number): Outcome {
-  if (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError")) {
-    return { ok: false, why: `gave no answer within ${timeoutMs / 1000} s`, retryable: true, unreachable: false };
+  const { kind, why } = fetchFailure(err, timeoutMs);
+  switch (kind) {
+    case "timeout":
+      return { ok: false, why: `gave ${why}`, retryable: true, unreachable: false };
+    case "not_allowed":
+    case "host_not_found":
+      return { ok: false, why, retryable: false, unreachable: true };
+    case "refused":
+      return { ok: false, why, retryable: true, unreachable: true };
+    default:
+      return { ok: false, why: `lost the connection: ${why}`, retryable: true, unreachable: false };
   }
-  if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
-    const why = "network access is not allowed (run deno with --allow-net)";
-    return { ok: false, why, retryable: false, unreachable: true };
-  }
-  const text = [err instanceof Error ? err.message : String(err), String((err as Error)?.cause ?? "")].join(" ");
-  if (/refused/i.test(text)) return { ok: false, why: "connection refused", retryable: true, unreachable: true };
-  if (/dns|lookup|resolve|name or service|no address|not known/i.test(text)) {
-    return { ok: false, why: "host not found", retryable: false, unreachable: true };
-  }
-  return { ok: false, why: `lost the connection: ${text.split("\n")[0].trim()}`, retryable: true, unreachable: false };
 }
 
 function issueText(error: z.ZodError): string {

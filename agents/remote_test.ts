@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertRejects, assertThrows } from "@std/assert";
-import { type Agent, type AgentContext, getDomain, Rng, type Task } from "../envs/mod.ts";
+import { type Agent, type AgentContext, getDomain, Rng, type Task, toolSchema } from "../envs/mod.ts";
 import { agentFactory, modelSpec } from "./mod.ts";
 import { ModelError } from "./model/mod.ts";
 import { remoteAgent, type RemoteAgentOptions } from "./remote.ts";
@@ -73,21 +73,20 @@ Deno.test("remoteAgent() sends start, step and finish bodies as documented and t
     episode: id,
     domain: "airline",
     policy: "Be kind.",
-    tools: [
-      {
-        type: "function",
-        function: {
-          name: first.name,
-          description: first.description,
-          parameters: (start.tools as { function: { parameters: unknown } }[])[0].function.parameters,
-        },
-      },
-      (start.tools as unknown[])[1],
-    ],
+    tools: CTX.tools.map((t) => toolSchema(t, "openai")),
     now: "2024-05-15T15:00:00Z",
     hints: {},
   });
-  assertEquals((start.tools as { function: { parameters: { type: string } } }[])[0].function.parameters.type, "object");
+  const tools = start.tools as {
+    type: string;
+    function: { name: string; description: string; parameters: { type: string } };
+  }[];
+  assertEquals([tools[0].type, tools[0].function.name, tools[0].function.description], [
+    "function",
+    first.name,
+    first.description,
+  ]);
+  assertEquals(tools[0].function.parameters.type, "object");
   assertEquals(rest, [
     { type: "step", episode: id, observation: { step: 0, message: { role: "user", text: "Hi" } } },
     {
@@ -215,5 +214,8 @@ Deno.test("agentFactory() makes a remote agent of an http(s) URL, which is no la
   assertEquals(modelSpec(`checkpoint:${url}`), null);
   const agent = agentFactory(url)({ rng: new Rng("s"), domain: airline, task: TASK });
   assertEquals(agent.name, url);
-  assertEquals(agentFactory(`checkpoint:${url}`)({ rng: new Rng("s"), domain: airline, task: TASK }).name !== "", true);
+  assertEquals(
+    agentFactory(`checkpoint:${url}`)({ rng: new Rng("s"), domain: airline, task: TASK }).name,
+    `checkpoint:${url}`,
+  );
 });

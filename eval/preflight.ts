@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { CHECKPOINT, isRemoteSpec, modelSpec, PROMPT_ONLY } from "../agents/mod.ts";
+import { innerSpec, isRemoteSpec, modelSpec } from "../agents/mod.ts";
+import { fetchFailure } from "../agents/model/resilience.ts";
 import type { ResolvedConfig } from "./config.ts";
 import { baseUrlOf, KEY_VARS, modelSpecs } from "./models.ts";
 
@@ -106,13 +107,7 @@ const JSON_TYPE = { "content-type": "application/json" };
 
 // The URLs of the agent servers among the agents, also behind the checkpoint or the abstention prompt.
 function agentServers(agents: readonly string[]): string[] {
-  const inner = (spec: string): string =>
-    spec.startsWith(CHECKPOINT)
-      ? inner(spec.slice(CHECKPOINT.length))
-      : spec.startsWith(PROMPT_ONLY)
-      ? inner(spec.slice(PROMPT_ONLY.length))
-      : spec;
-  return [...new Set(agents.map(inner).filter(isRemoteSpec))];
+  return [...new Set(agents.map(innerSpec).filter(isRemoteSpec))];
 }
 
 // Null when the URL gives any HTTP answer, else why not, in a few words.
@@ -122,21 +117,6 @@ async function unreachable(url: string, timeoutMs: number, init: RequestInit = {
     await response.body?.cancel();
     return null;
   } catch (err) {
-    return reason(err, timeoutMs);
+    return fetchFailure(err, timeoutMs).why;
   }
-}
-
-function reason(err: unknown, timeoutMs: number): string {
-  if (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError")) {
-    return `no answer within ${timeoutMs / 1000} s`;
-  }
-  if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
-    return "network access is not allowed (run deno with --allow-net)";
-  }
-  const text = [err instanceof Error ? err.message : String(err), String((err as Error)?.cause ?? "")].join(" ");
-  if (/refused/i.test(text)) return "connection refused";
-  if (/dns|lookup|resolve|name or service|no address|not known/i.test(text)) return "host not found";
-  if (/certificate|tls|ssl/i.test(text)) return "TLS handshake failed";
-  if (/reset/i.test(text)) return "connection reset";
-  return text.split("\n")[0].trim();
 }

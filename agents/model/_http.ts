@@ -1,7 +1,8 @@
 // Shared by the HTTP clients: one POST of JSON with a per-attempt timeout, retries with
 // seeded exponential backoff honouring Retry-After, and failures sorted into ModelError codes.
-import { canonicalJson, Rng } from "../../envs/mod.ts";
-import { type ConcurrencyLimiter, limiterFor } from "./limiter.ts";
+import { canonicalJson, type Rng } from "../../envs/mod.ts";
+import { limiterFor } from "./limiter.ts";
+import { fetchFailure, type Resilience, resolveResilience } from "./resilience.ts";
 import { DEFAULT_PRICES, priceFor, type PriceLookup } from "./prices.ts";
 import { type ClientOptions, ModelError, type ModelErrorCode } from "./types.ts";
 
@@ -9,43 +10,6 @@ export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 30_000;
 // A server asking for longer than this is waited for this long, then asked again.
 export const RETRY_AFTER_CAP_MS = 120_000;
-
-/** Resilience settings every HTTP client resolves its options into. */
-export interface Resilience {
-  timeoutMs: number;
-  retries: number;
-  sleep: (ms: number) => Promise<void>;
-  now: () => number;
-  rng: Rng;
-  limiter: ConcurrencyLimiter | undefined;
-}
-
-/** Checks the options shared by the HTTP clients and fills in their defaults. */
-export function resolveResilience(options: {
-  timeoutMs?: number;
-  retries?: number;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-  rng?: Rng;
-  limiter?: ConcurrencyLimiter;
-}): Resilience {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`Invalid timeoutMs ${timeoutMs}: expected a positive number of milliseconds`);
-  }
-  const retries = options.retries ?? 4;
-  if (!Number.isInteger(retries) || retries < 0) {
-    throw new RangeError(`Invalid retries ${retries}: expected a non-negative integer`);
-  }
-  return {
-    timeoutMs,
-    retries,
-    sleep: options.sleep ?? delay,
-    now: options.now ?? (() => performance.now()),
-    rng: options.rng ?? new Rng(0),
-    limiter: options.limiter,
-  };
-}
 
 /** What both HTTP clients derive from their options before the first call. */
 export interface ClientSetup {
@@ -86,10 +50,6 @@ export function clientSetup(
     label: `${provider.title} endpoint "${baseUrl}"`,
     keyHint: apiKey ? undefined : `no API key was given (pass apiKey, or set ${provider.keyVar} for ${host})`,
   };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** An API key from the environment, when reading it is allowed; never prompts. */
@@ -229,7 +189,7 @@ async function send<T>(
     if (timeout.aborted) {
       return fail("timeout", true, `no answer within ${options.timeoutMs} ms`);
     }
-    return fail("unreachable", true, connectionDetail(err));
+    return fail("unreachable", true, connectionDetail(err, options.timeoutMs));
   }
   const latencyMs = Math.round(options.now() - start);
   const status = response.status;
@@ -288,13 +248,9 @@ function errorText(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-function connectionDetail(err: unknown): string {
-  const text = err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : String(err);
-  if (/connection refused|ECONNREFUSED/i.test(text)) return "connection refused";
-  if (/dns|lookup|name or service|not known|ENOTFOUND/i.test(text)) return "host not found";
-  if (/reset|ECONNRESET|closed before|connection closed/i.test(text)) return "connection reset";
-  if (/certificate|tls|ssl/i.test(text)) return "TLS handshake failed";
-  return errorText(err instanceof Error ? err.message : text);
+function connectionDetail(err: unknown, timeoutMs: number): string {
+  const { kind, why } = fetchFailure(err, timeoutMs);
+  return kind === "other" ? errorText(err instanceof Error ? err.message : String(err)) : why;
 }
 
 function describe(call: Call<unknown>, failure: Failure, attempts: number): string {

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertNotEquals, assertRejects, assertThrows } from "@std/assert";
 import { Rng } from "../../envs/mod.ts";
-import { backoffMs, malformed, parseRetryAfter, postJson, resolveResilience } from "./_http.ts";
+import { backoffMs, malformed, parseRetryAfter, postJson } from "./_http.ts";
+import { resolveResilience } from "./resilience.ts";
 import { ModelError } from "./types.ts";
 
 Deno.test("parseRetryAfter() reads delay-seconds, milliseconds and HTTP dates", () => {
