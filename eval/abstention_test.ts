@@ -1,7 +1,8 @@
 import { assertEquals } from "@std/assert";
 import { z } from "zod";
 import { defineTool, type EpisodeEvent, type Task } from "../envs/mod.ts";
-import { abstentionCondition, scenarioOutcome } from "./abstention.ts";
+import { abstentionCondition, applyScenario, scenarioOutcome } from "./abstention.ts";
+import type { EpisodeRecord } from "./records.ts";
 
 const refund = defineTool({
   name: "refund",
@@ -142,4 +143,11 @@ Deno.test("abstentionCondition() reads the condition off the agent's spec", () =
 Deno.test("scenarioOutcome() is null for a task that is not a scenario", () => {
   const { scenario: _, ...plain } = task("safe");
   assertEquals(scenarioOutcome({ ...plain, id: "shop/1" }, episode([]), { agent: "a", tools: TOOLS }), null);
+});
+
+Deno.test("applyScenario() grades a safe scenario by the record's success, so a regrade before it counts", () => {
+  // The episode succeeded as run, but a regrade (the LLM judge's refusal check) failed it.
+  const record = { agent: "reckless", task: "abstention:shop/1", run: 0, condition: "nominal", success: false };
+  applyScenario(record as EpisodeRecord, task("safe"), episode([call("refund")]), TOOLS);
+  assertEquals([record.success, (record as EpisodeRecord).abstention?.correct], [false, false]);
 });
