@@ -2,7 +2,7 @@
 // scenarios it got wrong, by the rules of SR, UR and IRR. Private to eval/report/; json.ts puts it
 // into `AgentReport.abstention`.
 import { type EpisodeRecord, namesMissing } from "../../scoring/mod.ts";
-import { truncate } from "./_format.ts";
+import { truncate } from "./format.ts";
 
 type Abstention = NonNullable<EpisodeRecord["abstention"]>;
 

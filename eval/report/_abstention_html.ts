@@ -4,8 +4,9 @@
 // each linking to its trajectory (`scenarioAnchor()`, drawn by the trajectories section). Private
 // to eval/report/.
 import { type AbstentionRates, GAPS } from "../../scoring/mod.ts";
-import { escapeHtml, fixed, interval, NULL_MARK } from "./_format.ts";
-import { figure, lineChart, PALETTE } from "./_svg.ts";
+import { escapeHtml, figureCell, fixed, interval, NULL_MARK } from "./format.ts";
+import { figure, lineChart } from "./_svg.ts";
+import { agentSeries } from "./_charts.ts";
 import type { AbstentionPart, Report } from "./json.ts";
 
 const RATES = ["SR", "UR", "IRR"] as const;
@@ -21,9 +22,7 @@ export function scenarioAgents(report: Report): { agent: string; index: number; 
 }
 
 const rate = (r: AbstentionRates, key: typeof RATES[number]) =>
-  r[key] === null
-    ? `<td class="na" title="${escapeHtml(r.reasons[key] ?? "not computable")}">${NULL_MARK}</td>`
-    : `<td>${fixed(r[key])}${r.ci[key] ? `<span class="ci">${interval(r.ci[key])}</span>` : ""}</td>`;
+  figureCell(r[key], { ci: r.ci[key], reason: r.reasons[key] });
 
 /** The section, or "" when no agent has scenario records. */
 export function abstentionSection(report: Report): string {
@@ -55,7 +54,7 @@ function ratesTable(report: Report, agents: ReturnType<typeof scenarioAgents>): 
 
 // One point per agent whose SR and UR are defined: x = SR, y = UR with UR's interval as whisker.
 function tradeOffChart(report: Report, agents: ReturnType<typeof scenarioAgents>): string {
-  const series = agents.map(({ agent, part }, i) => {
+  const series = agents.map(({ agent, index, part }, i) => {
     const p = report.agents[agent].overall.abstention;
     const points = p.SR === null || p.UR === null ? [] : [{
       x: p.SR,
@@ -66,7 +65,8 @@ function tradeOffChart(report: Report, agents: ReturnType<typeof scenarioAgents>
       r: Math.max(3, 9 - 1.5 * i),
       note: `${part.condition}; SR ${fixed(p.SR)} ${interval(p.ci.SR)}`.trimEnd(),
     }];
-    return { name: agent, color: PALETTE[i % PALETTE.length], points };
+    // The agent's colour in every chart: by its place among all the report's agents.
+    return { name: agent, color: agentSeries(report)[index].color, points };
   });
   const chart = lineChart({
     name: "abstention-tradeoff",

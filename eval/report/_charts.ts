@@ -1,6 +1,6 @@
 // The report's charts, each as a <figure>, from the report's data. Private to eval/report/.
 import { SEVERITY_WEIGHTS } from "../../scoring/mod.ts";
-import { compareText, fixed } from "./_format.ts";
+import { compareText, fixed } from "./format.ts";
 import { barChart, type BarValue, figure, heatTable, lineChart, PALETTE, type Series } from "./_svg.ts";
 import type { Report } from "./json.ts";
 

@@ -1,6 +1,6 @@
 // The HTML of the report's import section: how faithfully ark reproduced the imported file, what
 // the other harness's reward misses, and the judge's findings with their evidence. Private to eval/report/.
-import { escapeHtml, fixed, jsonText, NULL_MARK, truncate } from "./_format.ts";
+import { escapeHtml, fixed, jsonText, NULL_MARK, truncate } from "./format.ts";
 import type { ImportReport } from "./imported.ts";
 
 const FORMATS = { "tau-bench": "τ-bench results", ark: "ark transcripts" } as const;

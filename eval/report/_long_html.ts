@@ -4,7 +4,7 @@
 // completion share and meltdown figures per length × dependency, and R_len per family. Private to
 // eval/report/.
 import type { DecayGroup, DecayProfile } from "../../scoring/mod.ts";
-import { escapeHtml, fixed, interval, NULL_MARK } from "./_format.ts";
+import { escapeHtml, figureCell, fixed, NULL_MARK } from "./format.ts";
 import { figure, lineChart, PALETTE } from "./_svg.ts";
 import type { AgentReport, Report } from "./json.ts";
 
@@ -16,11 +16,6 @@ const times = (n: number) => `${n} time${n === 1 ? "" : "s"}`;
 function drawn(report: Report, a: AgentReport): DecayProfile {
   return (report.experiment.conditions.includes("nominal") ? a.conditions.nominal ?? a.overall : a.overall).decay;
 }
-
-const value = (x: number | null | undefined, ci?: readonly [number, number] | null, why?: string) =>
-  x === null || x === undefined
-    ? `<td class="na" title="${escapeHtml(why ?? "not computable")}">${NULL_MARK}</td>`
-    : `<td>${fixed(x)}${ci ? `<span class="ci">${interval(ci)}</span>` : ""}</td>`;
 
 /** The section, or "" when no agent's records carry the long-horizon fields. */
 export function longHorizonSection(report: Report): string {
@@ -104,13 +99,13 @@ function figuresTable(groups: Record<string, DecayGroup>): string {
   ];
   const rows = Object.entries(groups).map(([key, g]) =>
     `<tr><th scope="row">${escapeHtml(key)}</th><td>${g.n}</td>${
-      value(g.completion_share, g.ci.completion_share, g.reasons.completion_share)
-    }${value(g.meltdown_rate, g.ci.meltdown_rate, g.reasons.meltdown_rate)}${
-      value(g.meltdown_onset, g.ci.meltdown_onset, g.reasons.meltdown_onset)
-    }${value(g.per_step_reliability, g.ci.per_step_reliability, g.reasons.per_step_reliability)}${
-      value(g.r_inf?.value, g.ci.r_inf, g.reasons.r_inf)
-    }${value(g.mean_path_length, g.ci.mean_path_length, g.reasons.mean_path_length)}${
-      value(g.alpha, g.ci.alpha, g.reasons.alpha)
+      figureCell(g.completion_share, { ci: g.ci.completion_share, reason: g.reasons.completion_share })
+    }${figureCell(g.meltdown_rate, { ci: g.ci.meltdown_rate, reason: g.reasons.meltdown_rate })}${
+      figureCell(g.meltdown_onset, { ci: g.ci.meltdown_onset, reason: g.reasons.meltdown_onset })
+    }${figureCell(g.per_step_reliability, { ci: g.ci.per_step_reliability, reason: g.reasons.per_step_reliability })}${
+      figureCell(g.r_inf?.value, { ci: g.ci.r_inf, reason: g.reasons.r_inf })
+    }${figureCell(g.mean_path_length, { ci: g.ci.mean_path_length, reason: g.reasons.mean_path_length })}${
+      figureCell(g.alpha, { ci: g.ci.alpha, reason: g.reasons.alpha })
     }</tr>`
   );
   if (rows.length === 0) return "";
@@ -125,7 +120,9 @@ function rLenTable(decay: DecayProfile): string {
   if (decay.r_len === null) return `<p class="note">R_len: ${escapeHtml(decay.reasons.r_len ?? "not computable")}</p>`;
   const rows = Object.entries(decay.r_len).flatMap(([family, byKind]) =>
     Object.entries(byKind).map(([kind, r]) =>
-      `<tr><th scope="row">${escapeHtml(family)}</th><td>${escapeHtml(kind)}</td>${value(r.value, r.ci, r.reason)}<td>${
+      `<tr><th scope="row">${escapeHtml(family)}</th><td>${escapeHtml(kind)}</td>${
+        figureCell(r.value, { ci: r.ci, reason: r.reason })
+      }<td>${
         escapeHtml(
           Object.entries(r.accuracy).map(([l, acc]) => `${l}: ${acc === null ? NULL_MARK : fixed(acc)}`).join(", "),
         )

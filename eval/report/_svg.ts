@@ -2,7 +2,7 @@
 // table, and the <figure> that wraps each with its title and data attributes. Every data mark
 // carries class "mark" and a <title>; `points` counts them. Coordinates have one decimal, so the
 // same data always gives the same bytes. Private to eval/report/.
-import { escapeHtml, fixed, interval } from "./_format.ts";
+import { escapeHtml, fixed, interval } from "./format.ts";
 
 /** A drawn chart: its name (`data-chart`), the number of data marks and the SVG ("" when empty). */
 export interface Chart {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { escapeHtml, fixed, truncate } from "./_format.ts";
+import { escapeHtml, fixed, truncate } from "./format.ts";
 import { barChart, figure, heatTable, lineChart } from "./_svg.ts";
 
 const marks = (svg: string) => svg.match(/class="mark"/g)?.length ?? 0;

@@ -1,7 +1,7 @@
 // The least reliable tasks of an agent and the runs whose trajectories the report shows. Private to eval/report/.
 import type { EpisodeRecord, Violation } from "../../scoring/mod.ts";
 import { compareCells } from "../plan.ts";
-import { compareConditions } from "./_format.ts";
+import { compareConditions } from "./format.ts";
 
 /** One run the report shows the trajectory of. */
 export interface ShownRun {

@@ -6,7 +6,7 @@ import type { EpisodeEvent } from "../../envs/mod.ts";
 import type { EpisodeRecord } from "../../scoring/mod.ts";
 import type { CellKey } from "../plan.ts";
 import type { ResultsSink } from "../store.ts";
-import { escapeHtml, fixed, jsonText, percent, truncate } from "./_format.ts";
+import { escapeHtml, fixed, jsonText, percent, truncate } from "./format.ts";
 import type { Report, ShownRun } from "./json.ts";
 import { scenarioAnchor } from "./_abstention_html.ts";
 import { sortRecords } from "./_tasks.ts";

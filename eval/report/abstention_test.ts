@@ -3,6 +3,7 @@ import type { EpisodeEvent } from "../../envs/mod.ts";
 import type { EpisodeRecord } from "../../scoring/mod.ts";
 import type { CellKey } from "../plan.ts";
 import { buildReport, formatTerminal, renderHtml, reportJson } from "./mod.ts";
+import { PALETTE } from "./_svg.ts";
 
 type Abstention = NonNullable<EpisodeRecord["abstention"]>;
 
@@ -206,4 +207,13 @@ Deno.test("formatTerminal() shows condition, pairs, SR, UR and IRR right after t
     rash,
     "\n  abstention (baseline, 30 pairs): SR 0.000 [0.000, 0.000]   UR 1.000 [1.000, 1.000]   IRR –\n",
   );
+});
+
+Deno.test("renderHtml() gives an agent the same colour in the trade-off chart as in every other chart", () => {
+  // careful has no scenarios: rash is the chart's only agent, and keeps the colour of agent 1.
+  const rs = [...mainRecords(), ...rashScenarios()];
+  const html = renderHtml(buildReport(rs, { seed: "0", resamples: 20 }), { records: rs, events });
+  const chart = html.match(/data-chart="abstention-tradeoff"[\s\S]*?<\/figure>/)?.[0] ?? "";
+  assertStringIncludes(chart, PALETTE[1]);
+  assert(!chart.includes(PALETTE[0]), "rash drawn in careful's colour");
 });

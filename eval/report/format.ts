@@ -1,4 +1,4 @@
-// Text helpers shared by the report writers: escaping, fixed-digit numbers, truncation. Private to eval/report/.
+// Text helpers shared by the report writers and the dashboard: escaping, fixed-digit numbers, truncation.
 import { CONDITIONS } from "../config.ts";
 
 /** The mark of a figure that cannot be computed. */
@@ -25,6 +25,18 @@ export function fixed(x: number | null | undefined, digits = 3): string {
 /** A 95% interval as `[lo, hi]`, or "" when there is none. */
 export function interval(ci: readonly [number, number] | null | undefined, digits = 3): string {
   return ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : "";
+}
+
+/** A table cell of a figure with its interval, or the null mark with the reason as its tooltip. */
+export function figureCell(
+  value: number | null | undefined,
+  options: { ci?: readonly [number, number] | null; reason?: string } = {},
+): string {
+  if (value === null || value === undefined) {
+    return `<td class="na" title="${escapeHtml(options.reason ?? "not computable")}">${NULL_MARK}</td>`;
+  }
+  const ci = interval(options.ci);
+  return `<td>${fixed(value)}${ci ? `<span class="ci">${ci}</span>` : ""}</td>`;
 }
 
 /** A share as a whole percentage. */

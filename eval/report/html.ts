@@ -13,7 +13,7 @@
  * @module
  */
 import type { EpisodeRecord } from "../../scoring/mod.ts";
-import { escapeHtml, fixed, interval, NULL_MARK } from "./_format.ts";
+import { escapeHtml, figureCell, fixed, NULL_MARK } from "./format.ts";
 import {
   calibrationChart,
   conditionsChart,
@@ -45,24 +45,16 @@ export interface HtmlOptions {
 }
 
 /** A figure with its interval, or the null mark with the reason as tooltip. */
-function cell(value: number | null, options: { ci?: readonly [number, number] | null; reason?: string }): string {
-  if (value === null) {
-    return `<td class="na" title="${escapeHtml(options.reason ?? "not computable")}">${NULL_MARK}</td>`;
-  }
-  const ci = interval(options.ci);
-  return `<td>${fixed(value)}${ci ? `<span class="ci">${ci}</span>` : ""}</td>`;
-}
-
 function profileTable(report: Report): string {
   const K = Math.max(0, ...Object.values(report.agents).map((a) => Object.keys(a.overall.pass_hat_k).length));
   const head = [...TERMINAL_SCORES, "accuracy (nominal)", ...(K > 0 ? [`pass^${K}`] : [])];
   const rows = Object.entries(report.agents).map(([agent, { overall: p }]) => {
     const cells = [...TERMINAL_SCORES, "accuracy" as const].map((k) =>
-      cell(p[k], { ci: p.ci[k], reason: p.reasons[k] })
+      figureCell(p[k], { ci: p.ci[k], reason: p.reasons[k] })
     );
     if (K > 0) {
       const v = p.pass_hat_k[K] ?? null;
-      cells.push(cell(v, { ci: p.ci.pass_hat_k[K], reason: `fewer than ${K} nominal runs per task` }));
+      cells.push(figureCell(v, { ci: p.ci.pass_hat_k[K], reason: `fewer than ${K} nominal runs per task` }));
     }
     return `<tr><th scope="row">${escapeHtml(agent)}</th>${cells.join("")}</tr>`;
   });
@@ -77,7 +69,8 @@ function domainTable(report: Report): string {
   const rows = Object.entries(report.agents).flatMap(([agent, a]) =>
     Object.entries(a.domains ?? {}).map(([domain, p]) =>
       `<tr><th scope="row">${escapeHtml(agent)}</th><td>${escapeHtml(domain)}</td><td>${p.n.records}</td>${
-        [...TERMINAL_SCORES, "accuracy" as const].map((k) => cell(p[k], { ci: p.ci[k], reason: p.reasons[k] })).join("")
+        [...TERMINAL_SCORES, "accuracy" as const].map((k) => figureCell(p[k], { ci: p.ci[k], reason: p.reasons[k] }))
+          .join("")
       }</tr>`
     )
   );
@@ -92,10 +85,10 @@ function categoryTable(report: Report): string {
     Object.entries(a.categories ?? {}).map(([category, c]) =>
       `<tr><th scope="row">${escapeHtml(agent)}</th><td>${escapeHtml(category)}</td><td>${c.episodes}</td>${
         [
-          cell(c.accuracy, { ci: c.ci.accuracy, reason: c.reasons.accuracy }),
-          cell(c.R_saf, { ci: c.ci.R_saf, reason: c.reasons.R_saf }),
-          cell(c.tool_call_accuracy, { reason: c.reasons.tool_call_accuracy }),
-          cell(c.critical_step_success, { reason: c.reasons.critical_step_success }),
+          figureCell(c.accuracy, { ci: c.ci.accuracy, reason: c.reasons.accuracy }),
+          figureCell(c.R_saf, { ci: c.ci.R_saf, reason: c.reasons.R_saf }),
+          figureCell(c.tool_call_accuracy, { reason: c.reasons.tool_call_accuracy }),
+          figureCell(c.critical_step_success, { reason: c.reasons.critical_step_success }),
         ].join("")
       }</tr>`
     )
@@ -133,10 +126,10 @@ function robustnessTable(report: Report): string {
     const acc = conditions.map((c) => {
       const p = a.conditions[c];
       return p
-        ? cell(p.accuracy, { ci: p.ci.accuracy, reason: p.reasons.accuracy })
-        : cell(null, { reason: `no ${c} records` });
+        ? figureCell(p.accuracy, { ci: p.ci.accuracy, reason: p.reasons.accuracy })
+        : figureCell(null, { reason: `no ${c} records` });
     });
-    const ratios = keys.map((k) => cell(a.overall[k], { ci: a.overall.ci[k], reason: a.overall.reasons[k] }));
+    const ratios = keys.map((k) => figureCell(a.overall[k], { ci: a.overall.ci[k], reason: a.overall.reasons[k] }));
     return `<tr><th scope="row">${escapeHtml(agent)}</th>${acc.join("")}${ratios.join("")}</tr>`;
   });
   const head = [...conditions.map((c) => `accuracy ${c}`), ...keys];
@@ -155,7 +148,9 @@ function predictabilityTable(report: Report): string {
     const cells = conditions.flatMap((c) =>
       keys.map((k) => {
         const p = a.conditions[c];
-        return p ? cell(p[k], { ci: p.ci[k], reason: p.reasons[k] }) : cell(null, { reason: `no ${c} records` });
+        return p
+          ? figureCell(p[k], { ci: p.ci[k], reason: p.reasons[k] })
+          : figureCell(null, { reason: `no ${c} records` });
       })
     );
     return `<tr><th scope="row">${escapeHtml(agent)}</th>${cells.join("")}</tr>`;
@@ -197,7 +192,7 @@ function safetyTable(report: Report): string {
   const rows = Object.entries(report.agents).map(([agent, { overall: p }]) => {
     const s = p.safety;
     const figures = (["R_saf", "S_comp", "S_harm", "near_misses"] as const).map((k) =>
-      cell(p[k], { ci: p.ci[k], reason: p.reasons[k] })
+      figureCell(p[k], { ci: p.ci[k], reason: p.reasons[k] })
     );
     const harm = s.analysed === 0
       ? `<td class="na">${NULL_MARK}</td><td class="na">${NULL_MARK}</td>`
@@ -249,7 +244,7 @@ function metricsTable(report: Report): string {
         ? `<td class="na">${NULL_MARK}<span class="reason">${
           escapeHtml(p.reasons[key] ?? "not computable")
         }</span></td>`
-        : cell(p[key], { ci: p.ci[key] })
+        : figureCell(p[key], { ci: p.ci[key] })
     );
     const label = key === "near_misses"
       ? "<code>near_misses</code> per 100 episodes, lower is better"

@@ -46,7 +46,7 @@ import {
   scoreRecords,
 } from "../../scoring/mod.ts";
 import { ARK_VERSION } from "../store.ts";
-import { compareConditions, compareText } from "./_format.ts";
+import { compareConditions, compareText } from "./format.ts";
 import { leastReliableTasks, sortRecords, type TaskRow } from "./_tasks.ts";
 import { type Weaknesses, weaknesses } from "./weaknesses.ts";
 

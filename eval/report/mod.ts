@@ -37,6 +37,7 @@ export {
   type WrongScenario,
 } from "./json.ts";
 export { type EventSource, type HtmlOptions, renderHtml } from "./html.ts";
+export { compareText, escapeHtml, fixed } from "./format.ts";
 export type { ImportReport, QuotedViolation } from "./imported.ts";
 export { describeWeaknesses, formatTerminal, TERMINAL_SCORES } from "./terminal.ts";
 export {

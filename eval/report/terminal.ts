@@ -11,7 +11,7 @@
  * @module
  */
 import type { Interval } from "../../scoring/mod.ts";
-import { fixed, interval, NULL_MARK } from "./_format.ts";
+import { fixed, interval, NULL_MARK } from "./format.ts";
 import type { AgentReport, Report } from "./json.ts";
 import type { Weaknesses } from "./weaknesses.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { type EpisodeRecord, type Interval, type Profile, SEVERITY_WEIGHTS } from "../../scoring/mod.ts";
-import { compareText } from "./_format.ts";
+import { compareText } from "./format.ts";
 
 /** The component metrics (docs/metrics.md keys that are not aggregates), in docs/metrics.md's order. */
 export const COMPONENT_KEYS = [
