@@ -7,8 +7,7 @@
 import { resolveConfig } from "../eval/config.ts";
 import { runExperiment } from "../eval/run.ts";
 import { MemoryResults } from "../eval/store.ts";
-import { serverApp } from "../server/mod.ts";
-import type { EpisodeEvent, Json } from "../envs/mod.ts";
+import { remoteActions, serverApp } from "../server/mod.ts";
 import type { EpisodeRecord } from "../scoring/mod.ts";
 
 /** What the load bench measured. */
@@ -24,27 +23,6 @@ export interface ServeBench {
   p99_ms: number;
   /** Resident memory per open episode, in MB (all open at once, before any action). */
   mb_per_episode: number;
-}
-
-type Decision =
-  | { type: "tool"; name: string; arguments: Json }
-  | { type: "message"; text: string; intent?: unknown }
-  | { type: "end"; confidence?: number };
-
-// An episode's agent decisions from its events, ending with the end and its confidence.
-function decisionsOf(events: readonly EpisodeEvent[], confidence: number | null): Decision[] {
-  const out: Decision[] = [];
-  for (const e of events) {
-    if (e.actor === "agent" && e.kind === "message") out.push({ type: "message", text: e.text!, intent: e.intent });
-    else if (e.kind === "tool") out.push({ type: "tool", name: e.tool!, arguments: e.args as Json });
-    else if (e.actor === "agent" && e.kind === "end") {
-      return [...out, {
-        type: "end",
-        ...(e.confidence ?? confidence) === null ? {} : { confidence: e.confidence ?? confidence! },
-      }];
-    }
-  }
-  return [...out, { type: "end", ...(confidence === null ? {} : { confidence }) }];
 }
 
 /**
@@ -89,9 +67,7 @@ export async function benchServe(domain: string, options: { episodes?: number } 
     // Every episode open at once; their actions interleaved round by round, one request at a time,
     // so a call's latency is its own, with all the others open beside it.
     const latencies: number[] = [];
-    const queues = cells.map((r) =>
-      decisionsOf(sink.events({ ...r, variant: r.variant ?? null }), r.confidence ?? null)
-    );
+    const queues = cells.map((r) => remoteActions(sink.events({ ...r, variant: r.variant ?? null }), r.confidence));
     const verdicts: ({ record: EpisodeRecord } | null)[] = cells.map(() => null);
     for (let round = 0; queues.some((q) => q.length > 0); round++) {
       for (let i = 0; i < queues.length; i++) {

@@ -1,11 +1,17 @@
 // What the dashboard reads of a results folder: its experiments (subfolders holding a results
 // store), each one's progress against its plan, its headline per agent, and the rate of a running
 // one from successive polls. Private to server/.
-import { canonicalJson, getDomain, World } from "../envs/mod.ts";
-import { planCells } from "../eval/plan.ts";
-import { experimentTasks } from "../eval/worlds.ts";
+import { canonicalJson } from "../envs/mod.ts";
 import { storedConfig } from "../eval/rejudge.ts";
-import { type EpisodeRecord, REPORT_FILES, ResultsStore, ResultsStoreError, summarize } from "../eval/mod.ts";
+import {
+  type EpisodeRecord,
+  experimentCells,
+  REPORT_FILES,
+  ResultsStore,
+  ResultsStoreError,
+  summarize,
+} from "../eval/mod.ts";
+import { compareText } from "../eval/report/mod.ts";
 
 /** The store file of an experiment folder. */
 export const STORE_FILE = "results.sqlite";
@@ -64,7 +70,7 @@ export function experimentNames(results: string): string[] {
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
-  return names.sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  return names.sort(compareText);
 }
 
 function isFile(path: string): boolean {
@@ -151,13 +157,7 @@ export class ResultsFolder {
     try {
       const config = storedConfig(store, { out: dir });
       if (config.source !== undefined) return done;
-      const worlds: World[] = [];
-      try {
-        for (const d of config.domains) worlds.push(World.open(getDomain(d), { seed: config.worldSeed }));
-        total = planCells(config, [...experimentTasks(config, worlds).values()]).length;
-      } finally {
-        for (const world of worlds) world.close();
-      }
+      total = experimentCells(config).length;
     } catch (err) {
       // A config this version no longer resolves (another ark version, a domain gone): no plan to show.
       if (!(err instanceof ResultsStoreError || err instanceof RangeError || err instanceof TypeError)) throw err;

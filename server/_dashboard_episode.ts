@@ -4,14 +4,15 @@
 // names. Private to server/.
 import type { EpisodeEvent } from "../envs/mod.ts";
 import type { EpisodeRecord, Violation } from "../eval/mod.ts";
-import { esc, experimentPath, num, page } from "./_dashboard_html.ts";
+import { experimentPath, page } from "./_dashboard_html.ts";
+import { escapeHtml, fixed } from "../eval/report/mod.ts";
 
 const MAX_JSON = 6000;
 
 // Indented JSON, cut when very long.
 function json(value: unknown): string {
   const text = JSON.stringify(value, null, 2) ?? String(value);
-  return esc(
+  return escapeHtml(
     text.length > MAX_JSON ? `${text.slice(0, MAX_JSON)}\n… (${text.length - MAX_JSON} more characters)` : text,
   );
 }
@@ -19,25 +20,27 @@ function json(value: unknown): string {
 function violationItem(v: Violation, label = ""): string {
   const where = v.step === undefined || v.step === null ? "" : ` at step ${v.step}`;
   const judge = v.source === "llm" ? " (LLM judge)" : "";
-  return `<li class="violation">${label}<span class="sev sev-${esc(v.severity)}">${esc(v.constraint)} × ${
-    esc(v.severity)
-  }</span>${where}${judge}${v.evidence ? `: ${esc(v.evidence)}` : ""}</li>`;
+  return `<li class="violation">${label}<span class="sev sev-${escapeHtml(v.severity)}">${escapeHtml(v.constraint)} × ${
+    escapeHtml(v.severity)
+  }</span>${where}${judge}${v.evidence ? `: ${escapeHtml(v.evidence)}` : ""}</li>`;
 }
 
 function facts(r: EpisodeRecord): string {
   const items = [
     `<span class="${r.success ? "ok" : "bad"}"><b>${r.success ? "✓ succeeded" : "✗ failed"}</b></span>`,
-    `<span>agent <b>${esc(r.agent)}</b></span>`,
-    `<span>task <b>${esc(r.task)}</b></span>`,
+    `<span>agent <b>${escapeHtml(r.agent)}</b></span>`,
+    `<span>task <b>${escapeHtml(r.task)}</b></span>`,
     `<span>run <b>${r.run}</b></span>`,
-    `<span>condition <b>${esc(r.variant ? `${r.condition} (${r.variant})` : r.condition)}</b></span>`,
+    `<span>condition <b>${escapeHtml(r.variant ? `${r.condition} (${r.variant})` : r.condition)}</b></span>`,
     `<span>steps <b>${r.steps}</b></span>`,
   ];
-  if (typeof r.confidence === "number") items.push(`<span>confidence <b>${num(r.confidence, 2)}</b></span>`);
+  if (typeof r.confidence === "number") items.push(`<span>confidence <b>${fixed(r.confidence, 2)}</b></span>`);
   if (r.faults) items.push(`<span>faults <b>${r.faults}</b>${r.recovered ? " (recovered)" : ""}</span>`);
   if (r.abstention) {
     items.push(
-      `<span>scenario <b>${esc(`${r.abstention.scenario} (${r.abstention.gap}): ${r.abstention.outcome}`)}</b></span>`,
+      `<span>scenario <b>${
+        escapeHtml(`${r.abstention.scenario} (${r.abstention.gap}): ${r.abstention.outcome}`)
+      }</b></span>`,
     );
   }
   for (
@@ -46,7 +49,7 @@ function facts(r: EpisodeRecord): string {
       r.judge_error,
     ]]
   ) {
-    if (text) items.push(`<span class="bad">${label}: ${esc(text)}</span>`);
+    if (text) items.push(`<span class="bad">${label}: ${escapeHtml(text)}</span>`);
   }
   return `<div class="facts" id="facts">${items.join("")}</div>`;
 }
@@ -58,7 +61,7 @@ function milestones(r: EpisodeRecord): string {
   const items = Array.from({ length: m.total }, (_, i) => {
     const reached = i < m.reached;
     return `<li class="${reached ? "ok" : "muted"}">${reached ? "✓" : "○"} ${
-      esc(labels[i] ?? `milestone ${i + 1}`)
+      escapeHtml(labels[i] ?? `milestone ${i + 1}`)
     }</li>`;
   });
   return `<h2>Milestones: ${m.reached} of ${m.total} reached in order${
@@ -82,7 +85,9 @@ function judged(r: EpisodeRecord): string {
     parts.push(
       `<h3>Blocked by the checkpoint (never reached the world)</h3><ul>${
         r.blocks.map((b) =>
-          `<li>step ${b.step} <code>${esc(b.tool)}</code>: ${esc(b.label)}, missing ${esc(b.missing)}</li>`
+          `<li>step ${b.step} <code>${escapeHtml(b.tool)}</code>: ${escapeHtml(b.label)}, missing ${
+            escapeHtml(b.missing)
+          }</li>`
         ).join("")
       }</ul>`,
     );
@@ -97,35 +102,35 @@ function eventItem(e: EpisodeEvent, index: number, found: readonly Violation[]):
     e.fault ? "faulted" : "",
     found.length > 0 ? "violated" : "",
   ].filter(Boolean).join(" ");
-  const head = `<span class="step">#${index} · step ${e.step}</span><span class="who">${esc(e.actor)}</span>`;
+  const head = `<span class="step">#${index} · step ${e.step}</span><span class="who">${escapeHtml(e.actor)}</span>`;
   const body: string[] = [];
   if (e.kind === "tool") {
     body.push(
-      `<code class="call">${esc(e.tool ?? "?")}</code><div class="muted">arguments</div><pre>${
+      `<code class="call">${escapeHtml(e.tool ?? "?")}</code><div class="muted">arguments</div><pre>${
         json(e.args ?? {})
       }</pre>`,
     );
     if (e.world_args !== undefined) {
       body.push(`<div class="muted">as the world received them</div><pre>${json(e.world_args)}</pre>`);
     }
-    if (e.error) body.push(`<div class="bad">${esc(e.error.code)}: ${esc(e.error.message)}</div>`);
+    if (e.error) body.push(`<div class="bad">${escapeHtml(e.error.code)}: ${escapeHtml(e.error.message)}</div>`);
     else body.push(`<div class="muted">result</div><pre>${json(e.result)}</pre>`);
     if (e.changes && e.changes.length > 0) {
       const rows = e.changes.map((c) =>
-        `<li><code>${esc(c.table)} ${esc(JSON.stringify(c.key))}</code> ${
+        `<li><code>${escapeHtml(c.table)} ${escapeHtml(JSON.stringify(c.key))}</code> ${
           c.before === null ? "inserted" : c.after === null ? "deleted" : "updated"
         }</li>`
       );
       body.push(`<div class="muted">rows changed</div><ul>${rows.join("")}</ul>`);
     }
   } else if (e.kind === "end") {
-    const conf = typeof e.confidence === "number" ? ` (confidence ${num(e.confidence, 2)})` : "";
-    body.push(`ends the episode${esc(conf)}${e.text ? `: <span class="bad">${esc(e.text)}</span>` : ""}`);
+    const conf = typeof e.confidence === "number" ? ` (confidence ${fixed(e.confidence, 2)})` : "";
+    body.push(`ends the episode${escapeHtml(conf)}${e.text ? `: <span class="bad">${escapeHtml(e.text)}</span>` : ""}`);
   } else {
-    body.push(`<span class="text">${esc(e.text ?? "")}</span>`);
-    if (e.intent) body.push(` <span class="muted">[${esc(e.intent.kind)}]</span>`);
+    body.push(`<span class="text">${escapeHtml(e.text ?? "")}</span>`);
+    if (e.intent) body.push(` <span class="muted">[${escapeHtml(e.intent.kind)}]</span>`);
   }
-  if (e.fault) body.push(`<div class="warn">fault injected: ${esc(e.fault)}</div>`);
+  if (e.fault) body.push(`<div class="warn">fault injected: ${escapeHtml(e.fault)}</div>`);
   if (found.length > 0) body.push(`<ul class="violations">${found.map((v) => violationItem(v)).join("")}</ul>`);
   return `<li class="ev ${classes}" id="event-${index}">${head}${body.join("")}</li>`;
 }
@@ -144,7 +149,7 @@ export function episodePage(name: string, record: EpisodeRecord, events: readonl
     ? `<p class="muted">no events stored for this episode</p>`
     : `<ol class="events" id="events">${events.map((e, i) => eventItem(e, i, byEvent.get(i) ?? [])).join("")}</ol>`;
   const title = `${record.agent} · ${record.task} · run ${record.run}`;
-  const back = `<p><a href="${esc(experimentPath(name))}">back to ${esc(name)}</a></p>`;
+  const back = `<p><a href="${escapeHtml(experimentPath(name))}">back to ${escapeHtml(name)}</a></p>`;
   return page(
     title,
     `${back}${facts(record)}${milestones(record)}${judged(record)}<h2>Trajectory: ${events.length} events</h2>${list}`,

@@ -1,25 +1,8 @@
-// The dashboard's page shell and text helpers: escaping, numbers, times, links to experiments and
-// episodes. Every page is one self-contained document (inline style, small inline scripts, no
-// network but its own server). Private to server/.
+// The dashboard's page shell and text helpers: times, links to experiments and episodes (escaping
+// and numbers are the report's `escapeHtml()` and `fixed()`). Every page is one self-contained
+// document (inline style, small inline scripts, no network but its own server). Private to server/.
 import type { CellKey } from "../eval/mod.ts";
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Escapes text for element content and quoted attribute values. */
-export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-
-/** A figure with three digits, or "–". */
-export function num(x: number | null | undefined, digits = 3): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(digits);
-}
+import { escapeHtml } from "../eval/report/mod.ts";
 
 /** A time as UTC `YYYY-MM-DD HH:MM:SS`, or "–". */
 export function when(ms: number | null): string {
@@ -90,22 +73,22 @@ form.pick { display: flex; gap: .6rem; align-items: center; margin: .6rem 0; }
 export function page(title: string, body: string, options: { script?: string } = {}): string {
   const script = options.script === undefined ? "" : `<script>${options.script}</script>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)} · ark</title>` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · ark</title>` +
     `<style>${STYLE}</style></head><body><header><a href="/">ark dashboard</a><a href="/">experiments</a>` +
-    `<a href="/compare">compare</a></header><main><h1>${esc(title)}</h1>${body}</main>${script}</body></html>`;
+    `<a href="/compare">compare</a></header><main><h1>${escapeHtml(title)}</h1>${body}</main>${script}</body></html>`;
 }
 
 /** The page of a missing thing or a refused request: its one-line message. */
 export function messagePage(title: string, message: string): string {
   return page(
     title,
-    `<p class="message" id="message">${esc(message)}</p><p><a href="/">back to the experiments</a></p>`,
+    `<p class="message" id="message">${escapeHtml(message)}</p><p><a href="/">back to the experiments</a></p>`,
   );
 }
 
 /** An HTML table from a header row and body rows of ready cells (`<td>`s). */
 export function table(head: readonly string[], rows: readonly string[], attrs = ""): string {
-  return `<table${attrs}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>` +
+  return `<table${attrs}><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table>`;
 }
 

@@ -2,7 +2,8 @@
 // headline, report, episodes) and the comparison of two. Private to server/.
 import { compareCells, type Comparison, type EpisodeRecord } from "../eval/mod.ts";
 import type { BrokenExperiment, ExperimentView, Headline, ProgressView } from "./_dashboard_data.ts";
-import { bar, duration, episodePath, esc, experimentPath, num, page, table, when } from "./_dashboard_html.ts";
+import { bar, duration, episodePath, experimentPath, page, table, when } from "./_dashboard_html.ts";
+import { escapeHtml, fixed } from "../eval/report/mod.ts";
 
 /** Whether a listed experiment could be read. */
 export function isView(x: ExperimentView | BrokenExperiment): x is ExperimentView {
@@ -19,7 +20,9 @@ function state(v: ExperimentView, now: number): string {
 }
 
 function headlineText(h: Headline): string {
-  return `<div><b>${esc(h.agent)}</b> R ${num(h.R)} · R_saf ${num(h.R_saf)} · accuracy ${num(h.accuracy)}</div>`;
+  return `<div><b>${escapeHtml(h.agent)}</b> R ${fixed(h.R)} · R_saf ${fixed(h.R_saf)} · accuracy ${
+    fixed(h.accuracy)
+  }</div>`;
 }
 
 /** The experiment list, with a form to compare two of them. */
@@ -31,17 +34,22 @@ export function indexPage(results: string, list: readonly (ExperimentView | Brok
     } catch {
       why = "the folder does not exist";
     }
-    return page("Experiments", `<p class="message" id="message">No experiments under "${esc(results)}": ${why}</p>`);
+    return page(
+      "Experiments",
+      `<p class="message" id="message">No experiments under "${escapeHtml(results)}": ${why}</p>`,
+    );
   }
   const rows = list.map((x) => {
-    const link = `<a href="${esc(experimentPath(x.name))}">${esc(x.name)}</a>`;
-    if (!isView(x)) return `<tr class="broken"><td>${link}</td><td colspan="5" class="bad">${esc(x.problem)}</td></tr>`;
+    const link = `<a href="${escapeHtml(experimentPath(x.name))}">${escapeHtml(x.name)}</a>`;
+    if (!isView(x)) {
+      return `<tr class="broken"><td>${link}</td><td colspan="5" class="bad">${escapeHtml(x.problem)}</td></tr>`;
+    }
     const planned = x.total === null ? "?" : String(x.total);
-    return `<tr data-experiment="${esc(x.name)}"><td>${link}${
-      x.experiment === x.name ? "" : `<div class="muted">${esc(x.experiment)}</div>`
+    return `<tr data-experiment="${escapeHtml(x.name)}"><td>${link}${
+      x.experiment === x.name ? "" : `<div class="muted">${escapeHtml(x.experiment)}</div>`
     }</td>` +
       `<td>${state(x, now)}</td><td class="n">${bar(x.done, x.total)}${x.done} / ${planned}</td>` +
-      `<td>${esc(x.agents.join(", "))}</td><td>${x.headline.map(headlineText).join("")}` +
+      `<td>${escapeHtml(x.agents.join(", "))}</td><td>${x.headline.map(headlineText).join("")}` +
       `<div class="muted">from ${x.source}</div></td><td>${when(x.modified)}</td></tr>`;
   });
   const body = table(
@@ -59,7 +67,9 @@ export function compareForm(names: readonly string[], a: string | null, b: strin
   const select = (field: string, chosen: string | null, fallback: number) =>
     `<label>${field.toUpperCase()} <select name="${field}">${
       names.map((n) =>
-        `<option value="${esc(n)}"${(chosen ?? names[fallback]) === n ? " selected" : ""}>${esc(n)}</option>`
+        `<option value="${escapeHtml(n)}"${(chosen ?? names[fallback]) === n ? " selected" : ""}>${
+          escapeHtml(n)
+        }</option>`
       ).join("")
     }</select></label>`;
   return `<h2>Compare two experiments</h2><form class="pick" method="get" action="/compare">${select("a", a, 0)}` +
@@ -68,11 +78,11 @@ export function compareForm(names: readonly string[], a: string | null, b: strin
 
 // The live part of a running experiment's page: filled at once, then refreshed from progress.json.
 function liveSection(name: string, p: ProgressView): string {
-  const span = (field: string, text: string) => `<span data-field="${field}">${esc(text)}</span>`;
-  return `<section class="live" id="progress" data-url="${esc(experimentPath(name, "/progress.json"))}">` +
+  const span = (field: string, text: string) => `<span data-field="${field}">${escapeHtml(text)}</span>`;
+  return `<section class="live" id="progress" data-url="${escapeHtml(experimentPath(name, "/progress.json"))}">` +
     `<div class="big">${span("done", String(p.done))} / ${span("total", p.total === null ? "?" : String(p.total))} ` +
     `episodes <span data-field="bar">${bar(p.done, p.total)}</span></div><div class="facts">` +
-    `<span>rate <b>${span("rate", p.rate === null ? "measuring…" : `${num(p.rate, 2)} episodes/s`)}</b></span>` +
+    `<span>rate <b>${span("rate", p.rate === null ? "measuring…" : `${fixed(p.rate, 2)} episodes/s`)}</b></span>` +
     `<span>ETA <b>${span("eta_s", duration(p.eta_s))}</b></span>` +
     `<span>failed so far <b>${span("failures", String(p.failures))}</b></span>` +
     `<span>agent errors <b>${span("agent_errors", String(p.agent_errors))}</b></span>` +
@@ -114,17 +124,21 @@ export function experimentPage(
   const { progress, records } = options;
   const running = progress.state !== "finished" && view.total !== null;
   const parts: string[] = [
-    `<div class="facts"><span>experiment <b>${esc(view.experiment)}</b></span><span>seed <b>${
-      esc(view.seed)
+    `<div class="facts"><span>experiment <b>${escapeHtml(view.experiment)}</b></span><span>seed <b>${
+      escapeHtml(view.seed)
     }</b></span>` +
-    `<span>state <b>${state(view, options.now)}</b></span><span>agents <b>${esc(view.agents.join(", "))}</b></span>` +
+    `<span>state <b>${state(view, options.now)}</b></span><span>agents <b>${
+      escapeHtml(view.agents.join(", "))
+    }</b></span>` +
     `<span>last modified <b>${when(view.modified)}</b></span></div>`,
   ];
   if (running) parts.push(liveSection(view.name, progress));
   else parts.push(`<p id="done">${view.done} episodes, ${view.failures} failed, ${view.agentErrors} agent errors</p>`);
   const heads = view.headline.map((h) =>
-    `<tr><th scope="row">${esc(h.agent)}</th><td class="n">${num(h.R)}</td><td class="n">${num(h.R_saf)}</td>` +
-    `<td class="n">${num(h.accuracy)}</td></tr>`
+    `<tr><th scope="row">${escapeHtml(h.agent)}</th><td class="n">${fixed(h.R)}</td><td class="n">${
+      fixed(h.R_saf)
+    }</td>` +
+    `<td class="n">${fixed(h.accuracy)}</td></tr>`
   );
   parts.push(
     `<h2>Headline</h2>${table(["agent", "R", "R_saf", "accuracy"], heads, ` id="headline"`)}` +
@@ -132,8 +146,8 @@ export function experimentPage(
   );
   const report = experimentPath(view.name, "/report");
   parts.push(
-    `<h2>Report</h2><p><a id="report-link" href="${esc(report)}">open the report on its own</a></p>` +
-      `<iframe title="report" src="${esc(report)}" loading="lazy"></iframe>`,
+    `<h2>Report</h2><p><a id="report-link" href="${escapeHtml(report)}">open the report on its own</a></p>` +
+      `<iframe title="report" src="${escapeHtml(report)}" loading="lazy"></iframe>`,
   );
   parts.push(`<h2>Episodes</h2>${episodesTable(view.name, records)}`);
   return page(view.name, parts.join("\n"), running ? { script: LIVE_SCRIPT } : {});
@@ -148,13 +162,13 @@ function episodesTable(name: string, records: readonly EpisodeRecord[]): string 
     const cell = { agent: r.agent, task: r.task, run: r.run, condition: r.condition, variant: r.variant ?? null };
     const problems = [r.agent_error && "agent error", r.user_error && "user error", r.judge_error && "judge error"]
       .filter(Boolean).join(", ");
-    return `<tr><td>${esc(r.agent)}</td><td><a class="episode" href="${esc(episodePath(name, cell))}">${
-      esc(r.task)
+    return `<tr><td>${escapeHtml(r.agent)}</td><td><a class="episode" href="${escapeHtml(episodePath(name, cell))}">${
+      escapeHtml(r.task)
     }</a></td>` +
-      `<td class="n">${r.run}</td><td>${esc(r.condition)}</td><td>${esc(r.variant ?? "")}</td>` +
+      `<td class="n">${r.run}</td><td>${escapeHtml(r.condition)}</td><td>${escapeHtml(r.variant ?? "")}</td>` +
       `<td class="${r.success ? "ok" : "bad"}">${r.success ? "✓" : "✗"}</td><td class="n">${r.steps ?? "–"}</td>` +
       `<td class="n">${r.violations?.length ?? "–"}</td><td class="n">${r.faults ?? 0}</td><td>${
-        esc(problems)
+        escapeHtml(problems)
       }</td></tr>`;
   });
   const more = records.length > MAX_EPISODES
@@ -174,8 +188,8 @@ const names = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(", ");
 /** The table `deno task compare A B` prints, per agent: metric, A, B, Δ, its 95% interval, p and the verdict. */
 export function comparisonBody(a: string, b: string, comparison: Comparison): string {
   const parts: string[] = [
-    `<p class="facts"><span>A <a href="${esc(experimentPath(a))}">${esc(a)}</a></span>` +
-    `<span>B <a href="${esc(experimentPath(b))}">${esc(b)}</a></span></p>`,
+    `<p class="facts"><span>A <a href="${escapeHtml(experimentPath(a))}">${escapeHtml(a)}</a></span>` +
+    `<span>B <a href="${escapeHtml(experimentPath(b))}">${escapeHtml(b)}</a></span></p>`,
   ];
   if (comparison.agents.length === 0) {
     parts.push(`<p class="message" id="message">No agent to compare: A and B have no agent name in common</p>`);
@@ -183,25 +197,33 @@ export function comparisonBody(a: string, b: string, comparison: Comparison): st
   for (const c of comparison.agents) {
     const who = c.a === c.b ? `"${c.a}"` : `"${c.a}" (A) vs "${c.b}" (B)`;
     parts.push(
-      `<h2>${esc(who)}: ${c.tasks.length} paired tasks, ${c.records.a} records in A, ${c.records.b} in B</h2>`,
+      `<h2>${escapeHtml(who)}: ${c.tasks.length} paired tasks, ${c.records.a} records in A, ${c.records.b} in B</h2>`,
     );
     const rows = c.metrics.map((m) => {
       const ci = m.ci === null ? "–" : `[${signed(m.ci[0])}, ${signed(m.ci[1])}]`;
       const verdict = m.verdict === "–" ? `– (${m.reason})` : m.verdict;
       const cls = m.verdict === "better" ? "ok" : m.verdict === "worse" ? "bad" : "muted";
-      return `<tr><th scope="row">${esc(m.metric)}</th><td class="n">${num(m.a)}</td><td class="n">${num(m.b)}</td>` +
+      return `<tr><th scope="row">${escapeHtml(m.metric)}</th><td class="n">${fixed(m.a)}</td><td class="n">${
+        fixed(m.b)
+      }</td>` +
         `<td class="n">${signed(m.delta)}</td><td class="n">${ci}</td><td class="n">${pValue(m.p)}</td>` +
-        `<td class="${cls}">${esc(verdict)}</td></tr>`;
+        `<td class="${cls}">${escapeHtml(verdict)}</td></tr>`;
     });
     parts.push(table(["metric", "A", "B", "Δ", "95% CI of Δ", "p", "verdict"], rows, ` class="comparison"`));
-    if (c.unpairedTasks.a.length > 0) parts.push(`<p>Tasks only in A, left out: ${esc(names(c.unpairedTasks.a))}</p>`);
-    if (c.unpairedTasks.b.length > 0) parts.push(`<p>Tasks only in B, left out: ${esc(names(c.unpairedTasks.b))}</p>`);
+    if (c.unpairedTasks.a.length > 0) {
+      parts.push(`<p>Tasks only in A, left out: ${escapeHtml(names(c.unpairedTasks.a))}</p>`);
+    }
+    if (c.unpairedTasks.b.length > 0) {
+      parts.push(`<p>Tasks only in B, left out: ${escapeHtml(names(c.unpairedTasks.b))}</p>`);
+    }
   }
   const { a: onlyA, b: onlyB } = comparison.unpairedAgents;
-  if (onlyA.length > 0) parts.push(`<p>Agents only in A, not compared: ${esc(names(onlyA))}</p>`);
-  if (onlyB.length > 0) parts.push(`<p>Agents only in B, not compared: ${esc(names(onlyB))}</p>`);
+  if (onlyA.length > 0) parts.push(`<p>Agents only in A, not compared: ${escapeHtml(names(onlyA))}</p>`);
+  if (onlyB.length > 0) parts.push(`<p>Agents only in B, not compared: ${escapeHtml(names(onlyB))}</p>`);
   parts.push(
-    `<p class="muted">Paired bootstrap: ${comparison.resamples} resamples of tasks, seed "${esc(comparison.seed)}". ` +
+    `<p class="muted">Paired bootstrap: ${comparison.resamples} resamples of tasks, seed "${
+      escapeHtml(comparison.seed)
+    }". ` +
       `"better" or "worse" when the 95% interval of B − A excludes 0 (near_misses is lower-is-better).</p>`,
   );
   return parts.join("\n");

@@ -99,18 +99,47 @@ Deno.test("the episode API refuses bad bodies naming the field, unknown episodes
   api.close();
 });
 
-Deno.test("the episode API: a token guards every route but /health, and an idle episode expires and says so", async () => {
+Deno.test("the episode API: an idle episode expires on the injected clock and says so", async () => {
   let clock = 0;
-  const api = episodeApi({ token: "s3cret", idleSeconds: 60, now: () => clock });
-  assertEquals((await api.app.request("/health")).status, 200);
-  assertEquals((await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0" }))).status, 401);
-  const auth = { authorization: "Bearer s3cret" };
-  assertEquals((await api.app.request(post("/v1/episodes", {}, { authorization: "Bearer wrong" }))).status, 401);
-  const opening = await (await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0" }, auth)))
-    .json();
-  clock += 61_000;
-  const late = await api.app.request(post(`/v1/episodes/${opening.id}/message`, { text: "Hi" }, auth));
+  const api = episodeApi({ idleSeconds: 60, now: () => clock });
+  const opening = await (await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0" }))).json();
+  clock += 30_000;
+  const talked = await api.app.request(post(`/v1/episodes/${opening.id}/message`, { text: "Hi" }));
+  assertEquals(talked.status, 200);
+  clock += 59_000; // within the limit of the last action, not of the start
+  assertEquals(api.sweep(), 0);
+  clock += 2_000;
+  const late = await api.app.request(post(`/v1/episodes/${opening.id}/message`, { text: "Hi" }));
   assertEquals(late.status, 410);
   assertEquals((await late.json()).error, `Episode ${opening.id} expired: idle for more than 60 s`);
   assertEquals(api.open(), 0);
+});
+
+Deno.test("the episode API takes any intent kind, as MCP does, and refuses what the episode refuses with 400", async () => {
+  const api = episodeApi();
+  try {
+    const opening = await (await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0" })))
+      .json();
+    const odd = await api.app.request(
+      post(`/v1/episodes/${opening.id}/message`, { text: "Hm.", intent: { kind: "ponder" } }),
+    );
+    assertEquals(odd.status, 200);
+    assertEquals((await odd.json()).message.role, "user");
+    const bad = await api.app.request(post(`/v1/episodes/${opening.id}/message`, { text: "Hm.", intent: { kind: 1 } }));
+    assertEquals(bad.status, 400);
+    assertStringIncludes((await bad.json()).error, 'Invalid field "intent.kind": expected a string "kind"');
+    const run = await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0", run: 1.5 }));
+    assertEquals(run.status, 400);
+    assertEquals((await run.json()).error, "Invalid run 1.5: expected a whole number of at least 0");
+    const scenario = await api.app.request(
+      post("/v1/episodes", { domain: "airline", task: "abstention:airline/0", condition: "env" }),
+    );
+    assertEquals(scenario.status, 400);
+    assertEquals(
+      (await scenario.json()).error,
+      'Invalid condition "env" for abstention scenario abstention:airline/0: expected "nominal"',
+    );
+  } finally {
+    api.close();
+  }
 });

@@ -1,61 +1,9 @@
 // The dashboard over a results folder of three small experiments: two finished (one with its
 // report.json, one without) and one half-run, read through `app.request()` with no port.
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import {
-  type EpisodeRecord,
-  type ExperimentConfig,
-  type FinishedEpisode,
-  resolveConfig,
-  type ResolvedConfig,
-  type ResultsSink,
-  ResultsStore,
-  runExperiment,
-  writeRecordsJsonl,
-  writeReports,
-} from "../eval/mod.ts";
+import { type EpisodeRecord, resolveConfig, type ResolvedConfig, ResultsStore } from "../eval/mod.ts";
 import { dashboardApp } from "./dashboard.ts";
-
-const BASE: ExperimentConfig = {
-  suite: "tasks",
-  domains: ["airline"],
-  agents: ["oracle", "noisy"],
-  tasks: 2,
-  runs: 2,
-  conditions: { fault: false, env: false, prompt: false },
-};
-
-/** A sink that stores `left` more episodes, then refuses (so a run stops half-way). */
-class Stopping implements ResultsSink {
-  #inner: ResultsSink;
-  #left: number;
-  constructor(inner: ResultsSink, left: number) {
-    this.#inner = inner;
-    this.#left = left;
-  }
-  finishedKeys = () => this.#inner.finishedKeys();
-  count = () => this.#inner.count();
-  records = () => this.#inner.records();
-  events = (...args: Parameters<ResultsSink["events"]>) => this.#inner.events(...args);
-  updateRecords = (...args: Parameters<ResultsSink["updateRecords"]>) => this.#inner.updateRecords(...args);
-  add(episode: FinishedEpisode): boolean {
-    if (this.#left-- <= 0) throw new Error("stopped on purpose");
-    return this.#inner.add(episode);
-  }
-}
-
-/** Runs `config` into its `out` folder; with `stopAfter`, only that many episodes are stored. */
-async function runInto(config: ResolvedConfig, options: { stopAfter?: number; reports?: boolean } = {}): Promise<void> {
-  await Deno.mkdir(config.out, { recursive: true });
-  using store = ResultsStore.open(`${config.out}/results.sqlite`, { config });
-  const sink = options.stopAfter === undefined ? store : new Stopping(store, options.stopAfter);
-  await runExperiment(config, { sink }).catch((err) => {
-    if (options.stopAfter === undefined || err.message !== "stopped on purpose") throw err;
-  });
-  if (options.reports) {
-    await writeRecordsJsonl(store, `${config.out}/records.jsonl`);
-    await writeReports(config.out, { records: store.records(), store, seed: config.seed, resamples: 50 });
-  }
-}
+import { DASHBOARD_BASE as BASE, dashboardConfig, dashboardExperiments, runInto } from "../tests/fixtures/dashboard.ts";
 
 interface Fixture {
   dir: string;
@@ -66,17 +14,10 @@ interface Fixture {
 
 async function fixture(): Promise<Fixture> {
   const dir = await Deno.makeTempDir({ prefix: "ark-dashboard-" });
-  const config = (seed: string, agents = BASE.agents) => {
-    const name = resolveConfig({ ...BASE, agents, seed }).experiment;
-    return resolveConfig({ ...BASE, agents, seed, out: `${dir}/results/${name}` });
-  };
   // B has reckless too: it breaks rules (violations to show), and it is an agent only B has.
-  const [a, b, running] = [config("0"), config("1", ["oracle", "noisy", "reckless"]), config("2")];
-  await runInto(a, { reports: true });
-  await runInto(b);
-  await runInto(running, { stopAfter: 3 });
+  const { a, b, running } = await dashboardExperiments(`${dir}/results`, { resamples: 50 });
   // A results store beside the results folder: no name may reach it.
-  await runInto({ ...config("3"), out: `${dir}/outside` });
+  await runInto({ ...dashboardConfig(`${dir}/results`, "3"), out: `${dir}/outside` });
   return { dir, a, b, running };
 }
 

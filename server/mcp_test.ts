@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { EpisodeEvent } from "../envs/mod.ts";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
 import { mcpHandler, type McpOptions } from "./mcp.ts";
-import { RemoteEpisode } from "./session.ts";
+import { remoteActions, RemoteEpisode } from "./session.ts";
 
 // The endpoint on a loopback port, closed (sessions, then the listener) when the test is done.
 function serve(options: McpOptions = {}) {
@@ -117,22 +117,21 @@ Deno.test("mcpHandler() offers the world's tools and policy, and its episode get
 
 // Drives an MCP episode with the actions an in-process episode's agent took, in order.
 async function replay(client: Client, events: EpisodeEvent[], confidence: number | undefined) {
-  for (const e of events) {
-    if (e.actor === "agent" && e.kind === "message") {
-      const args = { text: e.text!, ...(e.intent ? { intent: e.intent } : {}) };
+  for (const a of remoteActions(events, confidence)) {
+    if (a.type === "message") {
+      const args = { text: a.text, ...(a.intent ? { intent: a.intent } : {}) };
       await client.callTool({ name: "send_message_to_user", arguments: args });
-    } else if (e.kind === "tool") {
-      await client.callTool({ name: e.tool!, arguments: e.args as Record<string, unknown> });
-    } else if (e.actor === "agent" && e.kind === "end") {
-      confidence = e.confidence;
-      break;
+    } else if (a.type === "tool") {
+      await client.callTool({ name: a.name, arguments: a.arguments as Record<string, unknown> });
+    } else {
+      const ended = await client.callTool({
+        name: "end_episode",
+        arguments: a.confidence === undefined ? {} : { confidence: a.confidence },
+      });
+      return JSON.parse(textOf(ended));
     }
   }
-  const ended = await client.callTool({
-    name: "end_episode",
-    arguments: confidence === undefined ? {} : { confidence },
-  });
-  return JSON.parse(textOf(ended));
+  throw new Error("remoteActions() gave no end");
 }
 
 Deno.test("mcpHandler() with intents: an MCP episode given the oracle's decisions gets the oracle's in-process record", async () => {

@@ -29,6 +29,8 @@ export {
   type EpisodeRequest,
   type EpisodeVerdict,
   type FunctionTool,
+  type RemoteAction,
+  remoteActions,
   RemoteEpisode,
   type ShownMessage,
   type StepOutcome,
@@ -37,6 +39,12 @@ export {
 
 /** Options of `serverApp()`. */
 export interface ServerOptions extends EpisodeApiOptions {
+  /**
+   * The token every route but `/health` needs (a bearer header, or a browser's cookie); none: no
+   * authentication.
+   * @default {null}
+   */
+  token?: string | null;
   /**
    * The folder of results folders the dashboard shows.
    * @default {"results"}
@@ -67,7 +75,7 @@ export interface Server {
  */
 export function serverApp(options: ServerOptions = {}): Server {
   const token = options.token ?? null;
-  const api = episodeApi({ ...options, token: null });
+  const api = episodeApi(options);
   const app = new Hono();
   if (token !== null) {
     // Every route but /health needs the token: as a bearer header (agents), or as the cookie a

@@ -22,6 +22,7 @@ Deno.test("serverApp(): with a token, agents send it as a bearer header and a br
         body: JSON.stringify({ domain: "airline", task: "airline/0" }),
       });
     assertEquals((await start({})).status, 401);
+    assertEquals((await start({ authorization: "Bearer wrong" })).status, 401);
     assertEquals((await start({ authorization: "Bearer t0k" })).status, 201);
     // Without a token every route is open (the server then binds to loopback only).
     assertEquals((await serverApp({ results: dir }).app.request("/")).status, 200);

@@ -24,7 +24,7 @@ import {
   parseTaskId,
   SCENARIO_SOURCE,
   type Task,
-  toolParameters,
+  toolSchema,
   World,
 } from "../envs/mod.ts";
 import { type Cell, cellSeed, conditionVariants } from "../eval/plan.ts";
@@ -52,7 +52,8 @@ export interface EpisodeRequest {
    */
   seed?: string;
   /**
-   * The condition: `nominal`, `fault`, `env` or `prompt`.
+   * The condition: `nominal`, `fault`, `env` or `prompt` (an abstention scenario: `nominal` only,
+   * as the plan runs it).
    * @default {"nominal"}
    */
   condition?: Condition;
@@ -72,6 +73,45 @@ export interface EpisodeRequest {
    * @default {0}
    */
   run?: number;
+}
+
+/**
+ * One action of an outside agent, as the episode API takes it (and as `examples/episode_client.py`
+ * reads its decisions file): a tool call, a message to the user, or the end with its confidence.
+ */
+export type RemoteAction =
+  | { type: "tool"; name: string; arguments: Json }
+  | { type: "message"; text: string; intent?: Intent }
+  | { type: "end"; confidence?: number };
+
+/**
+ * The actions an in-process episode's agent took, from its events, in order, ending with the end:
+ * the agent's own (with the confidence it stated), or, when the episode ended otherwise, one with
+ * `confidence` (the record's). Played on a remote episode of the same cell, they give the same record.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { EpisodeEvent } from "../envs/mod.ts";
+ * import { remoteActions } from "./session.ts";
+ * const events: EpisodeEvent[] = [
+ *   { step: 1, actor: "agent", kind: "tool", tool: "get_user_details", args: { user_id: "u1" }, latency_ms: 0 },
+ *   { step: 2, actor: "agent", kind: "end", confidence: 0.9, latency_ms: 0 },
+ * ];
+ * assertEquals(remoteActions(events).map((a) => a.type), ["tool", "end"]);
+ * ```
+ */
+export function remoteActions(events: readonly EpisodeEvent[], confidence?: number | null): RemoteAction[] {
+  const out: RemoteAction[] = [];
+  for (const e of events) {
+    if (e.actor === "agent" && e.kind === "message") {
+      out.push({ type: "message", text: e.text!, ...(e.intent ? { intent: e.intent } : {}) });
+    } else if (e.kind === "tool") out.push({ type: "tool", name: e.tool!, arguments: e.args as Json });
+    else if (e.actor === "agent" && e.kind === "end") {
+      return [...out, { type: "end", ...(e.confidence === undefined ? {} : { confidence: e.confidence }) }];
+    }
+  }
+  return [...out, { type: "end", ...(confidence === undefined || confidence === null ? {} : { confidence }) }];
 }
 
 /** A tool in the OpenAI function shape, as the API offers it. */
@@ -215,8 +255,6 @@ export class RemoteEpisode {
   readonly id: string;
   /** The cell it is of. */
   readonly cell: Cell;
-  /** When an action last came (ms, `Date.now()`), for the idle limit. */
-  lastActive: number;
   readonly #agent: PushAgent;
   readonly #done: Promise<Finished>;
   readonly #log: TrajectoryItem[] = [];
@@ -228,14 +266,14 @@ export class RemoteEpisode {
     this.cell = cell;
     this.#agent = agent;
     this.#done = done;
-    this.lastActive = Date.now();
     void this.#done.then(() => this.#finished = true);
   }
 
   /**
    * Starts an episode and returns it once the user's opening is there. Throws an `EpisodeError`
    * ("invalid") naming what is wrong with the request: an unknown domain, task, condition or
-   * variant, or a malformed agent name or run.
+   * variant, a condition other than nominal for an abstention scenario, or a malformed agent name
+   * or run.
    */
   static async open(
     id: string,
@@ -245,7 +283,7 @@ export class RemoteEpisode {
     const config = configOf(request, options);
     const world = World.open(getDomain(request.domain), { seed: config.worldSeed });
     try {
-      const task = findTask(world, request);
+      const task = findTask(world, request, config);
       const cell = cellOf(config, request, task);
       const tasks = new Map([[task.id, task]]);
       const conditions = await prepareConditions({
@@ -279,10 +317,7 @@ export class RemoteEpisode {
         opening: {
           id,
           policy: ctx.policy,
-          tools: ctx.tools.map((t) => ({
-            type: "function",
-            function: { name: t.name, description: t.description, parameters: toolParameters(t) },
-          })),
+          tools: ctx.tools.map((t) => toolSchema(t, "openai") as unknown as FunctionTool),
           messages: [opening],
           ...(ctx.hints === undefined ? {} : { hints: ctx.hints }),
         },
@@ -326,7 +361,6 @@ export class RemoteEpisode {
    * its grade, violations, milestones and record; an episode that ended already keeps its own end.
    */
   async end(confidence?: number): Promise<EpisodeVerdict> {
-    this.lastActive = Date.now();
     if (this.#agent.waiting) this.#agent.act({ type: "end", ...(confidence === undefined ? {} : { confidence }) });
     else if (this.#agent.reporting) {
       this.#agent.report(confidence === undefined ? {} : { confidence, confidenceSource: "stated" });
@@ -361,7 +395,6 @@ export class RemoteEpisode {
         `Episode ${this.id} has ended: POST /v1/episodes/${this.id}/end for its record`,
       );
     }
-    this.lastActive = Date.now();
     this.#agent.act(action);
     const next = await Promise.race([
       this.#agent.observed.promise,
@@ -411,7 +444,7 @@ function configOf(
   } as ExperimentConfig);
 }
 
-function findTask(world: World, request: EpisodeRequest): Task {
+function findTask(world: World, request: EpisodeRequest, config: ResolvedConfig): Task {
   const id = parseTaskId(request.task);
   const bad = () =>
     new EpisodeError(
@@ -427,7 +460,7 @@ function findTask(world: World, request: EpisodeRequest): Task {
     })();
   }
   if (id.source !== SCENARIO_SOURCE) throw bad();
-  return world.scenarios().find((t) => t.id === request.task) ?? (() => {
+  return world.scenarios(config.scenarioPairs).find((t) => t.id === request.task) ?? (() => {
     throw bad();
   })();
 }
@@ -438,6 +471,13 @@ function cellOf(config: ResolvedConfig, request: EpisodeRequest, task: Task): Ce
     throw new EpisodeError(
       "invalid",
       `Unknown condition ${JSON.stringify(condition)}: expected one of ${CONDITIONS.join(", ")}`,
+    );
+  }
+  // As the plan runs it (`planCells()`): an abstention scenario runs nominal only.
+  if (task.scenario !== undefined && condition !== "nominal") {
+    throw new EpisodeError(
+      "invalid",
+      `Invalid condition ${JSON.stringify(condition)} for abstention scenario ${task.id}: expected "nominal"`,
     );
   }
   const variants = conditionVariants(config, condition).map(([v]) => v);

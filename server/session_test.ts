@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import type { EpisodeEvent, Intent, Json } from "../envs/mod.ts";
+import type { EpisodeEvent } from "../envs/mod.ts";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
-import { EpisodeError, RemoteEpisode } from "./session.ts";
+import { EpisodeError, remoteActions, RemoteEpisode } from "./session.ts";
 
 // Drives a remote episode with the actions an in-process episode's agent took, in order.
 async function replay(
@@ -11,12 +11,12 @@ async function replay(
   confidence: number | null,
 ) {
   const { episode, opening } = await RemoteEpisode.open(id, request);
-  for (const e of events) {
-    if (e.actor === "agent" && e.kind === "message") await episode.message(e.text!, e.intent as Intent | undefined);
-    else if (e.kind === "tool") await episode.tool(e.tool!, e.args as Json);
-    else if (e.actor === "agent" && e.kind === "end") return { opening, verdict: await episode.end(e.confidence) };
+  for (const a of remoteActions(events, confidence)) {
+    if (a.type === "message") await episode.message(a.text, a.intent);
+    else if (a.type === "tool") await episode.tool(a.name, a.arguments);
+    else return { opening, verdict: await episode.end(a.confidence) };
   }
-  return { opening, verdict: await episode.end(confidence ?? undefined) };
+  throw new Error("remoteActions() gave no end");
 }
 
 Deno.test("a remote episode given the oracle's decisions gets the record the oracle got in-process, under every condition", async () => {
@@ -70,4 +70,27 @@ Deno.test("a remote episode refuses a bad request in one line, and an action aft
   idle.expire("idle for more than 600 s");
   assertEquals((await idle.end()).record.agent_error, "idle for more than 600 s");
   await assertRejects(() => idle.message("hello"), EpisodeError, "expired: idle for more than 600 s");
+});
+
+Deno.test("a remote episode of an abstention scenario is a cell the plan has: nominal only, of the config's scenario pairs", async () => {
+  const open = (request: Parameters<typeof RemoteEpisode.open>[1], config = {}) =>
+    RemoteEpisode.open("s", request, { config });
+  await assertRejects(
+    () => open({ domain: "airline", task: "abstention:airline/0", condition: "fault" }),
+    EpisodeError,
+    'Invalid condition "fault" for abstention scenario abstention:airline/0: expected "nominal"',
+  );
+  // Three pairs per template make scenarios two pairs do not have (104 of them in airline).
+  await assertRejects(
+    () => open({ domain: "airline", task: "abstention:airline/150" }),
+    EpisodeError,
+    'Unknown task "abstention:airline/150"',
+  );
+  const { episode } = await open({ domain: "airline", task: "abstention:airline/150" }, { scenarioPairs: 3 });
+  assertEquals([episode.cell.task, episode.cell.condition, episode.cell.variant], [
+    "abstention:airline/150",
+    "nominal",
+    null,
+  ]);
+  await episode.end();
 });

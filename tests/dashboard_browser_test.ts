@@ -4,25 +4,13 @@
 // for its data and saved as a screenshot. Without Chromium the test is skipped, except under CI
 // (CI set), where it fails.
 import { assert, assertEquals, assertGreater, assertStringIncludes } from "@std/assert";
-import {
-  type ExperimentConfig,
-  type FinishedEpisode,
-  resolveConfig,
-  type ResolvedConfig,
-  type ResultsSink,
-  ResultsStore,
-  runExperiment,
-  writeRecordsJsonl,
-  writeReports,
-} from "../eval/mod.ts";
+import type { ResolvedConfig } from "../eval/mod.ts";
 import { dashboardApp } from "../server/mod.ts";
-import { Cdp, devToolsEndpoint, findChromium, within } from "./fixtures/chromium.ts";
+import { type Cdp, findChromium, withChromiumPage, within } from "./fixtures/chromium.ts";
+import { ignoreWithout, requireTool } from "./fixtures/ci.ts";
+import { dashboardExperiments, runInto } from "./fixtures/dashboard.ts";
 
 const chromium = findChromium();
-const inCi = Deno.env.get("CI") !== undefined && Deno.env.get("CI") !== "";
-if (chromium === null && !inCi) {
-  console.log("dashboard_browser_test: Chromium not found, skipping (install it: apt-get install chromium)");
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,111 +63,20 @@ class Tab {
 }
 
 /** Launches Chromium, opens a tab, runs `use` with it; always kills the browser. */
-async function withTab<T>(shots: string, use: (tab: Tab) => Promise<T>): Promise<T> {
-  const profile = await Deno.makeTempDir({ prefix: "ark-chromium-" });
-  const child = new Deno.Command(chromium!, {
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--hide-scrollbars",
-      `--user-data-dir=${profile}`,
-      "--remote-debugging-port=0",
-      "about:blank",
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  let cdp: Cdp | undefined;
-  try {
-    const endpoint = await within(devToolsEndpoint(profile), 20_000, "Chromium's DevToolsActivePort");
-    cdp = await Cdp.connect(endpoint);
-    const { targetId } = await cdp.send("Target.createTarget", { url: "about:blank" });
-    const { sessionId } = await cdp.send("Target.attachToTarget", { targetId, flatten: true });
-    const session = sessionId as string;
-    await cdp.send("Page.enable", {}, session);
-    await cdp.send("Emulation.setDeviceMetricsOverride", {
-      width: 1280,
-      height: 900,
-      deviceScaleFactor: 1,
-      mobile: false,
-    }, session);
-    return await use(new Tab(cdp, session, shots));
-  } finally {
-    await cdp?.send("Browser.close").catch(() => {});
-    await cdp?.close();
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-    await child.status;
-    await Deno.remove(profile, { recursive: true }).catch(() => {});
-  }
-}
-
-const BASE: ExperimentConfig = {
-  suite: "tasks",
-  domains: ["airline"],
-  agents: ["oracle", "noisy"],
-  tasks: 2,
-  runs: 2,
-  conditions: { fault: false, env: false, prompt: false },
-};
-
-/** A sink that stores `left` more episodes, then refuses (so a run stops half-way). */
-function stopping(inner: ResultsSink, left: number): ResultsSink {
-  return {
-    finishedKeys: () => inner.finishedKeys(),
-    count: () => inner.count(),
-    records: () => inner.records(),
-    events: (cell) => inner.events(cell),
-    updateRecords: (updates) => inner.updateRecords(updates),
-    add(episode: FinishedEpisode): boolean {
-      if (left-- <= 0) throw new Error("stopped on purpose");
-      return inner.add(episode);
-    },
-  };
-}
-
-async function runInto(config: ResolvedConfig, options: { stopAfter?: number; reports?: boolean } = {}): Promise<void> {
-  await Deno.mkdir(config.out, { recursive: true });
-  using store = ResultsStore.open(`${config.out}/results.sqlite`, { config });
-  const sink = options.stopAfter === undefined ? store : stopping(store, options.stopAfter);
-  await runExperiment(config, { sink }).catch((err) => {
-    if (options.stopAfter === undefined || err.message !== "stopped on purpose") throw err;
-  });
-  if (options.reports) {
-    await writeRecordsJsonl(store, `${config.out}/records.jsonl`);
-    await writeReports(config.out, { records: store.records(), store, seed: config.seed, resamples: 100 });
-  }
+function withTab<T>(shots: string, use: (tab: Tab) => Promise<T>): Promise<T> {
+  return withChromiumPage(chromium!, (cdp, session) => use(new Tab(cdp, session, shots)));
 }
 
 const name = (config: ResolvedConfig) => config.out.split("/").pop()!;
 
 Deno.test({
   name: "dashboardApp() pages render with data in headless Chromium, a live run updating itself",
-  ignore: chromium === null && !inCi,
+  ignore: ignoreWithout("Chromium", chromium !== null, "dashboard_browser_test"),
   async fn() {
-    if (chromium === null) {
-      throw new Error("Chromium is missing under CI: install it (apt-get install -y chromium) or put it on PATH");
-    }
+    requireTool("Chromium", chromium !== null, "apt-get install -y chromium");
     const dir = await Deno.makeTempDir({ prefix: "ark-dashboard-" });
     const shots = await Deno.makeTempDir({ prefix: "ark-dashboard-shots-" });
-    const config = (seed: string, agents = BASE.agents) => {
-      const out = `${dir}/${resolveConfig({ ...BASE, agents, seed }).experiment}`;
-      return resolveConfig({ ...BASE, agents, seed, out });
-    };
-    const [a, b, live] = [config("0"), config("1", ["oracle", "noisy", "reckless"]), config("2")];
-    await runInto(a, { reports: true });
-    await runInto(b);
-    await runInto(live, { stopAfter: 3 });
+    const { a, b, running: live } = await dashboardExperiments(dir, { resamples: 100 });
     const app = dashboardApp({ results: dir, resamples: 100 });
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
     const root = `http://127.0.0.1:${server.addr.port}`;

@@ -23,7 +23,8 @@ async function profile(agent: string, rate?: number) {
 const NO_ERRORS = { wrongArgument: 0, skippedConfirmation: 0, skippedLookup: 0, wrongTool: 0, prematureEnd: 0 };
 
 Deno.test("orders: R_len falls as noisy's per-step error rate grows; the oracle's is 1 with R(t) = 1 throughout", async () => {
-  const oracle = (await profile("oracle")).decay;
+  const oracleProfile = await profile("oracle");
+  const oracle = oracleProfile.decay;
   for (const [key, group] of Object.entries(oracle.by_length_dependency ?? {})) {
     assert(group.curve.every((p) => p.R === 1), `oracle ${key}: ${JSON.stringify(group.curve.map((p) => p.R))}`);
   }
@@ -37,7 +38,7 @@ Deno.test("orders: R_len falls as noisy's per-step error rate grows; the oracle'
   ]);
   const rLen = (p: Awaited<ReturnType<typeof profile>>, family: string, dependency: string) =>
     p.decay.r_len?.[family]?.[dependency]?.value ?? null;
-  assertEquals(rLen(await profile("oracle"), "referral_chain", "strong"), 1);
+  assertEquals(rLen(oracleProfile, "referral_chain", "strong"), 1);
   const byRate = [];
   for (const rate of [0.002, 0.01, 0.03]) {
     const p = await profile("noisy", rate);

@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "@std/assert";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
 import { ModelError } from "../agents/model/mod.ts";
+import { hasPython, ignoreWithout, requireTool } from "./fixtures/ci.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -13,15 +14,7 @@ function freePort(): number {
   return port;
 }
 
-async function hasPython(): Promise<boolean> {
-  try {
-    return (await new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" }).output())
-      .success;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
-}
+const python = hasPython();
 
 async function deno(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, stdout: "piped", stderr: "piped" }).output();
@@ -84,11 +77,11 @@ Deno.test("runExperiment() records a malformed remote action as the agent's erro
   assertStringIncludes(err.message, `Cannot reach agent server "${down}" on airline/0 run 0: connection refused`);
 });
 
-Deno.test("deno task eval --agents URL runs the Python example agent, scores its records, resumes and repeats them", async () => {
-  if (!(await hasPython())) {
-    console.log("skipped: python3 is not installed, so examples/remote_agent.py cannot run");
-    return;
-  }
+Deno.test({
+  name: "deno task eval --agents URL runs the Python example agent, scores its records, resumes and repeats them",
+  ignore: ignoreWithout("python3", python, "remote_agent_test"),
+}, async () => {
+  requireTool("python3", python, "apt-get install -y python3");
   const out = await Deno.makeTempDir({ prefix: "ark_remote_" });
   const { child, lines: output, url } = await startExample(freePort());
   try {

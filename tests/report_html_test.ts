@@ -4,57 +4,12 @@
 import { assert, assertEquals } from "@std/assert";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
 import { writeReports } from "../eval/report/mod.ts";
-import { Cdp, devToolsEndpoint, findChromium, within } from "./fixtures/chromium.ts";
+import { findChromium, withChromiumPage, within } from "./fixtures/chromium.ts";
+import { ignoreWithout, requireTool } from "./fixtures/ci.ts";
 
 const TIMEOUT_MS = 60_000;
 
 const chromium = findChromium();
-const inCi = Deno.env.get("CI") !== undefined && Deno.env.get("CI") !== "";
-if (chromium === null && !inCi) {
-  console.log("report_html_test: Chromium not found, skipping (install it: apt-get install chromium)");
-}
-
-/** Launches Chromium, opens a page, runs `use` with the client and session; always kills the browser. */
-async function withPage<T>(use: (cdp: Cdp, session: string) => Promise<T>): Promise<T> {
-  const profile = await Deno.makeTempDir({ prefix: "ark-chromium-" });
-  const child = new Deno.Command(chromium!, {
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--hide-scrollbars",
-      `--user-data-dir=${profile}`,
-      "--remote-debugging-port=0",
-      "about:blank",
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  let cdp: Cdp | undefined;
-  try {
-    const endpoint = await within(devToolsEndpoint(profile), 20_000, "Chromium's DevToolsActivePort");
-    cdp = await Cdp.connect(endpoint);
-    const { targetId } = await cdp.send("Target.createTarget", { url: "about:blank" });
-    const { sessionId } = await cdp.send("Target.attachToTarget", { targetId, flatten: true });
-    return await use(cdp, sessionId as string);
-  } finally {
-    await cdp?.send("Browser.close").catch(() => {});
-    await cdp?.close();
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-    await child.status;
-    await Deno.remove(profile, { recursive: true }).catch(() => {});
-  }
-}
 
 /** A small experiment under every condition, judged: reckless breaks rules and moves money wrongly. */
 async function experiment(): Promise<{ sink: MemoryResults; seed: string; title: string }> {
@@ -79,25 +34,16 @@ const CHECK = `JSON.stringify({
 
 Deno.test({
   name: "report.html renders every chart with data in headless Chromium",
-  ignore: chromium === null && !inCi,
+  ignore: ignoreWithout("Chromium", chromium !== null, "report_html_test"),
   sanitizeResources: true,
   async fn() {
-    if (chromium === null) {
-      throw new Error("Chromium is missing under CI: install it (apt-get install -y chromium) or put it on PATH");
-    }
+    requireTool("Chromium", chromium !== null, "apt-get install -y chromium");
     const dir = await Deno.makeTempDir({ prefix: "ark-report-" });
     const { sink, seed, title } = await experiment();
     await writeReports(dir, { records: sink.records(), store: sink, seed, resamples: 200, title });
     const url = new URL(`file://${dir}/report.html`).href;
     const page = await within(
-      withPage(async (cdp, session) => {
-        await cdp.send("Page.enable", {}, session);
-        await cdp.send("Emulation.setDeviceMetricsOverride", {
-          width: 1280,
-          height: 900,
-          deviceScaleFactor: 1,
-          mobile: false,
-        }, session);
+      withChromiumPage(chromium!, async (cdp, session) => {
         const loaded = cdp.next("Page.loadEventFired");
         await cdp.send("Page.navigate", { url }, session);
         await loaded;

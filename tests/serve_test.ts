@@ -3,35 +3,19 @@
 // the oracle got; the server refuses to bind beyond loopback without a token.
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
-import type { EpisodeEvent } from "../envs/mod.ts";
+import { remoteActions } from "../server/mod.ts";
+import { hasPython, ignoreWithout, requireTool } from "./fixtures/ci.ts";
 
 const SERVE = new URL("../cli/serve.ts", import.meta.url).pathname;
 const CLIENT = new URL("../examples/episode_client.py", import.meta.url).pathname;
 
-function hasPython(): boolean {
-  try {
-    return new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync().success;
-  } catch {
-    return false;
-  }
-}
+const python = hasPython();
 
-// The agent's decisions of an episode, as the client plays them.
-function decisions(events: EpisodeEvent[], confidence: number | null): unknown[] {
-  const out: unknown[] = [];
-  for (const e of events) {
-    if (e.actor === "agent" && e.kind === "message") out.push({ type: "message", text: e.text, intent: e.intent });
-    else if (e.kind === "tool") out.push({ type: "tool", name: e.tool, arguments: e.args });
-    else if (e.actor === "agent" && e.kind === "end") return [...out, { type: "end", confidence: e.confidence }];
-  }
-  return [...out, { type: "end", confidence }];
-}
-
-Deno.test("a Python stdlib client completes episodes over the episode API and gets the oracle's in-process records", async () => {
-  if (!hasPython()) {
-    console.log("python3 not found: the Python client test is skipped");
-    return;
-  }
+Deno.test({
+  name: "a Python stdlib client completes episodes over the episode API and gets the oracle's in-process records",
+  ignore: ignoreWithout("python3", python, "serve_test"),
+}, async () => {
+  requireTool("python3", python, "apt-get install -y python3");
   const sink = new MemoryResults();
   const config = resolveConfig({
     suite: "tasks",
@@ -60,7 +44,7 @@ Deno.test("a Python stdlib client completes episodes over the episode API and ge
     assertStringIncludes(seen, "no token: bound to loopback only");
     for (const r of sink.records()) {
       const file = `${dir}/${r.task.replace("/", "_")}.json`;
-      await Deno.writeTextFile(file, JSON.stringify(decisions(sink.events(r), r.confidence ?? null)));
+      await Deno.writeTextFile(file, JSON.stringify(remoteActions(sink.events(r), r.confidence)));
       const out = await new Deno.Command("python3", {
         args: [
           CLIENT,
@@ -114,7 +98,10 @@ Deno.test("deno task serve refuses to bind beyond loopback without a token, and 
     "Refusing to serve on 0.0.0.0 without a token: give --token (or $ARK_TOKEN), or bind to 127.0.0.1",
   );
   const port = await run(["--port", "http"]);
-  assertEquals([port.code, port.stderr.trim()], [2, 'Invalid --port "http": expected a whole number of at least 0']);
+  assertEquals([port.code, port.stderr.trim()], [
+    2,
+    'Invalid value "http" for --port: expected a whole number of at least 0',
+  ]);
   const help = await run(["--help"]);
   assertEquals(help.code, 0);
   assertStringIncludes(help.stdout, "Usage: deno task serve");
