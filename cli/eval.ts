@@ -18,6 +18,7 @@
  */
 import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
 import { type EvalArgs, parseEvalArgs, USAGE } from "./_eval_args.ts";
+import { readEnv } from "./_flags.ts";
 import {
   checkConfig,
   type ExperimentConfig,
@@ -38,8 +39,9 @@ import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
 import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "../eval/models.ts";
 import { preflight, PreflightError } from "../eval/preflight.ts";
 import { formatDollars, formatUsage, summarizeUsage } from "../eval/usage.ts";
-import { claimShard, experimentCells, type Shard, ShardError, shardOut, ShardSink, shardText } from "../eval/shard.ts";
-import { fsReason } from "../eval/fs_errors.ts";
+import { claimShard, type Shard, ShardError, shardOf, shardOut, shardText } from "../eval/shard.ts";
+import type { CellKey } from "../eval/plan.ts";
+import { createOutputFolder } from "../eval/fs_errors.ts";
 
 /** The exit code of a run stopped at the `--max-cost` budget. */
 export const EXIT_BUDGET = 3;
@@ -48,10 +50,6 @@ export const EXIT_BUDGET = 3;
 export const EXIT_STOPPED = 130;
 
 // Keys and endpoints come from the environment only when reading it is allowed; never prompts.
-function readEnv(name: string): string | undefined {
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return undefined;
-  return Deno.env.get(name) || undefined;
-}
 
 function progressLine(label = "episodes"): ((p: Progress) => void) | undefined {
   if (!Deno.stderr.isTerminal()) return undefined;
@@ -133,12 +131,9 @@ async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; c
       return { code: 1 };
     }
   }
-  try {
-    await Deno.mkdir(config.out, { recursive: true });
-  } catch (err) {
-    const why = fsReason(err);
-    if (why === null) throw err;
-    console.error(`Cannot create output folder "${config.out}": ${why}; choose another --out`);
+  const unusable = await createOutputFolder(config.out, "--out");
+  if (unusable !== null) {
+    console.error(unusable);
     return { code: 1 };
   }
   return { prices };
@@ -216,24 +211,22 @@ export async function main(args: readonly string[]): Promise<number> {
     throw err;
   }
   using _store = store;
-  // Cells of other shards count as finished; the summary and the progress count this shard's only.
-  const sink = shard === undefined ? store : new ShardSink(store, { shard, cells: experimentCells(config) });
-  const outside = sink instanceof ShardSink ? sink.outside : 0;
   const progress = progressLine(shard === undefined ? undefined : `shard ${shardText(shard)} episodes`);
   const models = await openModels(config, ready.prices);
   if (models === 1) return 1;
   using _models = models ?? undefined;
   // Each record reaches records.jsonl as its episode finishes: a killed run leaves whole lines.
-  using appending = appendingSink(sink, recordsPath);
+  using appending = appendingSink(store, recordsPath);
   const stop = new AbortController();
   using _signals = stopOnSignals(stop);
   let summary: Awaited<ReturnType<typeof runExperiment>>;
   try {
     summary = await runExperiment(config, {
       sink: appending,
-      onProgress: progress && (({ done, total }) => progress({ done: done - outside, total: total - outside })),
+      onProgress: progress,
       models: models ? (spec) => models.client(spec) : undefined,
       signal: stop.signal,
+      ...(shard ? { only: (cell: CellKey) => shardOf(cell, shard.count) === shard.index } : {}),
     });
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
@@ -243,7 +236,6 @@ export async function main(args: readonly string[]): Promise<number> {
     return 1;
   }
   appending.close();
-  summary = { ...summary, total: summary.total - outside, skipped: summary.skipped - outside };
   const written = await writeRecordsJsonl(store, recordsPath);
   const records = store.records();
   console.log(await writeReports(config.out, { records, store, seed: config.seed, title: config.experiment }));

@@ -14,7 +14,7 @@ import type { EpisodeEvent } from "../envs/mod.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
 import { type AnyRecord, recordsCsv } from "../eval/export/csv.ts";
 import { otlpLines } from "../eval/export/otlp.ts";
-import { compareCells } from "../eval/plan.ts";
+import { sortRecords } from "../eval/records.ts";
 import { errorReason } from "../eval/fs_errors.ts";
 
 /** Usage text of `deno task export`. */
@@ -68,11 +68,6 @@ export function parseExportArgs(args: readonly string[]): ExportArgs | "help" {
   return { dir: read.dir, format, out };
 }
 
-/** Why a path cannot be used, in a few words. */
-function reason(err: unknown): string {
-  return errorReason(err);
-}
-
 class ExportError extends Error {}
 
 // Text written in chunks of about a megabyte, to a file or to stdout.
@@ -101,7 +96,7 @@ class Output {
     try {
       while (bytes.length > 0) bytes = bytes.subarray(this.#file.writeSync(bytes));
     } catch (err) {
-      throw new ExportError(`Cannot write ${this.#name}: ${reason(err)}`);
+      throw new ExportError(`Cannot write ${this.#name}: ${errorReason(err)}`);
     }
   }
 }
@@ -112,7 +107,7 @@ function readJsonl(path: string): AnyRecord[] {
   try {
     text = Deno.readTextFileSync(path);
   } catch (err) {
-    throw new ExportError(`Cannot read "${path}": ${reason(err)}`);
+    throw new ExportError(`Cannot read "${path}": ${errorReason(err)}`);
   }
   return text.split("\n").flatMap((line, i) => {
     if (line.trim() === "") return [];
@@ -123,9 +118,6 @@ function readJsonl(path: string): AnyRecord[] {
     }
   });
 }
-
-const sorted = (records: AnyRecord[]): AnyRecord[] =>
-  records.sort((a, b) => compareCells({ ...a, variant: a.variant ?? null }, { ...b, variant: b.variant ?? null }));
 
 /** Writes what `args` asks for to the output `open()` gives; returns how many records (csv) or traces (otlp) it wrote. */
 function exportTo(args: ExportArgs, store: ResultsStore | null, open: () => Output): number {
@@ -142,7 +134,8 @@ function exportTo(args: ExportArgs, store: ResultsStore | null, open: () => Outp
     return records.length;
   }
   const { name, seed } = store.experiment();
-  const records = sorted(store.records());
+  // recordsCsv() sorts what it writes; the traces follow the same order.
+  const records = args.format === "csv" ? store.records() : sortRecords(store.records());
   const output = open();
   if (args.format === "csv") output.write(recordsCsv(records));
   else {
@@ -168,7 +161,7 @@ export function main(args: readonly string[]): number {
     try {
       if (!Deno.statSync(parsed.dir).isDirectory) throw new Deno.errors.NotADirectory("not a folder");
     } catch (err) {
-      const why = err instanceof Deno.errors.NotADirectory ? "it is not a folder" : reason(err);
+      const why = err instanceof Deno.errors.NotADirectory ? "it is not a folder" : errorReason(err);
       throw new ExportError(`Cannot read "${parsed.dir}": ${why}`);
     }
     const storePath = `${parsed.dir}/results.sqlite`;
@@ -176,7 +169,9 @@ export function main(args: readonly string[]): number {
     try {
       hasStore = Deno.statSync(storePath).isFile;
     } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw new ExportError(`Cannot read "${storePath}": ${reason(err)}`);
+      if (!(err instanceof Deno.errors.NotFound)) {
+        throw new ExportError(`Cannot read "${storePath}": ${errorReason(err)}`);
+      }
     }
     if (hasStore) store = ResultsStore.read(storePath);
     const open = () => {
@@ -184,7 +179,7 @@ export function main(args: readonly string[]): number {
       try {
         file = Deno.openSync(parsed.out, { write: true, create: true, truncate: true });
       } catch (err) {
-        throw new ExportError(`Cannot write "${parsed.out}": ${reason(err)}`);
+        throw new ExportError(`Cannot write "${parsed.out}": ${errorReason(err)}`);
       }
       return new Output(file, `"${parsed.out}"`);
     };

@@ -9,7 +9,7 @@
  * @module
  */
 import { z } from "zod";
-import { canonicalJson, deriveSeed, domains as registry } from "../envs/mod.ts";
+import { canonicalJson, DEFAULT_PAIRS, deriveSeed, domains as registry } from "../envs/mod.ts";
 import { agentFactory, ENV_PRESET_NAMES, type EnvPreset, type ModelSpec, modelSpec } from "../agents/mod.ts";
 import type { EpisodeRecord } from "../scoring/mod.ts";
 import {
@@ -389,7 +389,7 @@ const SETTINGS = {
     ])],
   },
   scenarioPairs: {
-    schema: (f) => f.count("the scenario pairs per template").default(2),
+    schema: (f) => f.count("the scenario pairs per template").default(DEFAULT_PAIRS),
     flags: [flag("--scenario-pairs N", "abstention scenario pairs per template (default 2)", numberText)],
   },
   scenarioRuns: {
@@ -730,13 +730,22 @@ function extras(c: Named): Record<string, unknown> {
   if (c.longRuns !== null) out.longRuns = c.longRuns;
   if (c.worldSeed !== "0") out.worldSeed = c.worldSeed;
   if (c.suite !== "all") out.suite = c.suite;
-  if (c.scenarioPairs !== 2) out.scenarioPairs = c.scenarioPairs;
-  if (c.scenarioRuns !== 1) out.scenarioRuns = c.scenarioRuns;
+  Object.assign(out, scenarioFields(c));
   if (c.user !== "scripted") out.user = c.user;
   // Not the judge: it changes how episodes are judged, not what they are, and `deno task judge`
   // may change it later; the experiment keeps its name.
   if (c.temperature !== null) out.temperature = c.temperature;
   if (c.maxTokens !== null) out.maxTokens = c.maxTokens;
+  return out;
+}
+
+// The scenario settings where they are not the default and the suite runs scenarios: under
+// `suite: "tasks"` they change no cell, so they change neither the name nor the identity.
+function scenarioFields(c: Pick<ResolvedConfig, "suite" | "scenarioPairs" | "scenarioRuns">): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!suiteParts(c).scenarios) return out;
+  if (c.scenarioPairs !== DEFAULT_PAIRS) out.scenarioPairs = c.scenarioPairs;
+  if (c.scenarioRuns !== 1) out.scenarioRuns = c.scenarioRuns;
   return out;
 }
 
@@ -783,8 +792,7 @@ export function configIdentity(config: ResolvedConfig): Record<string, unknown> 
   };
   if (config.longRuns !== null) identity.longRuns = config.longRuns;
   if (config.suite !== "all") identity.suite = config.suite;
-  if (config.scenarioPairs !== 2) identity.scenarioPairs = config.scenarioPairs;
-  if (config.scenarioRuns !== 1) identity.scenarioRuns = config.scenarioRuns;
+  Object.assign(identity, scenarioFields(config));
   if (config.user !== "scripted") identity.user = config.user;
   if (config.judge !== "rules") identity.judge = config.judge;
   if (config.temperature !== null) identity.temperature = config.temperature;

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertNotEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
 import { domains } from "../envs/mod.ts";
-import { checkConfig, loadConfigFile, mergeConfigs, paraphraseModel, resolveConfig } from "./config.ts";
+import { checkConfig, configIdentity, loadConfigFile, mergeConfigs, paraphraseModel, resolveConfig } from "./config.ts";
 
 async function file(text: string): Promise<string> {
   const path = await Deno.makeTempFile({ suffix: ".json" });
@@ -109,4 +109,15 @@ Deno.test("checkConfig() names a field given as text by its name and text, one l
     tasks.message,
     'Invalid value "many" for --tasks: expected the number of tasks, a whole number of at least 1',
   );
+});
+
+Deno.test("the scenario settings name the experiment only when its suite runs scenarios", () => {
+  const tasks = resolveConfig({ suite: "tasks" });
+  assertEquals(
+    configIdentity(resolveConfig({ suite: "tasks", scenarioPairs: 5, scenarioRuns: 3 })),
+    configIdentity(tasks),
+  );
+  const all = resolveConfig({ scenarioPairs: 5 });
+  assertEquals(configIdentity(all).scenarioPairs, 5);
+  assertNotEquals(all.experiment, resolveConfig({}).experiment);
 });

@@ -42,3 +42,25 @@ export function fsReason(err: unknown): string | null {
 export function errorReason(err: unknown): string {
   return fsReason(err) ?? (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }
+
+/**
+ * Creates an output folder (and its parents): `null` when it is there, else the one-line message
+ * saying why it cannot be (`flag` names the argument to change). Other errors are thrown.
+ *
+ * @example
+ * ```ts
+ * import { createOutputFolder } from "./fs_errors.ts";
+ * await createOutputFolder("/proc/x", "--out");
+ * // 'Cannot create output folder "/proc/x": a system path ark may not use; choose another --out'
+ * ```
+ */
+export async function createOutputFolder(path: string, flag: string): Promise<string | null> {
+  try {
+    await Deno.mkdir(path, { recursive: true });
+    return null;
+  } catch (err) {
+    const why = fsReason(err);
+    if (why === null) throw err;
+    return `Cannot create output folder "${path}": ${why}; choose another ${flag}`;
+  }
+}

@@ -24,6 +24,7 @@ export {
   cellKey,
   compareCells,
   LONG_TASK_MILESTONES,
+  type LooseCellKey,
   planCells,
   type PlannedTask,
   runsOf,
@@ -43,13 +44,7 @@ export {
   writeRecordsJsonl,
 } from "./records.ts";
 export { type AppendingSink, appendingSink } from "./records_append.ts";
-export {
-  REPLAY_SETTINGS,
-  replayConfig,
-  type ReplayConfigOptions,
-  replayStorePath,
-  RESULTS_FILE,
-} from "./replay_config.ts";
+export { REPLAY_SETTINGS, replayConfig, type ReplayConfigOptions, replayStorePath } from "./replay_config.ts";
 export { episodeCost, type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
 export {
   baseUrlOf,
@@ -160,6 +155,5 @@ export {
   ShardError,
   shardOf,
   shardOut,
-  ShardSink,
   shardText,
 } from "./shard.ts";

@@ -171,8 +171,11 @@ function compareTasks(a: string, b: string): number {
   return cmp(taskSuite(ia), taskSuite(ib)) || ia.index - ib.index;
 }
 
-/** Compares cell keys by agent, task (domain, then index numerically), run, condition and variant. */
-export function compareCells(a: CellKey, b: CellKey): number {
+/** A cell key whose variant may be left out (a record of another harness): none, like `null`. */
+export type LooseCellKey = Omit<CellKey, "variant"> & { variant?: string | null };
+
+/** Compares cell keys by agent, task (domain, then index numerically), run, condition and variant (none first). */
+export function compareCells(a: LooseCellKey, b: LooseCellKey): number {
   return cmp(a.agent, b.agent) || compareTasks(a.task, b.task) || a.run - b.run ||
     cmp(a.condition, b.condition) || cmp(a.variant ?? "", b.variant ?? "");
 }

@@ -8,7 +8,7 @@
 import type { EpisodeResult, Task } from "../envs/mod.ts";
 import type { Verdict } from "../judge/mod.ts";
 import type { EpisodeRecord as ScoringRecord, Milestones, ModelResources, Violation } from "../scoring/mod.ts";
-import { type CellKey, compareCells } from "./plan.ts";
+import { type CellKey, compareCells, type LooseCellKey } from "./plan.ts";
 import type { ResultsSink } from "./store.ts";
 
 export type { ModelResources, Resources, Violation } from "../scoring/mod.ts";
@@ -303,7 +303,7 @@ export function recordLine(record: EpisodeRecord): string {
 }
 
 /** Sorts records by agent, task (index numerically), run, condition and variant; returns a new array. */
-export function sortRecords(records: readonly EpisodeRecord[]): EpisodeRecord[] {
+export function sortRecords<R extends LooseCellKey>(records: readonly R[]): R[] {
   return [...records].sort(compareCells);
 }
 
@@ -322,10 +322,16 @@ export function recordsJsonl(records: readonly EpisodeRecord[]): string {
  * await writeRecordsJsonl(store, "results/airline-s0-t50-k5/records.jsonl"); // 750
  * ```
  */
-export async function writeRecordsJsonl(sink: Pick<ResultsSink, "records">, path: string): Promise<number> {
+export function writeRecordsJsonl(sink: Pick<ResultsSink, "records">, path: string): Promise<number> {
+  // A failure rejects the promise, as an asynchronous write's would.
+  return Promise.resolve().then(() => writeRecordsJsonlSync(sink, path));
+}
+
+/** `writeRecordsJsonl()` without awaiting: for a sink that rewrites its file between episodes. */
+export function writeRecordsJsonlSync(sink: Pick<ResultsSink, "records">, path: string): number {
   const records = sink.records();
   const tmp = `${path}.tmp`;
-  await Deno.writeTextFile(tmp, recordsJsonl(records));
-  await Deno.rename(tmp, path);
+  Deno.writeTextFileSync(tmp, recordsJsonl(records));
+  Deno.renameSync(tmp, path);
   return records.length;
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type EpisodeRecord, recordLine, recordsJsonl } from "./records.ts";
+import { type EpisodeRecord, recordLine, writeRecordsJsonlSync } from "./records.ts";
 import type { FinishedEpisode, ResultsSink } from "./store.ts";
 import type { CellKey } from "./plan.ts";
 import type { EpisodeEvent } from "../envs/mod.ts";
@@ -35,7 +35,7 @@ export interface AppendingSink extends ResultsSink, Disposable {
  * ```
  */
 export function appendingSink(sink: ResultsSink, path: string): AppendingSink {
-  rewrite(sink.records(), path);
+  writeRecordsJsonlSync(sink, path);
   let file: Deno.FsFile | null = Deno.openSync(path, { append: true });
   const encoder = new TextEncoder();
   const append = (record: EpisodeRecord) => {
@@ -64,7 +64,7 @@ export function appendingSink(sink: ResultsSink, path: string): AppendingSink {
       // Lines already written would be stale: the file is written again from the sink.
       if (n > 0) {
         close();
-        rewrite(sink.records(), path);
+        writeRecordsJsonlSync(sink, path);
         file = Deno.openSync(path, { append: true });
       }
       return n;
@@ -72,11 +72,4 @@ export function appendingSink(sink: ResultsSink, path: string): AppendingSink {
     close,
     [Symbol.dispose]: close,
   };
-}
-
-// The records in canonical order, replacing the file atomically.
-function rewrite(records: readonly EpisodeRecord[], path: string): void {
-  const tmp = `${path}.tmp`;
-  Deno.writeTextFileSync(tmp, recordsJsonl(records));
-  Deno.renameSync(tmp, path);
 }

@@ -14,10 +14,10 @@ import {
   SETTING_FLAGS,
 } from "./config.ts";
 import { storedConfig } from "./rejudge.ts";
-import { ResultsStore, ResultsStoreError } from "./store.ts";
+import { changedFields, ResultsStore, ResultsStoreError, shownValue } from "./store.ts";
 
-/** The file a results folder keeps its episodes in. */
-export const RESULTS_FILE = "results.sqlite";
+// The file a results folder keeps its episodes in.
+const RESULTS_FILE = "results.sqlite";
 
 /**
  * The settings that change how a run goes but not what an episode is (`configIdentity()` leaves
@@ -102,14 +102,13 @@ export function replayConfig(
   const { experiment: _, ...fields } = configIdentity(base);
   const config = resolveConfig(mergeConfigs(fields as ExperimentConfig, given));
   const there = configIdentity(base), here = configIdentity(config);
-  const keys = new Set([...Object.keys(there), ...Object.keys(here)]);
-  const changed = new Set([...keys].filter((key) => JSON.stringify(there[key]) !== JSON.stringify(here[key])));
+  const changed = new Set(changedFields(there, here));
   for (const path of leaves(given)) {
     const key = path[0] as keyof ResolvedConfig;
     if (!changed.has(key)) continue;
     throw new RangeError(
       `Cannot use ${flagOf(path)} with --replay "${folder}": it would change the experiment stored there ` +
-        `("${key}" is ${shown(base[key])} there, ${shown(config[key])} here); give only ${accepted}`,
+        `("${key}" is ${shownValue(base[key])} there, ${shownValue(config[key])} here); give only ${accepted}`,
     );
   }
   return config;
@@ -134,9 +133,4 @@ function acceptedFlags(): string {
   const names = SETTING_FLAGS.filter((f) => REPLAY_SETTINGS.includes(f.path[0] as keyof ExperimentConfig))
     .map((f) => f.name);
   return `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
-}
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? "absent";
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

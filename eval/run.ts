@@ -13,7 +13,7 @@ import { getDomain, parseTaskId, Rng, runEpisode, scriptedUser, World } from "..
 import type { AgentFactory, Domain, EpisodeEvent, Task, UserSimulator } from "../envs/mod.ts";
 import { agentFactory, llmUser, modelSpec } from "../agents/mod.ts";
 import { type ChatResponse, type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
-import { type Cell, cellKey, planCells } from "./plan.ts";
+import { type Cell, type CellKey, cellKey, planCells } from "./plan.ts";
 import { experimentTasks } from "./worlds.ts";
 import { applyScenario } from "./abstention.ts";
 import { judgeSpec, type ResolvedConfig, userSpec } from "./config.ts";
@@ -56,6 +56,12 @@ export interface RunOptions {
    * @default {none: the run goes on until every cell is done}
    */
   signal?: AbortSignal;
+  /**
+   * The cells this run holds, of the experiment's plan: e.g. one shard's (`shardOf()`). The
+   * summary and the progress count these only.
+   * @default {every cell of the plan}
+   */
+  only?: (cell: CellKey) => boolean;
 }
 
 /** What a run did. */
@@ -197,7 +203,8 @@ async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Pre
   try {
     for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
     const tasks = experimentTasks(config, worlds);
-    const cells = planCells(config, [...tasks.values()]);
+    const planned = planCells(config, [...tasks.values()]);
+    const cells = options.only ? planned.filter(options.only) : planned;
     const finished = options.sink.finishedKeys();
     const todo = cells.filter((c) => !finished.has(cellKey(c)));
     const conditions = await prepareConditions({

@@ -10,12 +10,13 @@
 import { getDomain, Store, World } from "../envs/mod.ts";
 import { ModelCache } from "../agents/model/mod.ts";
 import { type Cell, type CellKey, cellKey, planCells } from "./plan.ts";
-import { configIdentity, resolveConfig, type ResolvedConfig } from "./config.ts";
+import type { ResolvedConfig } from "./config.ts";
 import { experimentTasks } from "./worlds.ts";
-import { type ResultsSink, ResultsStore, ResultsStoreError } from "./store.ts";
+import { changedFields, ResultsStore, ResultsStoreError, shownValue } from "./store.ts";
+import { storedConfig } from "./rejudge.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { MODEL_CACHE_FILE } from "./models.ts";
-import { errorReason, fsReason } from "./fs_errors.ts";
+import { createOutputFolder, errorReason } from "./fs_errors.ts";
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -131,47 +132,6 @@ export function experimentCells(config: ResolvedConfig): Cell[] {
   }
 }
 
-/**
- * A results sink that runs one shard: the cells of other shards count as finished, so the runner
- * skips them. `outside` is how many cells of the plan belong to other shards.
- */
-export class ShardSink implements ResultsSink {
-  /** The shard run. */
-  readonly shard: Shard;
-  /** Cells of the plan in other shards. */
-  readonly outside: number;
-  readonly #inner: ResultsSink;
-  readonly #others: ReadonlySet<string>;
-
-  /** Wraps `inner` so that only the cells of `shard` among `cells` are run. */
-  constructor(inner: ResultsSink, options: { shard: Shard; cells: readonly CellKey[] }) {
-    this.#inner = inner;
-    this.shard = options.shard;
-    const others = options.cells.filter((c) => shardOf(c, options.shard.count) !== options.shard.index);
-    this.#others = new Set(others.map(cellKey));
-    this.outside = this.#others.size;
-  }
-
-  finishedKeys(): Set<string> {
-    return new Set([...this.#inner.finishedKeys(), ...this.#others]);
-  }
-  add(...args: Parameters<ResultsSink["add"]>): boolean {
-    return this.#inner.add(...args);
-  }
-  count(): number {
-    return this.#inner.count();
-  }
-  records(): EpisodeRecord[] {
-    return this.#inner.records();
-  }
-  events(cell: CellKey): ReturnType<ResultsSink["events"]> {
-    return this.#inner.events(cell);
-  }
-  updateRecords(...args: Parameters<ResultsSink["updateRecords"]>): number {
-    return this.#inner.updateRecords(...args);
-  }
-}
-
 /** The shard a results folder holds (its `shard.json`), or `null` for a whole experiment. */
 export async function readShardFile(dir: string): Promise<Shard | null> {
   let text: string;
@@ -245,18 +205,6 @@ interface Source {
   shard: Shard | null;
 }
 
-const shown = (v: unknown) => {
-  const text = JSON.stringify(v) ?? "absent";
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-};
-
-// The field of two stored identities that differs first, if any.
-function differing(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].find((k) =>
-    JSON.stringify(a[k]) !== JSON.stringify(b[k])
-  );
-}
-
 /** A cell as a one-line message names it. */
 export function cellText(cell: CellKey): string {
   return `${cell.agent} ${cell.task} ${cell.condition}${
@@ -264,7 +212,7 @@ export function cellText(cell: CellKey): string {
   } run ${cell.run}`;
 }
 
-// The config an identity was made from, checked to give the same identity back.
+// The config a source's store holds (`storedConfig()`): a run's, never an imported experiment's.
 function configOf(source: Source, out: string): ResolvedConfig {
   if (source.identity.source !== undefined) {
     throw new ShardError(
@@ -272,13 +220,14 @@ function configOf(source: Source, out: string): ResolvedConfig {
       `Cannot merge "${source.dir}": it holds an imported experiment, not a run's shard`,
     );
   }
-  const { experiment: _, ...input } = source.identity;
-  const config = resolveConfig({ ...input, out } as Parameters<typeof resolveConfig>[0]);
-  const field = differing(configIdentity(config), source.identity);
-  if (field !== undefined) {
-    throw new ShardError("unreadable", `Cannot merge "${source.dir}": its stored config does not resolve ("${field}")`);
+  try {
+    return storedConfig(source.store, { out });
+  } catch (err) {
+    if (err instanceof ResultsStoreError) {
+      throw new ShardError("unreadable", `Cannot merge "${source.dir}": ${err.message}`);
+    }
+    throw err;
   }
-  return config;
 }
 
 async function openSources(dirs: readonly string[]): Promise<Source[]> {
@@ -325,12 +274,14 @@ export async function mergeShards(
   let store: ResultsStore | undefined;
   try {
     for (const s of sources.slice(1)) {
-      const field = differing(sources[0].identity, s.identity);
+      const [field] = changedFields(sources[0].identity, s.identity);
       if (field !== undefined) {
         throw new ShardError(
           "mismatch",
-          `Cannot merge "${sources[0].dir}" and "${s.dir}": "${field}" is ${shown(sources[0].identity[field])} in ` +
-            `"${sources[0].dir}", ${shown(s.identity[field])} in "${s.dir}"`,
+          `Cannot merge "${sources[0].dir}" and "${s.dir}": "${field}" is ${
+            shownValue(sources[0].identity[field])
+          } in ` +
+            `"${sources[0].dir}", ${shownValue(s.identity[field])} in "${s.dir}"`,
         );
       }
     }
@@ -355,13 +306,8 @@ export async function mergeShards(
         `Cannot merge into "${out}": it holds shard ${shardText(outShard)}; use a new OUT`,
       );
     }
-    try {
-      await Deno.mkdir(out, { recursive: true });
-    } catch (err) {
-      const why = fsReason(err);
-      if (why === null) throw err;
-      throw new ShardError("unreadable", `Cannot create output folder "${out}": ${why}; choose another OUT`);
-    }
+    const unusable = await createOutputFolder(out, "OUT");
+    if (unusable !== null) throw new ShardError("unreadable", unusable);
     try {
       store = ResultsStore.open(`${out}/results.sqlite`, { config });
     } catch (err) {

@@ -45,6 +45,36 @@ export interface ResultsSink {
   updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number;
 }
 
+/**
+ * The fields whose values differ between two stored configs (`configIdentity()`), `a`'s fields
+ * first, each compared as JSON.
+ *
+ * @example
+ * ```ts
+ * import { changedFields } from "./store.ts";
+ * changedFields({ tasks: 5, runs: 2 }, { tasks: 5, runs: 3, seed: "1" }); // ["runs", "seed"]
+ * ```
+ */
+export function changedFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) =>
+    JSON.stringify(a[k]) !== JSON.stringify(b[k])
+  );
+}
+
+/**
+ * A config value as a message shows it: its JSON, cut to 120 characters, or "absent".
+ *
+ * @example
+ * ```ts
+ * import { shownValue } from "./store.ts";
+ * [shownValue(["a"]), shownValue(undefined)]; // ['["a"]', "absent"]
+ * ```
+ */
+export function shownValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? "absent";
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
 /** A results store that cannot be used; `code` says why. */
 export class ResultsStoreError extends Error {
   /**
@@ -221,14 +251,11 @@ export class ResultsStore implements ResultsSink {
     const there: Record<string, unknown> = { ...JSON.parse(row.config), "ark version": row.ark_version };
     for (const [field, here] of Object.entries(identity)) {
       if (JSON.stringify(there[field]) !== JSON.stringify(here)) {
-        const shown = (v: unknown) => {
-          const text = JSON.stringify(v) ?? "absent";
-          return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-        };
         throw new ResultsStoreError(
           "mismatch",
-          `Cannot use results store "${this.path}" for this experiment: "${field}" is ${shown(there[field])} there, ` +
-            `${shown(here)} here`,
+          `Cannot use results store "${this.path}" for this experiment: "${field}" is ${
+            shownValue(there[field])
+          } there, ${shownValue(here)} here`,
         );
       }
     }

@@ -2,7 +2,7 @@
 // that judges stored episodes again (`deno task judge`, the bench) and imports transcripts: the
 // generated worlds of the config's domains, or, for an imported experiment, the worlds its source
 // names (τ-bench's data, or generated worlds). Used by eval/ and the bench in cli/.
-import { getDomain, openTauBench, parseTaskId, type Task, World } from "../envs/mod.ts";
+import { getDomain, openTauBench, type Task, World } from "../envs/mod.ts";
 import { type ImportWorld, type ResolvedConfig, suiteParts } from "./config.ts";
 
 /**
@@ -44,19 +44,16 @@ export class ExperimentWorlds implements Disposable {
    * by the source cannot be read.
    */
   static open(
-    config:
-      & Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks" | "source">
-      & Partial<Pick<ResolvedConfig, "suite" | "scenarioPairs">>,
+    config: Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks" | "source" | "suite" | "scenarioPairs">,
   ): ExperimentWorlds {
     if (config.source !== undefined) return ExperimentWorlds.of(config.source.worlds);
     const worlds: World[] = [];
     try {
-      for (const domain of config.domains) worlds.push(World.open(getDomain(domain), { seed: config.worldSeed }));
-      const tasks = experimentTasks({ suite: "tasks", scenarioPairs: 2, ...config }, worlds);
-      const byDomain = new Map(worlds.map((w) => [w.domain.name, w]));
       const found = new Map<string, TaskWorld>();
-      for (const task of tasks.values()) {
-        found.set(task.id, { task, world: byDomain.get(parseTaskId(task.id)!.domain)! });
+      for (const domain of config.domains) {
+        const world = World.open(getDomain(domain), { seed: config.worldSeed });
+        worlds.push(world);
+        for (const task of experimentTasks(config, [world]).values()) found.set(task.id, { task, world });
       }
       return new ExperimentWorlds(worlds, found);
     } catch (err) {

@@ -24,7 +24,7 @@
  * @module
  */
 import type { EpisodeRecord as ScoringRecord, Violation } from "../../scoring/mod.ts";
-import { compareCells } from "../plan.ts";
+import { sortRecords } from "../records.ts";
 
 /** A record as any producer writes it: only `agent`, `task`, `run`, `condition` and `success` are sure. */
 export type AnyRecord = ScoringRecord;
@@ -230,9 +230,7 @@ export function csvField(cell: Cell): string {
  * ```
  */
 export function recordsCsv(records: readonly AnyRecord[]): string {
-  const sorted = [...records].sort((a, b) =>
-    compareCells({ ...a, variant: a.variant ?? null }, { ...b, variant: b.variant ?? null })
-  );
+  const sorted = sortRecords(records);
   const columns = recordColumns(sorted);
   const lines = [columns.map((c) => csvField(c.name)).join(",")];
   for (const record of sorted) lines.push(recordCells(record, columns).map(csvField).join(","));

@@ -36,7 +36,7 @@ export {
   type ResultMismatch,
   type ToolFidelity,
 } from "./episodes.ts";
-import { fsReason } from "../fs_errors.ts";
+import { createOutputFolder } from "../fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
 
@@ -163,13 +163,8 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
     throw new ImportError(`${(err as Error).message} (point --data or ARK_TAU_BENCH at τ-bench's data)`);
   }
   using experimentWorlds = opened;
-  try {
-    await Deno.mkdir(options.out, { recursive: true });
-  } catch (err) {
-    const why = fsReason(err);
-    if (why === null) throw err;
-    throw new ImportError(`Cannot create output folder "${options.out}": ${why}; choose another --out`);
-  }
+  const unusable = await createOutputFolder(options.out, "--out");
+  if (unusable !== null) throw new ImportError(unusable);
   using store = ResultsStore.open(`${options.out}/results.sqlite`, { config });
   const summary = await importEpisodes(read.episodes, experimentWorlds, store, {
     seed,
