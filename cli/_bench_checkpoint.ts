@@ -6,8 +6,10 @@ import { checkpoint, oracle } from "../agents/mod.ts";
 
 /** The checkpoint's overhead. */
 export interface CheckpointBench {
-  /** Tool calls per pass. */
+  /** Tool calls per pass behind the checkpoint. */
   tool_calls: number;
+  /** Tool calls per bare pass: the same as `tool_calls` when the checkpoint blocks nothing the oracle does. */
+  bare_tool_calls: number;
   /** Milliseconds of one pass without and with the checkpoint (the best of three). */
   bare_ms: number;
   checked_ms: number;
@@ -41,15 +43,18 @@ export async function benchCheckpoint(domains: readonly Domain[], options: { tas
       return { calls, ms: performance.now() - start };
     };
     await pass(false); // warm-up: gold replays cached, code compiled
-    let bare = Infinity, checked = Infinity, calls = 0;
+    let bare = Infinity, checked = Infinity, calls = 0, bareCalls = 0;
     for (let i = 0; i < 3; i++) {
-      bare = Math.min(bare, (await pass(false)).ms);
+      const b = await pass(false);
+      bare = Math.min(bare, b.ms);
+      bareCalls = b.calls;
       const c = await pass(true);
       checked = Math.min(checked, c.ms);
       calls = c.calls;
     }
     return {
       tool_calls: calls,
+      bare_tool_calls: bareCalls,
       bare_ms: bare,
       checked_ms: checked,
       overhead_us_per_call: Math.max(0, ((checked - bare) * 1000) / Math.max(1, calls)),

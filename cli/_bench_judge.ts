@@ -8,6 +8,7 @@ import { writeReports } from "../eval/report/mod.ts";
 import { runExperiment } from "../eval/run.ts";
 import { ResultsStore } from "../eval/store.ts";
 import { ExperimentWorlds } from "../eval/worlds.ts";
+import { type StoreBench, storeSize } from "./_bench_store.ts";
 
 /** How long the default experiment and its judging take. */
 export interface JudgeBench {
@@ -19,15 +20,17 @@ export interface JudgeBench {
   judge_episodes_per_s: number;
   /** `judge_s / eval_s`: what judging adds to the eval. */
   judge_share: number;
+  /** The size of the default eval's results store. */
+  store: StoreBench;
 }
 
-/** Runs the default experiment in a temporary folder and times it and its judging. */
+/** Runs the default experiment in a temporary folder, times it and its judging, and measures its store. */
 export async function benchJudge(): Promise<JudgeBench> {
   const config = resolveConfig({});
   const dir = await Deno.makeTempDir({ prefix: "ark-bench-" });
   try {
     const start = performance.now();
-    using store = ResultsStore.open(`${dir}/results.sqlite`, { config });
+    const store = ResultsStore.open(`${dir}/results.sqlite`, { config });
     await runExperiment(config, { sink: store });
     await writeRecordsJsonl(store, `${dir}/records.jsonl`);
     await writeReports(dir, { records: store.records(), store, seed: config.seed, title: config.experiment });
@@ -35,6 +38,7 @@ export async function benchJudge(): Promise<JudgeBench> {
 
     using worlds = ExperimentWorlds.open(config);
     const episodes = store.records().map((r) => ({ ...worlds.get(r.task)!, events: store.events(r) }));
+    store.close();
     const judged = performance.now();
     for (const { task, world, events } of episodes) {
       rulesJudge({ task, events, gold: world.goldReplay(task), domain: world.domain, db: world.store });
@@ -46,6 +50,7 @@ export async function benchJudge(): Promise<JudgeBench> {
       judge_s: judgeS,
       judge_episodes_per_s: episodes.length / judgeS,
       judge_share: judgeS / evalS,
+      store: await storeSize(`${dir}/results.sqlite`),
     };
   } finally {
     await Deno.remove(dir, { recursive: true });

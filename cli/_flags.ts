@@ -1,4 +1,11 @@
-// Command-line flags shared by the CLIs: `--flag value` or `--flag=value`, and `--help`.
+// What the CLIs share in reading their input: flags (`--flag value` or `--flag=value`, and `--help`)
+// and environment variables.
+
+/** An environment variable's value when reading it is allowed and it is not empty; never prompts. */
+export function readEnv(name: string): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return undefined;
+  return Deno.env.get(name) || undefined;
+}
 
 /**
  * The flags given, in order, as `[flag, value]` pairs, or `"help"`. Throws a
@@ -43,6 +50,23 @@ export function readDirArgs(
   if (first.startsWith("--")) throw new TypeError(`Missing DIR before "${first}": see --help`);
   const flags = readFlags(rest, accepted);
   return flags === "help" ? "help" : { dir: first.replace(/\/+$/, "") || "/", flags };
+}
+
+/**
+ * A flag's value as a whole number of at least `min`, or a `RangeError` saying so.
+ *
+ * @example
+ * ```ts
+ * import { wholeFlag } from "./_flags.ts";
+ * wholeFlag("--resamples", "200"); // 200
+ * ```
+ */
+export function wholeFlag(flag: string, value: string, min = 1): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || !Number.isSafeInteger(n)) {
+    throw new RangeError(`Invalid value "${value}" for ${flag}: expected a whole number of at least ${min}`);
+  }
+  return n;
 }
 
 /**

@@ -14,7 +14,7 @@
  * episode API under load: 200 episodes open at once over loopback, played with the oracle's and
  * noisy's in-process decisions, their records compared (`serve_leaks`), a tool call's p50 and p99
  * (`serve_tool_p99_ms`) and the memory per open episode (`serve_mb_per_episode`); then the results
- * store's size (`store_bytes_per_episode`) on a small slice of the default experiment.
+ * store's size (`store_bytes_per_episode`) on the default eval's.
  *
  * @module
  */
@@ -27,7 +27,7 @@ import { benchImport, type ImportBench } from "./_bench_import.ts";
 import { benchLong, type LongBench } from "./_bench_long.ts";
 import { benchCheckpoint, type CheckpointBench } from "./_bench_checkpoint.ts";
 import { benchServe, type ServeBench } from "./_bench_serve.ts";
-import { benchStore, type StoreBench } from "./_bench_store.ts";
+import type { StoreBench } from "./_bench_store.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -205,7 +205,7 @@ function format(
     `${served.leaks} leaks (serve_leaks), tool call p50 ${served.p50_ms.toFixed(2)} ms, p99 ${
       served.p99_ms.toFixed(2)
     } ms (serve_tool_p99_ms), ${served.mb_per_episode.toFixed(2)} MB per open episode (serve_mb_per_episode)\n` +
-    `store: ${stored.episodes} episodes of the default experiment's first domain (10 tasks): ${
+    `store: ${stored.episodes} episodes of the default eval: ${
       stored.bytes_per_episode.toFixed(0)
     } bytes per episode of results.sqlite (store_bytes_per_episode)`;
 }
@@ -250,7 +250,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const long = await benchLong(Object.values(domains));
   const checked = await benchCheckpoint(Object.values(domains));
   const served = await benchServe(Object.keys(domains)[0]);
-  const stored = await benchStore();
+  const stored = judge.store;
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const figures = (f: BenchFigures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]));

@@ -15,7 +15,8 @@
  */
 import { type EpisodeRecord, HEADLINE_KEYS, LOWER_IS_BETTER } from "../scoring/mod.ts";
 import { readRecords } from "./score.ts";
-import { readFlags } from "./_flags.ts";
+import { readFlags, wholeFlag } from "./_flags.ts";
+import { errorReason } from "../eval/fs_errors.ts";
 import {
   type AgentComparison,
   compareRecords,
@@ -146,12 +147,7 @@ export function parseCompareArgs(args: readonly string[]): CompareArgs | "help" 
         }
         out.pairs.push([x, y]);
       }
-    } else {
-      if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-        throw new RangeError(`Invalid value "${value}" for --resamples: expected a whole number of at least 1`);
-      }
-      out.resamples = Number(value);
-    }
+    } else out.resamples = wholeFlag(flag, value);
   }
   return out;
 }
@@ -165,8 +161,7 @@ async function loadRecords(source: string, side: "A" | "B"): Promise<EpisodeReco
     file = await Deno.open(path, { read: true });
   } catch (err) {
     if (!(err instanceof Error) || !(err.name in Deno.errors)) throw err;
-    const why = err instanceof Deno.errors.NotFound ? "no such file or folder" : err.message;
-    return { problem: `Cannot read records of ${side} "${path}": ${why}` };
+    return { problem: `Cannot read records of ${side} "${path}": ${errorReason(err)}` };
   }
   const { records, bad } = await readRecords(file.readable);
   if (bad.length > 0) {

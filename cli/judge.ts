@@ -12,7 +12,7 @@
  */
 import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
 import { modelSpec } from "../agents/mod.ts";
-import { parsedOr, readDirArgs } from "./_flags.ts";
+import { parsedOr, readDirArgs, readEnv } from "./_flags.ts";
 import { judgeSpec, type ResolvedConfig } from "../eval/config.ts";
 import { MODEL_CACHE_FILE, replayCachePath, RunModels } from "../eval/models.ts";
 import { preflight, PreflightError } from "../eval/preflight.ts";
@@ -109,11 +109,6 @@ export function parseJudgeArgs(args: readonly string[]): JudgeArgs | "help" {
     }
   }
   return out;
-}
-
-function readEnv(name: string): string | undefined {
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return undefined;
-  return Deno.env.get(name) || undefined;
 }
 
 // The config the model layer sees: the judge's model only (the agents' and the user's are not called).

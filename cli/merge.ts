@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { parsedOr, readFlags } from "./_flags.ts";
+import { parsedOr, readFlags, wholeFlag } from "./_flags.ts";
 import { writeRecordsJsonl } from "../eval/records.ts";
 import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
 import { MODEL_CACHE_FILE } from "../eval/models.ts";
@@ -71,12 +71,7 @@ export function parseMergeArgs(args: readonly string[]): MergeArgs | "help" {
   const flags = readFlags(rest, ["--partial", "--resamples", "--help"]);
   if (flags === "help") return "help";
   let resamples = 1000;
-  for (const [, value] of flags) {
-    if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-      throw new RangeError(`Invalid value "${value}" for --resamples: expected a whole number of at least 1`);
-    }
-    resamples = Number(value);
-  }
+  for (const [flag, value] of flags) resamples = wholeFlag(flag, value);
   const [out, ...dirs] = positional;
   if (out === undefined || dirs.length === 0) {
     throw new TypeError("Missing folders: expected OUT then at least one shard's results folder DIR, see --help");
@@ -127,9 +122,10 @@ export async function main(args: readonly string[]): Promise<number> {
     ...(merged.modelAnswers === null ? [] : [`${out}/${MODEL_CACHE_FILE}`]),
   ];
   const duplicates = merged.duplicates > 0 ? `, ${merged.duplicates} found twice kept once` : "";
+  const answers = merged.modelAnswers === null ? "" : `, ${merged.modelAnswers} model answers`;
   console.log(
     `Wrote ${files.slice(0, -1).join(", ")} and ${files.at(-1)} (${written} episodes from ${parsed.dirs.length} ` +
-      `folders${duplicates})`,
+      `folders${duplicates}${answers})`,
   );
   return 0;
 }

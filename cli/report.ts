@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parsedOr, readDirArgs } from "./_flags.ts";
+import { parsedOr, readDirArgs, wholeFlag } from "./_flags.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
 import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
 import type { ImportSummary } from "../eval/import/episodes.ts";
@@ -49,9 +49,7 @@ export function parseReportArgs(args: readonly string[]): ReportArgs | "help" {
   const out: ReportArgs = { dir, resamples: 1000, title: null };
   for (const [flag, value] of flags) {
     if (flag === "--title") out.title = value;
-    else if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-      throw new RangeError(`Invalid value "${value}" for --resamples: expected a whole number of at least 1`);
-    } else out.resamples = Number(value);
+    else out.resamples = wholeFlag(flag, value);
   }
   return out;
 }

@@ -13,6 +13,7 @@ import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
 import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
 import { errorReason } from "../eval/fs_errors.ts";
+import { wholeFlag } from "./_flags.ts";
 
 /** Usage text of `deno task score`. */
 export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
@@ -85,12 +86,7 @@ export function parseScoreArgs(args: readonly string[]): ScoreArgs | "help" {
         throw new RangeError(`Invalid value "${value}" for --by: expected "agent", "condition" or "domain"`);
       }
       out.by = value;
-    } else {
-      if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-        throw new RangeError(`Invalid value "${value}" for --resamples: expected a whole number of at least 1`);
-      }
-      out.resamples = Number(value);
-    }
+    } else out.resamples = wholeFlag(flag, value);
   }
   if (out.records === undefined) throw new TypeError("Missing --records FILE: see --help");
   return out as ScoreArgs;

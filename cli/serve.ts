@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { readFlags } from "./_flags.ts";
+import { parsedOr, readEnv, readFlags, wholeFlag } from "./_flags.ts";
 import { serverApp } from "../server/mod.ts";
 
 /** What `deno task serve --help` prints. */
@@ -49,22 +49,15 @@ export function parseServeArgs(args: readonly string[], env: { token?: string } 
     maxEpisodes: 256,
     idleSeconds: 600,
   };
-  const whole = (flag: string, text: string, min: number) => {
-    const n = Number(text);
-    if (!(Number.isInteger(n) && n >= min)) {
-      throw new RangeError(`Invalid ${flag} "${text}": expected a whole number of at least ${min}`);
-    }
-    return n;
-  };
   for (const [flag, value] of flags) {
     if (flag === "--port") {
-      out.port = whole(flag, value, 0);
+      out.port = wholeFlag(flag, value, 0);
       if (out.port > 65535) throw new RangeError(`Invalid --port "${value}": expected 0 to 65535`);
     } else if (flag === "--host") out.host = value;
     else if (flag === "--token") out.token = value;
     else if (flag === "--results") out.results = value;
-    else if (flag === "--max-episodes") out.maxEpisodes = whole(flag, value, 1);
-    else if (flag === "--idle") out.idleSeconds = whole(flag, value, 1);
+    else if (flag === "--max-episodes") out.maxEpisodes = wholeFlag(flag, value, 1);
+    else if (flag === "--idle") out.idleSeconds = wholeFlag(flag, value, 1);
   }
   if (out.token === null && !LOOPBACK.has(out.host)) {
     throw new TypeError(
@@ -76,21 +69,8 @@ export function parseServeArgs(args: readonly string[], env: { token?: string } 
 
 /** Runs the server until it is stopped (Ctrl-C); returns the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
-  let parsed;
-  try {
-    const token = Deno.permissions.querySync({ name: "env", variable: "ARK_TOKEN" }).state === "granted"
-      ? Deno.env.get("ARK_TOKEN") || undefined
-      : undefined;
-    parsed = parseServeArgs(args, { token });
-  } catch (err) {
-    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
-    console.error(err.message);
-    return 2;
-  }
-  if (parsed === "help") {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parsedOr(() => parseServeArgs(args, { token: readEnv("ARK_TOKEN") }), USAGE);
+  if (typeof parsed === "number") return parsed;
   let server_;
   try {
     server_ = serverApp(parsed);
