@@ -102,16 +102,18 @@ export type RemoteAction =
  * ```
  */
 export function remoteActions(events: readonly EpisodeEvent[], confidence?: number | null): RemoteAction[] {
+  const end = (c: number | null | undefined): RemoteAction => ({
+    type: "end",
+    ...(c === undefined || c === null ? {} : { confidence: c }),
+  });
   const out: RemoteAction[] = [];
   for (const e of events) {
     if (e.actor === "agent" && e.kind === "message") {
       out.push({ type: "message", text: e.text!, ...(e.intent ? { intent: e.intent } : {}) });
     } else if (e.kind === "tool") out.push({ type: "tool", name: e.tool!, arguments: e.args as Json });
-    else if (e.actor === "agent" && e.kind === "end") {
-      return [...out, { type: "end", ...(e.confidence === undefined ? {} : { confidence: e.confidence }) }];
-    }
+    else if (e.actor === "agent" && e.kind === "end") return [...out, end(e.confidence ?? confidence)];
   }
-  return [...out, { type: "end", ...(confidence === undefined || confidence === null ? {} : { confidence }) }];
+  return [...out, end(confidence)];
 }
 
 /** A tool in the OpenAI function shape, as the API offers it. */

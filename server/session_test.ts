@@ -94,3 +94,18 @@ Deno.test("a remote episode of an abstention scenario is a cell the plan has: no
   ]);
   await episode.end();
 });
+
+Deno.test("remoteActions() ends with the end event's confidence, else the record's", () => {
+  const tool: EpisodeEvent = { step: 1, actor: "agent", kind: "tool", tool: "look", args: {}, latency_ms: 0 };
+  const end = (confidence?: number): EpisodeEvent => ({
+    step: 2,
+    actor: "agent",
+    kind: "end",
+    confidence,
+    latency_ms: 0,
+  });
+  assertEquals(remoteActions([tool, end(0.9)], 0.4).at(-1), { type: "end", confidence: 0.9 });
+  // An agent that ended without stating one: the record's confidence is what the served episode must get.
+  assertEquals(remoteActions([tool, end()], 0.4).at(-1), { type: "end", confidence: 0.4 });
+  assertEquals(remoteActions([tool], null).at(-1), { type: "end" });
+});
