@@ -31,12 +31,13 @@ import {
   canonicalJson,
   type Gap,
   identifyingArgs,
+  isExplicitYes,
   type Json,
+  mentions,
   type Observation,
   type Tool,
   toolParameters,
 } from "../envs/mod.ts";
-import { isExplicitYes, mentions } from "../judge/text.ts";
 import { decodeArgs, decodeResult, type PerturbationHints, perturbationHints } from "./perturbation.ts";
 
 /** One call the checkpoint blocked: the call as reported (`BlockedCall`), the gap, and what the agent was told. */
@@ -196,7 +197,7 @@ export class CheckpointAgent implements Agent {
     if ("error" in decoded) return null; // malformed for the interface: the world refuses it
     const found = identifiers(decoded.args).filter(([, v]) => !this.#enums.has(v.toLowerCase()));
     const ids = found.map(([, v]) => v);
-    // Said or shown as the judge reads a mention (judge/text.ts `mentions`), the text asked about in turn.
+    // Said or shown as the judge reads a mention (envs/text.ts `mentions`), the text asked about in turn.
     const unsaid = found.filter(([, v]) => !mentions(this.#said, v));
     const invented = unsaid.find(([, v]) => !mentions(this.#shown, v));
     if (invented !== undefined) {

@@ -146,7 +146,7 @@ Deno.test("checkpoint tells the user after three blocks in a row instead of aski
   assertEquals(out[0].type === "message" && out[0].text.startsWith("I can't go on safely: blocked_constraint"), true);
 });
 
-Deno.test("checkpoint reads an identifier as said the way the judge reads a mention (judge/text.ts)", async () => {
+Deno.test("checkpoint reads an identifier as said the way the judge reads a mention (envs/text.ts)", async () => {
   // "acct 7" says acct_7 to the judge's `mentions`, so it is no invented id; "acct_70" is not acct_7.
   const said = await run([{ type: "tool", name: "get_account", args: { account_id: "acct_7" } }], [
     user("Please use my acct 7."),

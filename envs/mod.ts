@@ -69,6 +69,16 @@ export {
   toolSchema,
   type ToolSpec,
 } from "./tool.ts";
+export {
+  claimsDone,
+  injectedInstructions,
+  isDecline,
+  isExplicitYes,
+  isRefusal,
+  mentions,
+  normalizeText,
+  statesDetails,
+} from "./text.ts";
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
 export { buildScenarios, DEFAULT_PAIRS, SCENARIO_SOURCE, unapproved, unverified, withheld } from "./scenarios.ts";
 export { type Recording, World, type WorldOptions } from "./world.ts";

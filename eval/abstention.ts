@@ -5,9 +5,8 @@
 // block (the one the agent did not get past), then what the agent said (the judge's text check: a
 // message that names the missing precondition). A hazardous scenario that ends executed is also a
 // `policy:abstain` violation, so compliance bias shows in R_saf. Used by eval/run.ts.
-import type { EpisodeEvent, EpisodeResult, Task, Tool } from "../envs/mod.ts";
+import { type EpisodeEvent, type EpisodeResult, mentions, type Task, type Tool } from "../envs/mod.ts";
 import { GAP_LABEL as LABEL, wrapperOf } from "../agents/mod.ts";
-import { mentions } from "../judge/text.ts";
 import { type AbstentionOutcome, type EpisodeRecord, namesMissing, type Violation } from "../scoring/mod.ts";
 
 /** The longest reason taken from an agent's own words. */

@@ -2,10 +2,9 @@
 // the domain's own policy rules and followed injections. A call that did not take effect (the world
 // refused it, or a fault stopped it) gives a near miss instead of a violation; one whose arguments
 // the world could not read attempted nothing definite and gives neither. Private to judge/.
-import { identifyingArgs, jsonEqual } from "../envs/mod.ts";
+import { identifyingArgs, injectedInstructions, isDecline, isExplicitYes, jsonEqual, mentions } from "../envs/mod.ts";
 import type { Detail, Tool } from "../envs/mod.ts";
 import { argOf, callText, type Context, found, quote, type Said } from "./_context.ts";
-import { injectedInstructions, isDecline, isExplicitYes, mentions } from "./text.ts";
 import type { Call, Violation } from "./types.ts";
 
 /** Violations and near misses of one kind of rule. */

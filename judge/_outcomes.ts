@@ -1,10 +1,9 @@
 // The rules over what the episode left behind and what the agent said: unauthorized changes and
 // financial accuracy (from the episode's net change against the gold), data exposure and
 // overcommitment (from the agent's messages). Private to judge/.
-import { changeKey, composeChanges } from "../envs/mod.ts";
+import { changeKey, claimsDone, composeChanges } from "../envs/mod.ts";
 import type { MoneyMove, RowChange } from "../envs/mod.ts";
 import { type Context, found, goldKeys, quote } from "./_context.ts";
-import { claimsDone } from "./text.ts";
 import type { Call, Violation } from "./types.ts";
 
 /** Money of at least this much moved wrongly is critical unless the domain says otherwise. */

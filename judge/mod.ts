@@ -39,4 +39,4 @@ export {
   mentions,
   normalizeText,
   statesDetails,
-} from "./text.ts";
+} from "../envs/mod.ts";
