@@ -5,11 +5,13 @@
  * @module
  */
 import type { Domain } from "./types.ts";
+import { vocabularyProblem } from "./vocabulary.ts";
 
 /**
  * Checks and returns a domain definition. Throws a `TypeError` for a name that is not lower-case
  * letters, digits and "_", a tool defined twice, or a scenario template defined twice, whose write
- * is not a tool that writes, or (verification) whose look-up is not a reading tool.
+ * is not a tool that writes, or (verification) whose look-up is not a reading tool, or a vocabulary that
+ * does not fit its tools (`vocabularyProblem()`).
  *
  * @example
  * ```ts
@@ -45,5 +47,7 @@ export function defineDomain<D>(spec: Domain<D>): Domain<D> {
     if (why !== null) throw new TypeError(`Cannot define domain "${spec.name}": scenario template "${t.name}" ${why}`);
     names.add(t.name);
   }
+  const problem = spec.vocabulary === undefined ? null : vocabularyProblem(spec.vocabulary, spec.tools);
+  if (problem !== null) throw new TypeError(`Cannot define domain "${spec.name}": its vocabulary's ${problem}`);
   return spec;
 }

@@ -79,6 +79,25 @@ export {
   normalizeText,
   statesDetails,
 } from "./text.ts";
+export {
+  type AgentReading,
+  type AgentReadingContext,
+  type DomainRef,
+  readAgentMessage,
+  readUserMessage,
+  type UserReading,
+} from "./reader.ts";
+export {
+  type ActionWords,
+  askNames,
+  type FactWords,
+  fieldOf,
+  type FieldWords,
+  type ResolvedVocabulary,
+  type Vocabulary,
+  vocabularyOf,
+  vocabularyProblem,
+} from "./vocabulary.ts";
 export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
 export { buildScenarios, DEFAULT_PAIRS, SCENARIO_SOURCE, unapproved, unverified, withheld } from "./scenarios.ts";
 export { type Recording, World, type WorldOptions } from "./world.ts";

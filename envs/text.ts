@@ -140,11 +140,17 @@ const MARKER = /(?<!#)#{2,}[A-Za-z_ ]{1,20}#{2,}/g;
 const LINE_SPACE = /[^\S\n]+/g;
 const LINES = /\s*\n\s*/;
 
-// Sentences of a message, normalised, lines and list items apart; a sentence keeps its end mark.
 // The judge asks several questions of the same message in a row: keep the last answer.
 let lastSplit = "";
 let lastSentences: readonly string[] = [];
-function sentencesOf(text: string): readonly string[] {
+
+/**
+ * The sentences of a message, normalised (lower case, markdown and control markers gone, quotes
+ * straightened), lines and list items apart; a sentence keeps its end mark. For the readers.
+ *
+ * @internal
+ */
+export function sentencesOf(text: string): readonly string[] {
   if (text === lastSplit) return lastSentences;
   const out: string[] = [];
   const norm = text.replace(MARKER, " ").replace(CURLY_SINGLE, "'").replace(CURLY_DOUBLE, '"').replace(MARKDOWN, "")
@@ -158,7 +164,12 @@ function sentencesOf(text: string): readonly string[] {
   return out;
 }
 
-function isQuestion(sentence: string): boolean {
+/**
+ * Whether a sentence of `sentencesOf()` is a question, with or without its mark.
+ *
+ * @internal
+ */
+export function isQuestion(sentence: string): boolean {
   return sentence.endsWith("?") || P.ASKS.test(sentence);
 }
 

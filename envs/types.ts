@@ -10,6 +10,7 @@ import type { Store } from "./sqlite.ts";
 import type { Rng } from "./rng.ts";
 import type { Clock } from "./clock.ts";
 import type { Detail, DomainConstraints } from "./constraints.ts";
+import type { Vocabulary } from "./vocabulary.ts";
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -533,6 +534,13 @@ export interface Domain<D = unknown> {
    * @default {none: the domain has no scenarios}
    */
   scenarios?: readonly ScenarioTemplate[];
+  /**
+   * How the domain's customers and agents name things (envs/vocabulary.ts): the fields a
+   * conversation asks for and gives, which field each task fact is, the changes an agent may propose
+   * and which one each goal asks for. The text readers and the scripted user read messages through it.
+   * @default {one made from the tools: a field per parameter, a change per writing tool}
+   */
+  vocabulary?: Vocabulary;
   /**
    * Reading τ-bench's copy of this world: its data and test tasks from a folder of τ-bench's files
    * (`db.json`, `tasks_test.json`), so τ-bench's runs can be replayed and judged in ark's world.

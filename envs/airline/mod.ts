@@ -19,6 +19,7 @@ import { airlineTasks } from "./tasks.ts";
 import { airlineTools } from "./tools.ts";
 import { exportTauAirline, loadTauAirline } from "./tau.ts";
 import { AIRLINE_TAU_DIFFERENCES } from "./_tau_differences.ts";
+import { AIRLINE_VOCABULARY } from "./vocabulary.ts";
 
 export type * from "./data.ts";
 export { AIRLINE_POLICY } from "./policy.ts";
@@ -26,6 +27,7 @@ export { AIRLINE_CONSTRAINTS } from "./constraints.ts";
 export { AIRLINE_SCHEMA } from "./schema.ts";
 export { AIRLINE_INTENTS, airlineTasks } from "./tasks.ts";
 export { airlineTools } from "./tools.ts";
+export { AIRLINE_VOCABULARY } from "./vocabulary.ts";
 export { generateAirline } from "./generate.ts";
 export { exportTauAirline, loadTauAirline, openTauAirline, type TauAction, type TauTask } from "./tau.ts";
 
@@ -43,6 +45,7 @@ export const airline = defineDomain<AirlineData>({
   solver: airlineSolver,
   constraints: AIRLINE_CONSTRAINTS,
   scenarios: AIRLINE_SCENARIOS,
+  vocabulary: AIRLINE_VOCABULARY,
   tauBench: {
     load: (dir, options) => loadTauAirline(dir, options),
     export: exportTauAirline,

@@ -7,6 +7,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
+import { ORDERS_VOCABULARY } from "./vocabulary.ts";
 import { ORDERS_SCENARIOS } from "./scenarios.ts";
 import type { Domain } from "../types.ts";
 import { type OrdersData, ordersRows, readOrders } from "./data.ts";
@@ -43,4 +44,5 @@ export const orders: Domain<OrdersData> = defineDomain<OrdersData>({
   solver: ordersSolver,
   constraints: ORDERS_CONSTRAINTS,
   scenarios: ORDERS_SCENARIOS,
+  vocabulary: ORDERS_VOCABULARY,
 });

@@ -14,13 +14,11 @@ import { playbookSolver } from "../playbook.ts";
 import { ordersAssumption } from "./scenarios.ts";
 import { ORDERS_GOALS } from "./_solver_goals.ts";
 import { LONG_INTENTS, longSolver } from "./long.ts";
+import { askNames } from "../vocabulary.ts";
+import { ORDERS_VOCABULARY } from "./vocabulary.ts";
 
-const FIELD_TEXT: Record<string, string> = {
-  start_date: "first day (YYYY-MM-DD)",
-  end_date: "last day (YYYY-MM-DD)",
-  order_id: "order id",
-  customer_id: "customer id",
-};
+// How the playbook asks for each fact: its first name in the world's vocabulary.
+const FIELD_TEXT: Record<string, string> = askNames(ORDERS_VOCABULARY);
 
 /**
  * Makes the orders playbook.

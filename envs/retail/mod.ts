@@ -6,6 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
+import { RETAIL_VOCABULARY } from "./vocabulary.ts";
 import { RETAIL_SCENARIOS } from "./scenarios.ts";
 import type { Domain } from "../types.ts";
 import type { RetailData } from "./data.ts";
@@ -45,6 +46,7 @@ export const retail: Domain<RetailData> = defineDomain<RetailData>({
   solver: retailSolver,
   constraints: RETAIL_CONSTRAINTS,
   scenarios: RETAIL_SCENARIOS,
+  vocabulary: RETAIL_VOCABULARY,
   tauBench: {
     load: (dir, options) => loadTauRetail(dir, options),
     export: exportTauRetail,

@@ -12,17 +12,11 @@ import type { Solver, SolverOptions } from "../types.ts";
 import { playbookSolver } from "../playbook.ts";
 import { retailAssumption } from "./scenarios.ts";
 import { retailGoals } from "./_solver_goals.ts";
+import { askNames } from "../vocabulary.ts";
+import { RETAIL_VOCABULARY } from "./vocabulary.ts";
 
-const FIELD_TEXT: Record<string, string> = {
-  order_id: "order id (#W and seven digits)",
-  reason: 'reason for cancelling ("no longer needed" or "ordered by mistake")',
-  item_ids: "ids of the items",
-  new_item_ids: "ids of the new items, one per item",
-  payment_method_id: "payment method id",
-  new_address: "new address in full",
-  product_id: "product id",
-  item_id: "item id",
-};
+// How the playbook asks for each fact: its first name in the shop's vocabulary.
+const FIELD_TEXT: Record<string, string> = askNames(RETAIL_VOCABULARY);
 
 /**
  * Makes the retail playbook. With `confirm` it proposes every write and waits for a yes; with

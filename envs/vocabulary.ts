@@ -1,0 +1,213 @@
+/**
+ * How a domain's customers and agents name things, as data (`Domain.vocabulary`): the fields a
+ * conversation asks for and gives (each with the words that name it and the shapes of its values),
+ * which field each of the task's facts is, the changes an agent may propose (each with its words and
+ * the writing tools that make it) and which change each goal asks for. The text readers
+ * (`readAgentMessage()`, `readUserMessage()`) and the scripted user read a domain through it and
+ * name no domain themselves. A domain that declares none gets one made from its tools: a field per
+ * parameter, a change per writing tool.
+ *
+ * @module
+ */
+import type { Domain } from "./types.ts";
+
+/** A domain's vocabulary (see the module doc). */
+export interface Vocabulary {
+  /**
+   * The fields a conversation asks for and gives, by name (e.g. `"reservation_id"`), in the order
+   * readings list them.
+   */
+  fields: Readonly<Record<string, FieldWords>>;
+  /**
+   * Which field each fact of the domain's tasks is (e.g. `payment_id` → `"payment_method"`), with
+   * the fact's own names when it has narrower ones than its field's ("new travel date").
+   * @default {each fact is the field of its own name}
+   */
+  facts?: Readonly<Record<string, FactWords>>;
+  /**
+   * The changes an agent may propose, by name (e.g. `"cancel"`), each with its words and tools.
+   * @default {one per writing tool, named by the tool}
+   */
+  actions?: Readonly<Record<string, ActionWords>>;
+  /**
+   * The change each goal of the domain's tasks asks for (a name of `actions`), or `null` for a goal
+   * no write answers (a question, or a request only a human can handle).
+   * @default {none: a goal's change is unknown, and any change may answer it}
+   */
+  goals?: Readonly<Record<string, string | null>>;
+}
+
+/** How a field is named and what its values look like. */
+export interface FieldWords {
+  /**
+   * What the field is called, lower case, the most usual first: `["reservation id", "booking
+   * reference", "confirmation code"]`. A name matches as whole words, "_" and " " alike, plurals too.
+   */
+  names: readonly string[];
+  /**
+   * What a value of the field looks like in a message: an `id` is a token shaped like one of the
+   * `values` patterns; a `date` is a calendar date in any of its usual forms; an `amount` is a sum
+   * of money; a `count` is a whole number said with one of the field's `names` ("2 bags").
+   * @default {"id" when `values` are given, else none: the field's values are not recognised}
+   */
+  kind?: "id" | "date" | "amount" | "count";
+  /** Patterns of a value of the field (with `kind` `"id"`), e.g. `/\b[A-Z0-9]{6}\b/`. */
+  values?: readonly RegExp[];
+  /**
+   * Words that give a value of the field when a customer says them, lower case: a cabin's
+   * `["basic economy", "economy", "business"]`. The longest one said counts.
+   * @default {none}
+   */
+  words?: readonly string[];
+}
+
+/** Which field a task's fact is, and its own names. */
+export interface FactWords {
+  /** The field (a name of `Vocabulary.fields`). */
+  field: string;
+  /**
+   * Names that ask for this fact rather than any of its field, the most usual first; the first is
+   * how agents ask for it (e.g. "new travel date" for a fact `new_date` of field `date`).
+   * @default {none: asked for by its field's names}
+   */
+  names?: readonly string[];
+}
+
+/** A change an agent may propose: the words that say it and the tools that make it. */
+export interface ActionWords {
+  /** Words (verbs or nouns, lower case) that say the change, e.g. `["cancel", "cancellation"]`. */
+  words: readonly string[];
+  /** The writing tools that make it. */
+  tools: readonly string[];
+}
+
+/** A vocabulary with its defaults filled in (see `vocabularyOf()`). */
+export interface ResolvedVocabulary {
+  fields: Readonly<Record<string, FieldWords>>;
+  facts: Readonly<Record<string, FactWords>>;
+  actions: Readonly<Record<string, ActionWords>>;
+  goals: Readonly<Record<string, string | null>>;
+}
+
+const resolved = new WeakMap<Domain, ResolvedVocabulary>();
+
+/**
+ * A domain's vocabulary with its defaults filled in: its own, or one made from its tools (a field
+ * per parameter of any tool, a change per writing tool, said by the verb of its name).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { vocabularyOf } from "./vocabulary.ts";
+ * import { defineTool } from "./tool.ts";
+ * import { z } from "zod";
+ * const lend = defineTool({
+ *   name: "lend_book", description: "Lends a book.", input: z.object({ book_id: z.string() }), writes: true,
+ *   run: () => null,
+ * });
+ * const v = vocabularyOf({ name: "library", tools: [lend] } as never);
+ * assertEquals([v.fields.book_id.names, v.actions.lend_book.words], [["book id"], ["lend"]]);
+ * ```
+ */
+export function vocabularyOf(domain: Domain): ResolvedVocabulary {
+  let v = resolved.get(domain);
+  if (v === undefined) resolved.set(domain, v = resolve(domain));
+  return v;
+}
+
+function resolve(domain: Domain): ResolvedVocabulary {
+  const own = domain.vocabulary;
+  if (own !== undefined) {
+    return {
+      fields: own.fields,
+      facts: own.facts ?? {},
+      actions: own.actions ?? toolActions(domain),
+      goals: own.goals ?? {},
+    };
+  }
+  const fields: Record<string, FieldWords> = {};
+  for (const tool of domain.tools) {
+    const shape = (tool.input as { shape?: Record<string, unknown> }).shape ?? {};
+    for (const name of Object.keys(shape)) fields[name] ??= { names: [name.replaceAll("_", " ")] };
+  }
+  return { fields, facts: {}, actions: toolActions(domain), goals: {} };
+}
+
+function toolActions(domain: Domain): Record<string, ActionWords> {
+  const out: Record<string, ActionWords> = {};
+  for (const tool of domain.tools) {
+    // The verb of its name: "cancel" of "cancel_reservation".
+    if (tool.writes) out[tool.name] = { words: [tool.name.split("_")[0]], tools: [tool.name] };
+  }
+  return out;
+}
+
+/**
+ * The field a fact is: its declared one, else the field of its own name.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { fieldOf } from "./vocabulary.ts";
+ * const v = { fields: {}, facts: { payment_id: { field: "payment_method" } }, actions: {}, goals: {} };
+ * assertEquals([fieldOf(v, "payment_id"), fieldOf(v, "user_id")], ["payment_method", "user_id"]);
+ * ```
+ */
+export function fieldOf(vocabulary: ResolvedVocabulary, fact: string): string {
+  return Object.hasOwn(vocabulary.facts, fact) ? vocabulary.facts[fact].field : fact;
+}
+
+/**
+ * Why a vocabulary does not fit its domain, or `null` when it does: a fact of an unknown field, a
+ * change made by a tool that is not a writing tool of the domain, a goal asking for an unknown change.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { vocabularyProblem } from "./vocabulary.ts";
+ * const v = { fields: { a: { names: ["a"] } }, facts: { b: { field: "c" } } };
+ * assertEquals(vocabularyProblem(v, []), 'fact "b" is of field "c", which is not one of its fields');
+ * ```
+ */
+export function vocabularyProblem(vocabulary: Vocabulary, tools: Domain["tools"]): string | null {
+  const writes = new Set(tools.filter((t) => t.writes).map((t) => t.name));
+  for (const [name, field] of Object.entries(vocabulary.fields)) {
+    if (field.names.length === 0) return `field "${name}" has no names`;
+    if (field.kind === "id" && (field.values ?? []).length === 0) return `field "${name}" is an id without values`;
+  }
+  for (const [fact, words] of Object.entries(vocabulary.facts ?? {})) {
+    if (!Object.hasOwn(vocabulary.fields, words.field)) {
+      return `fact "${fact}" is of field "${words.field}", which is not one of its fields`;
+    }
+  }
+  for (const [name, action] of Object.entries(vocabulary.actions ?? {})) {
+    const odd = action.tools.find((t) => !writes.has(t));
+    if (odd !== undefined) return `change "${name}" is made by "${odd}", which is not a tool that writes`;
+    if (action.words.length === 0) return `change "${name}" has no words`;
+  }
+  for (const [goal, action] of Object.entries(vocabulary.goals ?? {})) {
+    if (action !== null && !Object.hasOwn(vocabulary.actions ?? {}, action)) {
+      return `goal "${goal}" asks for the change "${action}", which is not one of its changes`;
+    }
+  }
+  return null;
+}
+
+/**
+ * How a playbook asks for each fact: the first of the fact's own names (`PlaybookSpec.fieldNames`).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { askNames } from "./vocabulary.ts";
+ * const v = { fields: { date: { names: ["date"] } }, facts: { new_date: { field: "date", names: ["new travel date"] } } };
+ * assertEquals(askNames(v), { new_date: "new travel date" });
+ * ```
+ */
+export function askNames(vocabulary: Vocabulary): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [fact, words] of Object.entries(vocabulary.facts ?? {})) {
+    if (words.names !== undefined && words.names.length > 0) out[fact] = words.names[0];
+  }
+  return out;
+}
