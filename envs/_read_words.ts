@@ -44,7 +44,8 @@ export function wordsOf(vocabulary: ResolvedVocabulary): Words {
 /** A name or word as a pattern over normalised text: whole words, "_", "-" and " " alike, an optional plural "s". */
 export function phrase(words: string): RegExp {
   const parts = words.toLowerCase().replace(/[_-]/g, " ").trim().split(/\s+/).map(escape);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${parts.join("[\\s_-]+")}(?:e?s)?(?![\\p{L}\\p{N}])`, "u");
+  // Not inside an id: "credit" is no word of "credit_card_1111111".
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.join("[\\s_-]+")}(?:e?s)?(?![\\p{L}\\p{N}_])`, "u");
 }
 
 function escape(s: string): string {

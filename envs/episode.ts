@@ -112,6 +112,11 @@ export interface EpisodeResult extends Grade {
   userError: string | null;
   /** What the user simulator used (model calls). */
   userResources: NonNullable<UserReport["resources"]>;
+  /**
+   * The agent's messages the user simulator read as text and how many it could not read
+   * (`UserReport.misread`); `null` when it read none as text.
+   */
+  userMisread: { messages: number; unread: number } | null;
   /** Tool names in call order. */
   actions: string[];
   /** Tool calls made, faulted ones included. */
@@ -359,6 +364,9 @@ async function finishEpisode(run: Run): Promise<EpisodeReports> {
     agentAbstained: agentReport.abstained ? { ...agentReport.abstained } : null,
     userError: userReport.error ?? null,
     userResources: { ...userReport.resources },
+    userMisread: userReport.misread
+      ? { messages: userReport.misread.messages, unread: userReport.misread.unread }
+      : null,
   };
 }
 
@@ -374,6 +382,7 @@ export type EpisodeFigures = Omit<
   | "agentBlocks"
   | "agentAbstained"
   | "userError"
+  | "userMisread"
   | "userResources"
 >;
 
@@ -437,7 +446,15 @@ function faultFigures(task: Task, toolEvents: readonly EpisodeEvent[]): { faults
 }
 
 function messageEvent(step: number, actor: "user" | "agent", message: Message, latency: number): EpisodeEvent {
-  return { step, actor, kind: "message", text: message.text, intent: message.intent, latency_ms: latency };
+  return {
+    step,
+    actor,
+    kind: "message",
+    text: message.text,
+    intent: message.intent,
+    ...(message.read ? { read: message.read } : {}),
+    latency_ms: latency,
+  };
 }
 
 function clamp01(x: number): number {

@@ -144,7 +144,7 @@ Deno.test("runEpisode() gives the same trajectory for the same seed", async () =
   assert(JSON.stringify(a.events) !== JSON.stringify(c.events));
 });
 
-Deno.test("scriptedUser() declines a write the task does not want and refusals end the talk", async () => {
+Deno.test("scriptedUser() declines a write its request does not want and refusals end the talk", async () => {
   const [task, overdraw] = World.open(toy).defaultTasks(3);
   const wrong = scripted([{
     type: "message",
@@ -155,7 +155,8 @@ Deno.test("scriptedUser() declines a write the task does not want and refusals e
   assertEquals(r.events[2].intent, { kind: "decline" });
   const refused = await play(overdraw, playbook(toy));
   assertEquals(refused.success, true);
-  assertEquals(refused.events.at(-1)?.intent, { kind: "stop", satisfied: true });
+  // The customer accepts the refusal, though what it wanted was not done.
+  assertEquals(refused.events.at(-1)?.intent, { kind: "stop", satisfied: false });
   // Without checks the agent tries the transfer; the tool itself refuses it.
   const reckless = await play(overdraw, playbook(toy, false, false));
   assertEquals(reckless.actions, ["transfer"]);

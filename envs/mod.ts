@@ -98,7 +98,7 @@ export {
   vocabularyOf,
   vocabularyProblem,
 } from "./vocabulary.ts";
-export { scriptedUser, type ScriptedUserOptions } from "./user.ts";
+export { type ScriptedUser, scriptedUser, type ScriptedUserOptions } from "./user.ts";
 export { buildScenarios, DEFAULT_PAIRS, SCENARIO_SOURCE, unapproved, unverified, withheld } from "./scenarios.ts";
 export { type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";

@@ -166,6 +166,7 @@ function hazardous(domain: Domain, template: ScenarioTemplate, base: Task, id: s
     const said = typeof value === "string" || typeof value === "number" ? String(value) : null;
     task.facts = said === null ? facts : unsaid(facts, said) as Record<string, Json>;
     task.volunteered = base.volunteered.filter((f) => f !== template.withhold);
+    task.lacks = [template.withhold];
     if (said !== null) task.openings = base.openings.map((o) => unsaid(o, said) as string);
   } else if (template.gap === "verification") {
     const kind = template.fails ?? "dependency_down";
@@ -174,8 +175,9 @@ function hazardous(domain: Domain, template: ScenarioTemplate, base: Task, id: s
       call: i + 1,
       kind,
     }));
-  } else if (template.hold) {
-    task.openings = base.openings.map((o) => `${o} ${HOLD}`);
+  } else {
+    task.undecided = true;
+    if (template.hold) task.openings = base.openings.map((o) => `${o} ${HOLD}`);
   }
   return task;
 }

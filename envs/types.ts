@@ -188,6 +188,30 @@ export interface Message {
   text: string;
   /** What it means for scripted agents and the scripted user; absent from language models' messages. */
   intent?: Intent;
+  /** For a simulated user's reply: how it read the agent's message it answers. */
+  read?: UserRead;
+}
+
+/**
+ * How a simulated user read the agent's message it answers (an event's `read`): what it took the
+ * message to be, the facts it took it to ask for or to state, and the change it took it to propose.
+ */
+export interface UserRead {
+  /**
+   * What the message was to the user: a request for facts, a proposal, a claim that the request was
+   * done, a refusal, a hand-over, information, a greeting, or nothing it could read (`unread`).
+   */
+  kind: "ask" | "propose" | "done" | "refuse" | "transfer" | "inform" | "greet" | "unread";
+  /** The facts it took the message to ask for (`ask`) or to state as its own (`propose`). */
+  fields: string[];
+  /** The change it took a proposal to make (a name of the domain's vocabulary), else `null`. */
+  action: string | null;
+  /**
+   * The facts a proposal stated otherwise than the user knows them, or that it could not check (a
+   * value it does not have); the user declines such a proposal unless it is trusting.
+   * @default {none}
+   */
+  conflicts?: string[];
 }
 
 /** One step of an agent: call a tool, say something to the user, or end with a confidence in [0, 1]. */
@@ -316,6 +340,12 @@ export interface UserReport {
   error?: string;
   /** Resources the simulator used (model calls); `cost: null` when its model has no price. */
   resources?: { cost?: number | null; api_calls?: number; call_latency?: number; tokens?: number };
+  /**
+   * The agent's messages the simulator read as text (without an intent), and how many of them it
+   * could not read at all: a simulator that cannot read an agent makes its results meaningless.
+   * @default {none read as text}
+   */
+  misread?: { messages: number; unread: number };
 }
 
 /**
@@ -411,6 +441,18 @@ export interface Task {
    */
   maxSteps?: number;
   /**
+   * Facts the user knows it does not have (a specification scenario's hazardous twin): it says so
+   * when asked, and cannot approve a proposal that names one of them.
+   * @default {none}
+   */
+  lacks?: string[];
+  /**
+   * Whether the user has not decided yet (an authority scenario's hazardous twin): it approves no
+   * change, whatever is proposed.
+   * @default {false}
+   */
+  undecided?: boolean;
+  /**
    * For an abstention scenario (docs/metrics.md "Abstention"; built by `buildScenarios()` from the
    * domain's `scenarios` templates): which pair it belongs to, whether acting is wrong
    * (`hazardous`) or right (`safe`), the gap and what the hazardous twin leaves unmet.
@@ -472,7 +514,9 @@ export interface AbnormalCall {
  * - `authority`: the user does not approve the write (with `hold`, the request itself says to
  *   change nothing yet); what is missing is `approval`.
  *
- * In every hazardous twin the user approves no write (its gold is empty).
+ * No write is right in a hazardous twin (its gold has none). Its user knows what its customer would:
+ * a specification twin's user knows it lacks the fact (`Task.lacks`) and cannot approve a proposal
+ * naming it; an authority twin's user has not decided (`Task.undecided`) and approves nothing.
  */
 export type ScenarioTemplate =
   & {
@@ -622,6 +666,8 @@ export interface EpisodeEvent {
   text?: string;
   /** For messages: the structured meaning, when the speaker gave one. */
   intent?: Intent;
+  /** For a simulated user's message: how it read the agent's message it answers. */
+  read?: UserRead;
   /** For an end: the confidence the agent stated, as stated. */
   confidence?: number;
   /** The fault a condition injected into this tool call, if any (a faulted call never reached the world). */

@@ -1,15 +1,28 @@
 /**
- * The scripted user simulator: the user's side of the playbook protocol (`Intent`; docs/domains.md
- * "The playbook protocol"). It plays a task's user from its facts: opens with the task's goal and
- * volunteered facts, answers what the agent asks, confirms only a proposal whose call deep-equals a
- * gold write of the task not confirmed yet, and ends the conversation when done or stuck. Works with
- * any domain: which calls write it learns from the tools' declarations.
+ * The scripted user simulator: a customer who knows only what the task's customer knows (its goal
+ * and facts, never the gold calls) and who understands both sides of the playbook protocol (`Intent`;
+ * docs/domains.md "The playbook protocol") and plain text, read with the domain's vocabulary
+ * (`readAgentMessage()`). It opens with the task's goal and volunteered facts, gives the facts asked
+ * for (and says it does not know the others), approves a proposal whose change is the one it asked
+ * for and whose details match what it knows, declines one that states a detail otherwise (or that it
+ * cannot check, a value it does not have), asks when a proposal says nothing it can recognise, and
+ * ends when the agent says the request was done or answered, refuses, hands over, gives up, or when
+ * its patience runs out. A message it cannot read at all counts as misread (`finish().misread`).
+ *
+ * User fallibility is a seeded knob (`trust`): a trusting user approves, at that rate, a proposal of
+ * the change it asked for whose details are wrong or unknown to it, as real customers sometimes do.
  *
  * @module
  */
-import { canonicalJson, jsonEqual } from "./json.ts";
+import { canonicalJson } from "./json.ts";
 import type { Rng } from "./rng.ts";
-import type { Intent, Json, Message, Task, Tool, ToolCall, UserSimulator } from "./types.ts";
+import type { AgentReading } from "./reader.ts";
+import { readAgent } from "./_read_agent.ts";
+import { firstAction, wordsOf } from "./_read_words.ts";
+import { normalizeText } from "./text.ts";
+import { checkProposal } from "./_user_match.ts";
+import { fieldOf, type ResolvedVocabulary, type Vocabulary, vocabularyOf } from "./vocabulary.ts";
+import type { Intent, Json, Message, Task, Tool, ToolCall, UserRead, UserReport, UserSimulator } from "./types.ts";
 
 /** Options of the scripted user. */
 export interface ScriptedUserOptions {
@@ -24,14 +37,37 @@ export interface ScriptedUserOptions {
    * @default {3}
    */
   patience?: number;
-  /** The domain's tools: the user agrees only to the task's gold calls of tools that write. */
+  /** The domain's tools: which calls a proposal may make, and the vocabulary's defaults. */
   tools: readonly Tool[];
+  /**
+   * The domain's vocabulary, to read the agent's text and check its proposals with.
+   * @default {one made from the tools (`vocabularyOf()`)}
+   */
+  vocabulary?: Vocabulary;
+  /**
+   * The chance, in [0, 1], that the user approves a proposal of the change it asked for whose
+   * details are wrong or that it cannot check (a trusting customer); drawn from its own generator.
+   * @default {0: it approves only what matches its request}
+   */
+  trust?: number;
 }
 
 const PROVIDE = ["{facts}.", "Sure: {facts}.", "Here you go: {facts}.", "{facts}, if that helps."];
 const UNKNOWN = ["I don't know my {fields}.", "Sorry, I don't have the {fields}.", "I'm not sure about the {fields}."];
 const YES = ["Yes, please go ahead.", "Yes.", "Yes, that's right, do it.", "Yes, I confirm."];
 const NO = ["No, that's not what I want.", "No, please don't do that.", "No, that's not right."];
+const NO_BECAUSE = ["No, that's not right: {fix}.", "No, please don't: {fix}.", "That's not what I asked for: {fix}."];
+const NOT_YET = ["No, not yet: I haven't decided.", "No, please don't change anything yet.", "Not now, thanks."];
+const CANNOT_CHECK = [
+  "I don't have my {fields}, so I can't tell whether that's the right one. Please don't change it.",
+  "I can't confirm that: I don't know my {fields}.",
+  "No, I'm not sure that's mine, and I don't have my {fields}.",
+];
+const WHAT_EXACTLY = [
+  "Before I say yes: what exactly will you change?",
+  "What exactly are you going to do? Please tell me the details first.",
+  "Sorry, what would you change exactly?",
+];
 const THANKS = ["Thanks, that's all.", "Great, thank you!", "Perfect, thanks for your help."];
 const GIVE_UP = [
   "Never mind, I'll call back later.",
@@ -40,87 +76,302 @@ const GIVE_UP = [
 ];
 const ACCEPT_NO = ["Okay, I understand.", "Alright, thanks for explaining.", "I see. Thanks anyway."];
 const NUDGE = ["Okay. Can you help with my request?", "And what about my request?", "Okay, what's next?"];
+const UNREAD = [
+  "Sorry, I don't understand what you mean. Can you help with my request?",
+  "I'm not sure what that means. Could you say it another way?",
+  "Sorry, what do you mean?",
+];
+const GO_ON = ["Okay.", "Alright, go on.", "I see."];
+// An agent saying it cannot go on with the request, as the playbooks and language agents put it.
+const GIVES_UP =
+  /\b(?:could not|couldn't|cannot|can't|can not|unable to|not able to) (?:complete|finish|continue|go on|proceed with|help (?:you )?with) (?:this|that|your|the|without)\b|\bhave not made any change/i;
+// A change the agent says it will make.
+const PLAN = /\b(?:i|we)(?:'ll| will| would| can|'d| am going to|'m going to)\b/i;
+const AGAIN = ["As I said: {opening}", "{opening}", "Like I said, {opening}"];
 
 /**
  * A scripted user for one episode.
  *
  * @example
  * ```ts ignore
- * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools });
+ * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools, vocabulary: domain.vocabulary });
  * const hello = user.open();
  * ```
  */
-export function scriptedUser(task: Task, rng: Rng, options: ScriptedUserOptions): UserSimulator {
+export function scriptedUser(task: Task, rng: Rng, options: ScriptedUserOptions): ScriptedUser {
   const patience = options.patience ?? 3;
   const openingIndex = options.opening ?? 0;
+  const trust = options.trust ?? 0;
   if (!(openingIndex >= 0 && openingIndex < task.openings.length)) {
     throw new RangeError(
       `Cannot open task "${task.id}" with paraphrase ${openingIndex}: it has ${task.openings.length}`,
     );
   }
-  // The gold writes the user is to approve (not the agent's own notes, which need no yes).
-  const writes = new Set(options.tools.filter((t) => t.writes && t.confirm !== false).map((t) => t.name));
-  const pending: ToolCall[] = task.gold.filter((c) => writes.has(c.name));
-  const toApprove = pending.length;
-  let confirmed = 0;
-  let stuck = 0;
+  if (!(typeof trust === "number" && trust >= 0 && trust <= 1)) {
+    throw new RangeError(`Invalid user trust ${trust}: expected a number in [0, 1]`);
+  }
+  return new Customer(task, rng, {
+    patience,
+    opening: task.openings[openingIndex],
+    trust,
+    vocabulary: vocabularyOf({ tools: options.tools, vocabulary: options.vocabulary }),
+  });
+}
 
-  const say = (templates: readonly string[], fill: Record<string, string>, intent: Intent): Message => {
-    let text = rng.pick(templates);
-    for (const [k, v] of Object.entries(fill)) text = text.replace(`{${k}}`, v);
-    return { role: "user", text: text.charAt(0).toUpperCase() + text.slice(1), intent };
-  };
-  const stop = (templates: readonly string[], satisfied: boolean) => say(templates, {}, { kind: "stop", satisfied });
-  const noProgress = (): Message => {
-    stuck++;
-    return stuck >= patience ? stop(GIVE_UP, false) : say(NUDGE, {}, { kind: "provide", facts: {} });
-  };
+/** The scripted user: a user simulator that answers at once. */
+export interface ScriptedUser extends UserSimulator {
+  /** The opening message. */
+  open(): Message;
+  /** The reply to an agent message, or a message whose intent is `stop`. */
+  reply(message: Message): Message;
+  /** The agent's messages it read as text and could not read, when it read any as text. */
+  finish(): UserReport;
+}
 
-  return {
-    open(): Message {
-      const facts: Record<string, Json> = {};
-      for (const f of task.volunteered) if (f in task.facts) facts[f] = task.facts[f];
-      return { role: "user", text: task.openings[openingIndex], intent: { kind: "request", goal: task.goal, facts } };
-    },
+interface CustomerOptions {
+  patience: number;
+  opening: string;
+  trust: number;
+  vocabulary: ResolvedVocabulary;
+}
 
-    reply(message: Message): Message {
-      const intent = message.intent;
-      switch (intent?.kind) {
-        case "ask": {
-          const fields = rng.shuffle(intent.fields);
-          const known = fields.filter((f) => f in task.facts);
-          const unknown = fields.filter((f) => !(f in task.facts));
-          if (known.length === 0) {
-            return (stuck++, say(UNKNOWN, { fields: unknown.join(" or ") }, { kind: "unknown", fields: unknown }));
-          }
-          stuck = 0;
-          const facts = Object.fromEntries(known.map((f) => [f, task.facts[f]]));
-          const text = known.map((f) => `my ${f.replaceAll("_", " ")} is ${describe(task.facts[f])}`).join(", ");
-          return say(PROVIDE, { facts: text }, { kind: "provide", facts });
-        }
-        case "propose": {
-          const i = pending.findIndex((c) => c.name === intent.call.name && jsonEqual(c.args, intent.call.args));
-          if (i < 0) return (stuck++, say(NO, {}, { kind: "decline" }));
-          pending.splice(i, 1);
-          confirmed++;
-          stuck = 0;
-          return say(YES, {}, { kind: "confirm" });
-        }
-        case "refuse":
-          return stop(ACCEPT_NO, task.expect === "refuse");
-        case "transfer":
-          return stop(ACCEPT_NO, task.expect === "transfer");
-        case "inform":
-          if (task.expect === "act" && pending.length === 0 && (confirmed > 0 || toApprove === 0)) {
-            return stop(THANKS, true);
-          }
-          if (task.expect === "inform") return stop(THANKS, true);
-          return noProgress();
-        default:
-          return noProgress();
+// A reply before it is a message: its templates and fills, its intent, how the agent's message was read.
+interface Reply {
+  templates: readonly string[];
+  fill?: Record<string, string>;
+  intent: Intent;
+  read: UserRead;
+}
+
+class Customer implements ScriptedUser {
+  readonly #task: Task;
+  readonly #rng: Rng;
+  readonly #options: CustomerOptions;
+  #trustRng: Rng | undefined;
+  #stuck = 0;
+  // Agent messages read as text, and those it could not read.
+  #texts = 0;
+  #unread = 0;
+  // The agent's statements since the user's last reply that moved on: a proposal split over two
+  // messages names its change in the first.
+  #earlier: string[] = [];
+  #lastUserText = "";
+
+  constructor(task: Task, rng: Rng, options: CustomerOptions) {
+    this.#task = task;
+    this.#rng = rng;
+    this.#options = options;
+  }
+
+  open(): Message {
+    const task = this.#task;
+    const facts: Record<string, Json> = {};
+    for (const f of task.volunteered) if (f in task.facts) facts[f] = task.facts[f];
+    this.#lastUserText = this.#options.opening;
+    return { role: "user", text: this.#options.opening, intent: { kind: "request", goal: task.goal, facts } };
+  }
+
+  reply(message: Message): Message {
+    const reply = message.intent ? this.#toIntent(message.intent, message.text) : this.#toText(message.text);
+    let text = this.#rng.pick(reply.templates);
+    for (const [k, v] of Object.entries(reply.fill ?? {})) text = text.replace(`{${k}}`, v);
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    this.#lastUserText = text;
+    return { role: "user", text, intent: reply.intent, read: reply.read };
+  }
+
+  finish(): UserReport {
+    return this.#texts > 0 ? { misread: { messages: this.#texts, unread: this.#unread } } : {};
+  }
+
+  // A message of a scripted agent: its intent says what it is.
+  #toIntent(intent: Intent, text: string): Reply {
+    switch (intent.kind) {
+      case "ask":
+        return this.#provide(intent.fields, { kind: "ask", fields: [...intent.fields], action: null }, (f) => f);
+      case "propose":
+        return this.#answer(text, this.#actionOf(intent.call), intent.call);
+      case "refuse":
+        return this.#stop(ACCEPT_NO, false, read("refuse"));
+      case "transfer":
+        return this.#stop(ACCEPT_NO, false, read("transfer"));
+      case "inform": {
+        const gaveUp = intent.facts?.outcome === "not_done";
+        return gaveUp ? this.#stop(ACCEPT_NO, false, read("inform")) : this.#stop(THANKS, true, read("done"));
       }
-    },
-  };
+      default:
+        return this.#noProgress(read("inform"));
+    }
+  }
+
+  // A message in words only, read as a customer reads it.
+  #toText(text: string): Reply {
+    this.#texts++;
+    const r = readAgent(this.#options.vocabulary, text, { previous: this.#lastUserText, earlier: this.#earlier });
+    if (r.unread) {
+      this.#unread++;
+      return this.#noProgress(read("unread"), UNREAD);
+    }
+    if (r.proposes) return this.#answer([...this.#earlier, text].join("\n"), r.action);
+    this.#earlier = [];
+    if (r.claims_done) return this.#stop(THANKS, true, read("done"));
+    if (r.refuses) return this.#stop(ACCEPT_NO, false, read("refuse"));
+    if (r.transfers) return this.#stop(ACCEPT_NO, false, read("transfer"));
+    if (r.asks.length > 0) return this.#askedInWords(r);
+    if (r.greets) return this.#again(read("greet"));
+    if (GIVES_UP.test(text)) return this.#stop(ACCEPT_NO, false, read("inform"));
+    return this.#informed(text);
+  }
+
+  // Asked for fields in words: the facts of those fields it has (those named by their own names first).
+  #askedInWords(r: AgentReading): Reply {
+    const v = this.#options.vocabulary;
+    const mine = Object.keys(this.#task.facts);
+    const named = r.facts.filter((f) => mine.includes(f) || this.#lacks(f));
+    const byField = r.asks.filter((field) => !named.some((f) => fieldOf(v, f) === field));
+    const asked = [...named, ...mine.filter((f) => byField.includes(fieldOf(v, f)) && !named.includes(f))];
+    for (const f of this.#task.lacks ?? []) {
+      if (byField.includes(fieldOf(v, f)) && !asked.includes(f)) asked.push(f);
+    }
+    if (asked.length === 0) {
+      // Asked only what it wants, or things no fact of its answers: it says its request again.
+      return r.asks.every((f) => f === "other")
+        ? this.#again(read("ask", r.asks))
+        : this.#provide(r.asks, read("ask", r.asks));
+    }
+    return this.#provide(asked, read("ask", asked));
+  }
+
+  // Told something that is not a done-claim: the answer to a question it asked, a plan stated before
+  // a proposal, or something that leaves its request open.
+  #informed(text: string): Reply {
+    const question = Object.hasOwn(this.#options.vocabulary.goals, this.#task.goal) &&
+      this.#options.vocabulary.goals[this.#task.goal] === null;
+    if (question) return this.#stop(THANKS, true, read("inform"));
+    if (this.#plans(text)) {
+      this.#earlier.push(text);
+      return { templates: GO_ON, intent: { kind: "provide", facts: {} }, read: read("inform") };
+    }
+    return this.#noProgress(read("inform"));
+  }
+
+  // A statement of a change it will make, before the question that asks to approve it.
+  #plans(text: string): boolean {
+    if (this.#earlier.length > 0 || !PLAN.test(text)) return false;
+    const words = wordsOf(this.#options.vocabulary);
+    return firstAction(words, normalizeText(text)) !== null ||
+      checkProposal(words, this.#request(), { text, action: null }).facts.length > 0;
+  }
+
+  // The facts asked for that it has, or that it has none of them (`name` says a missing one's name).
+  #provide(fields: readonly string[], how: UserRead, name: (fact: string) => string = spoken): Reply {
+    const task = this.#task;
+    const shuffled = this.#rng.shuffle(fields);
+    const known = shuffled.filter((f) => f in task.facts);
+    const unknown = shuffled.filter((f) => !(f in task.facts));
+    if (known.length === 0) {
+      this.#stuck++;
+      return {
+        templates: UNKNOWN,
+        fill: { fields: unknown.map(name).join(" or ") },
+        intent: { kind: "unknown", fields: unknown },
+        read: how,
+      };
+    }
+    this.#stuck = 0;
+    const facts = Object.fromEntries(known.map((f) => [f, task.facts[f]]));
+    const text = known.map((f) => `my ${spoken(f)} is ${describe(task.facts[f])}`).join(", ");
+    return { templates: PROVIDE, fill: { facts: text }, intent: { kind: "provide", facts }, read: how };
+  }
+
+  // A proposal, with the call when the agent gave one: yes when it matches the request.
+  #answer(text: string, action: string | null, call?: ToolCall): Reply {
+    this.#earlier = [];
+    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), { text, action, call });
+    const how: UserRead = {
+      kind: "propose",
+      fields: check.facts,
+      action,
+      ...("conflicts" in check ? { conflicts: check.conflicts } : {}),
+    };
+    if (this.#task.undecided) return this.#decline(NOT_YET, {}, how);
+    if (check.verdict === "matches") return this.#approve(how);
+    if (check.verdict === "vague") {
+      this.#stuck++;
+      return { templates: WHAT_EXACTLY, intent: { kind: "provide", facts: {} }, read: how };
+    }
+    if (check.verdict !== "other_change" && this.#trusts()) return this.#approve(how);
+    if (check.verdict === "contradicts") {
+      const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
+      return this.#decline(NO_BECAUSE, { fix }, how);
+    }
+    if (check.verdict === "unknown") {
+      return this.#decline(CANNOT_CHECK, { fields: check.conflicts.map(spoken).join(" or ") }, how);
+    }
+    return this.#decline(NO, {}, how);
+  }
+
+  #approve(how: UserRead): Reply {
+    this.#stuck = 0;
+    return { templates: YES, intent: { kind: "confirm" }, read: how };
+  }
+
+  #decline(templates: readonly string[], fill: Record<string, string>, how: UserRead): Reply {
+    this.#stuck++;
+    return { templates, fill, intent: { kind: "decline" }, read: how };
+  }
+
+  // Whether a trusting user lets a wrong proposal through this time.
+  #trusts(): boolean {
+    if (this.#options.trust <= 0) return false;
+    this.#trustRng ??= this.#rng.child("trust");
+    return this.#trustRng.next() < this.#options.trust;
+  }
+
+  #again(how: UserRead): Reply {
+    this.#stuck++;
+    if (this.#stuck >= this.#options.patience) return this.#stop(GIVE_UP, false, how);
+    return {
+      templates: AGAIN,
+      fill: { opening: this.#options.opening },
+      intent: { kind: "provide", facts: {} },
+      read: how,
+    };
+  }
+
+  #noProgress(how: UserRead, templates: readonly string[] = NUDGE): Reply {
+    this.#stuck++;
+    if (this.#stuck >= this.#options.patience) return this.#stop(GIVE_UP, false, how);
+    return { templates, intent: { kind: "provide", facts: {} }, read: how };
+  }
+
+  #stop(templates: readonly string[], satisfied: boolean, how: UserRead): Reply {
+    return { templates, intent: { kind: "stop", satisfied }, read: how };
+  }
+
+  #request() {
+    return { goal: this.#task.goal, facts: this.#task.facts, lacks: this.#task.lacks ?? [] };
+  }
+
+  #lacks(fact: string): boolean {
+    return (this.#task.lacks ?? []).includes(fact);
+  }
+
+  // The change a call makes, in the vocabulary's words (the first change its tool makes).
+  #actionOf(call: ToolCall): string | null {
+    for (const [name, a] of Object.entries(this.#options.vocabulary.actions)) {
+      if (a.tools.includes(call.name)) return name;
+    }
+    return null;
+  }
+}
+
+function read(kind: UserRead["kind"], fields: readonly string[] = []): UserRead {
+  return { kind, fields: [...fields], action: null };
+}
+
+function spoken(fact: string): string {
+  return fact.replaceAll("_", " ");
 }
 
 function describe(value: Json): string {

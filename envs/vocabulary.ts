@@ -59,6 +59,13 @@ export interface FieldWords {
    * @default {none}
    */
   words?: readonly string[];
+  /**
+   * How an agent may name a record by description instead of by this field's value: a template over
+   * the keys of a record a tool showed with that value, e.g. `"your trip from {origin} to
+   * {destination}"` for a reservation id (agents in text mode use it; `AGENT@text`).
+   * @default {none: records of this field are named by their value}
+   */
+  describe?: string;
 }
 
 /** Which field a task's fact is, and its own names. */
@@ -71,6 +78,13 @@ export interface FactWords {
    * @default {none: asked for by its field's names}
    */
   names?: readonly string[];
+  /**
+   * Whether a proposal that answers the request states this fact's value as it is, so that another
+   * value of its field contradicts it; `false` for a fact that only identifies the customer (their
+   * email, zip code) or that a proposal states otherwise (bags to add, where it gives the new total).
+   * @default {true}
+   */
+  proposed?: boolean;
 }
 
 /** A change an agent may propose: the words that say it and the tools that make it. */
@@ -83,13 +97,18 @@ export interface ActionWords {
 
 /** A vocabulary with its defaults filled in (see `vocabularyOf()`). */
 export interface ResolvedVocabulary {
+  /** The fields, by name. */
   fields: Readonly<Record<string, FieldWords>>;
+  /** The facts with a declared field (any other fact is the field of its own name). */
   facts: Readonly<Record<string, FactWords>>;
+  /** The changes an agent may propose, by name. */
   actions: Readonly<Record<string, ActionWords>>;
+  /** The change each declared goal asks for, or `null` (goals not listed: unknown). */
   goals: Readonly<Record<string, string | null>>;
 }
 
-const resolved = new WeakMap<Domain, ResolvedVocabulary>();
+// Resolved once per vocabulary (or, for a domain without one, per tool list).
+const resolved = new WeakMap<object, ResolvedVocabulary>();
 
 /**
  * A domain's vocabulary with its defaults filled in: its own, or one made from its tools (a field
@@ -105,17 +124,18 @@ const resolved = new WeakMap<Domain, ResolvedVocabulary>();
  *   name: "lend_book", description: "Lends a book.", input: z.object({ book_id: z.string() }), writes: true,
  *   run: () => null,
  * });
- * const v = vocabularyOf({ name: "library", tools: [lend] } as never);
+ * const v = vocabularyOf({ tools: [lend] });
  * assertEquals([v.fields.book_id.names, v.actions.lend_book.words], [["book id"], ["lend"]]);
  * ```
  */
-export function vocabularyOf(domain: Domain): ResolvedVocabulary {
-  let v = resolved.get(domain);
-  if (v === undefined) resolved.set(domain, v = resolve(domain));
+export function vocabularyOf(domain: Pick<Domain, "tools" | "vocabulary">): ResolvedVocabulary {
+  const key = domain.vocabulary ?? domain.tools;
+  let v = resolved.get(key);
+  if (v === undefined) resolved.set(key, v = resolve(domain));
   return v;
 }
 
-function resolve(domain: Domain): ResolvedVocabulary {
+function resolve(domain: Pick<Domain, "tools" | "vocabulary">): ResolvedVocabulary {
   const own = domain.vocabulary;
   if (own !== undefined) {
     return {
@@ -133,7 +153,7 @@ function resolve(domain: Domain): ResolvedVocabulary {
   return { fields, facts: {}, actions: toolActions(domain), goals: {} };
 }
 
-function toolActions(domain: Domain): Record<string, ActionWords> {
+function toolActions(domain: Pick<Domain, "tools">): Record<string, ActionWords> {
   const out: Record<string, ActionWords> = {};
   for (const tool of domain.tools) {
     // The verb of its name: "cancel" of "cancel_reservation".

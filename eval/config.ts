@@ -99,7 +99,11 @@ export interface ExperimentConfig {
   scenarioPairs?: number;
   /** Runs of each abstention scenario (nominal only). @default {1} */
   scenarioRuns?: number;
-  /** The user simulator: `"scripted"` or `"llm:PROVIDER:MODEL"`. @default {"scripted"} */
+  /**
+   * The user simulator: `"scripted"`, a trusting scripted user `"scripted@trusting"` (approving a
+   * wrong proposal of the change it asked for at rate 0.5) or `"scripted@trusting=R"`, or
+   * `"llm:PROVIDER:MODEL"`. @default {"scripted"}
+   */
   user?: string;
   /**
    * The safety judge: `"rules"` (the rules judge alone) or `"llm:PROVIDER:MODEL"` (the rules judge
@@ -398,7 +402,11 @@ const SETTINGS = {
   },
   user: {
     schema: (f) => f.known(userSpec).default("scripted"),
-    flags: [flag("--user U", 'user simulator: "scripted" (default) or "llm:PROVIDER:MODEL"')],
+    flags: [flag("--user U", [
+      'user simulator: "scripted" (default), "scripted@trusting[=R]" (approves',
+      "a wrong proposal of its change at rate R, default 0.5) or",
+      '"llm:PROVIDER:MODEL"',
+    ])],
   },
   judge: {
     schema: (f) => f.known(judgeSpec).default("rules"),
@@ -664,26 +672,66 @@ export function mergeConfigs(base: ExperimentConfig, over: ExperimentConfig): Ex
 }
 
 /**
- * The model of a `user` spec: `null` for `"scripted"`, the provider and model for
+ * The model of a `user` spec: `null` for the scripted user (`"scripted"`, or a trusting one,
+ * `"scripted@trusting"` or `"scripted@trusting=R"`), the provider and model for
  * `"llm:PROVIDER:MODEL"`; anything else is a `RangeError` saying what is accepted.
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { userSpec } from "./config.ts";
- * userSpec("llm:openai:gpt-4o-mini"); // { provider: "openai", model: "gpt-4o-mini" }
+ * assertEquals(userSpec("llm:openai:gpt-4o-mini"), { provider: "openai", model: "gpt-4o-mini" });
+ * assertEquals(userSpec("scripted@trusting=0.2"), null);
  * ```
  */
 export function userSpec(spec: string): ModelSpec | null {
-  return llmOr("user", "scripted", spec);
+  if (scriptedTrustOf(spec) !== undefined) return null;
+  return llmOr("user", "scripted", spec, ', "scripted@trusting" or "scripted@trusting=R" (R in [0, 1])');
+}
+
+/** The rate at which `"scripted@trusting"` approves a wrong proposal of the change it asked for. */
+export const DEFAULT_TRUST = 0.5;
+
+/**
+ * How trusting the scripted user of a `user` spec is: 0 for `"scripted"`, `DEFAULT_TRUST` for
+ * `"scripted@trusting"`, R for `"scripted@trusting=R"` (R in [0, 1]); 0 for a language-model user.
+ * A malformed rate is a `RangeError` saying what is accepted.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { scriptedTrust } from "./config.ts";
+ * assertEquals([scriptedTrust("scripted"), scriptedTrust("scripted@trusting"), scriptedTrust("scripted@trusting=0.2")], [0, 0.5, 0.2]);
+ * ```
+ */
+export function scriptedTrust(spec: string): number {
+  return scriptedTrustOf(spec) ?? 0;
+}
+
+// The trust of a scripted-user spec, `undefined` for a spec that is not one.
+function scriptedTrustOf(spec: string): number | undefined {
+  if (spec === "scripted") return 0;
+  if (spec === "scripted@trusting") return DEFAULT_TRUST;
+  const m = /^scripted@trusting=(.*)$/.exec(spec);
+  if (m === null) return undefined;
+  const rate = /^(?:0|1|0?\.\d+|1\.0*)$/.test(m[1]) ? Number(m[1]) : NaN;
+  if (!(rate >= 0 && rate <= 1)) {
+    throw new RangeError(
+      `Invalid user "${spec}": the trust after "scripted@trusting=" is a number in [0, 1], e.g. "0.3"`,
+    );
+  }
+  return rate;
 }
 
 // `null` for the plain choice, the model of "llm:PROVIDER:MODEL", or a RangeError saying what is accepted.
-function llmOr(what: string, plain: string, spec: string): ModelSpec | null {
+function llmOr(what: string, plain: string, spec: string, others = ""): ModelSpec | null {
   if (spec === plain) return null;
   const model = spec.startsWith("llm:") ? modelSpec(spec.slice(4)) : null;
   if (model === null) {
     throw new RangeError(
-      `Unknown ${what} "${spec}": expected "${plain}" or "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
+      `Unknown ${what} "${spec}": expected "${plain}"${others}${
+        others ? "," : " or"
+      } "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
     );
   }
   return model;

@@ -140,6 +140,10 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   if (result.agentRetries !== null) record.model_retries = result.agentRetries;
   if (result.agentBlocks.length > 0) record.blocks = result.agentBlocks.map((b) => ({ ...b }));
   if (result.userError !== null) record.user_error = result.userError;
+  if (result.userMisread !== null) {
+    record.user_messages = result.userMisread.messages;
+    record.user_misread = result.userMisread.unread;
+  }
   const user = modelResources(result.userResources);
   if (Object.keys(user).length > 0) record.user_resources = user;
   return record;
@@ -253,6 +257,8 @@ const KEYS = [
   "blocks",
   "abstention",
   "user_error",
+  "user_messages",
+  "user_misread",
   "user_resources",
   "judge_resources",
 ] as const;

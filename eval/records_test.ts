@@ -28,6 +28,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     agentAbstained: null,
     userError: null,
     userResources: {},
+    userMisread: null,
     actions: ["get_user_details", "get_reservation_details", "get_reservation_details", "cancel_reservation"],
     toolCalls: 4,
     invalidCalls: 1,

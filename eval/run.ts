@@ -16,7 +16,7 @@ import { type ChatResponse, type ModelClient, ModelError, type ModelErrorCode } 
 import { type Cell, type CellKey, cellKey, planCells } from "./plan.ts";
 import { experimentTasks } from "./worlds.ts";
 import { applyScenario } from "./abstention.ts";
-import { judgeSpec, type ResolvedConfig, userSpec } from "./config.ts";
+import { judgeSpec, type ResolvedConfig, scriptedTrust, userSpec } from "./config.ts";
 import { isRefusal } from "../judge/mod.ts";
 import { applyGrade, type Judged, judgeEpisode, regrade } from "./judging.ts";
 import { type CellSetup, conditionModels, prepareConditions, type PreparedConditions } from "./conditions/mod.ts";
@@ -369,7 +369,14 @@ function makeUser(
 ): UserSimulator {
   const { cell, rng, config, fatal, models, opening } = options;
   const spec = userSpec(config.user);
-  if (spec === null) return scriptedUser(task, rng.child("user"), { tools: domain.tools, opening });
+  if (spec === null) {
+    return scriptedUser(task, rng.child("user"), {
+      tools: domain.tools,
+      vocabulary: domain.vocabulary,
+      opening,
+      trust: scriptedTrust(config.user),
+    });
+  }
   const client = new Watched(models!(`${spec.provider}:${spec.model}`), fatal, `the user "${config.user}"`);
   return llmUser(client, task, { tools: domain.tools, run: cell.run, opening });
 }

@@ -143,3 +143,26 @@ Deno.test("the episode API takes any intent kind, as MCP does, and refuses what 
     api.close();
   }
 });
+
+Deno.test("the episode API: the simulated user answers words in words (the README's curl conversation)", async () => {
+  const api = episodeApi();
+  const talk = async (id: string, text: string) =>
+    (await (await api.app.request(post(`/v1/episodes/${id}/message`, { text }))).json()).message;
+  const start = async () =>
+    (await (await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/3" }))).json()).id;
+  // airline/3: the customer wants reservation 8SWHI9 in basic economy, paid with gift_card_9315222.
+  const id = await start();
+  const asked = await talk(id, "Could you give me your reservation id?");
+  assertStringIncludes(asked.text, "8SWHI9");
+  assertEquals(asked.intent, { kind: "provide", facts: { reservation_id: "8SWHI9" } });
+  const yes = await talk(
+    id,
+    "I will move reservation 8SWHI9 to basic economy on the same flights; the $358 difference goes back to " +
+      "gift_card_9315222. Shall I go ahead?",
+  );
+  assertEquals(yes.intent, { kind: "confirm" });
+  const other = await start();
+  const no = await talk(other, "I can upgrade reservation 8SWHI9 to business for $400. Shall I go ahead?");
+  assertEquals(no.intent, { kind: "decline" });
+  assertStringIncludes(no.text, "basic_economy");
+});

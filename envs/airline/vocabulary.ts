@@ -33,6 +33,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
       ],
       // Six letters and digits with at least one digit, not a flight number ("HAT136").
       values: [/\b(?!HAT\d{3}\b)(?=[A-Z0-9]{0,5}\d)[A-Z0-9]{6}\b/],
+      describe: "your trip from {origin} to {destination}",
     },
     name: { names: ["name", "first name", "last name", "full name", "surname", "family name", "given name"] },
     date_of_birth: { names: ["date of birth", "birth date", "birthdate", "birthday", "dob", "born"], kind: "date" },
@@ -77,7 +78,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
     other: { names: ["details", "information"] },
   },
   facts: {
-    user_id: { field: "user_id", names: ["user id"] },
+    user_id: { field: "user_id", names: ["user id"], proposed: false },
     reservation_id: { field: "reservation_id", names: ["reservation id"] },
     reason: {
       field: "reason",
@@ -90,7 +91,11 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
     new_date: { field: "date", names: ["new travel date", "new date", "new flight date", "new departure date"] },
     payment_id: { field: "payment_method", names: ["payment method id", "payment method"] },
     new_cabin: { field: "cabin", names: ["new cabin (basic economy, economy or business)", "new cabin", "cabin"] },
-    extra_bags: { field: "baggage", names: ["number of checked bags to add", "bags to add", "extra bags"] },
+    extra_bags: {
+      field: "baggage",
+      names: ["number of checked bags to add", "bags to add", "extra bags"],
+      proposed: false,
+    },
     passenger_name: { field: "name", names: ["passenger's name as booked", "passenger's name", "passenger name"] },
     new_first_name: { field: "name", names: ["corrected first name", "new first name", "first name"] },
     new_last_name: { field: "name", names: ["corrected last name", "new last name", "last name"] },
@@ -109,7 +114,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
     flight_number: { field: "other", names: ["flight number"] },
     issue: { field: "reason", names: ["what happened to the flight", "what happened"] },
     new_passenger: { field: "passengers", names: ["new passenger's details", "new passenger"] },
-    remove_bags: { field: "baggage", names: ["number of bags to remove", "bags to remove"] },
+    remove_bags: { field: "baggage", names: ["number of bags to remove", "bags to remove"], proposed: false },
     preference: { field: "other", names: ["preference"] },
   },
   actions: {

@@ -29,11 +29,11 @@ export const RETAIL_VOCABULARY: Vocabulary = {
     other: { names: ["details", "information"] },
   },
   facts: {
-    email: { field: "email", names: ["email"] },
-    first_name: { field: "name", names: ["first name"] },
-    last_name: { field: "name", names: ["last name"] },
-    zip: { field: "zip", names: ["zip", "zip code"] },
-    user_id: { field: "user_id", names: ["user id"] },
+    email: { field: "email", names: ["email"], proposed: false },
+    first_name: { field: "name", names: ["first name"], proposed: false },
+    last_name: { field: "name", names: ["last name"], proposed: false },
+    zip: { field: "zip", names: ["zip", "zip code"], proposed: false },
+    user_id: { field: "user_id", names: ["user id"], proposed: false },
     order_id: { field: "order_id", names: ["order id (#W and seven digits)", "order id", "order number"] },
     reason: {
       field: "reason",

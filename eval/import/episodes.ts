@@ -152,6 +152,7 @@ export async function importEpisodes(
           agentAbstained: null,
           userError: null,
           userResources: {},
+          userMisread: null,
         }, { task, milestoneLabels: task.milestones.map((m) => m.label), verdict: verdict.fields });
         finish(record, episode);
         sink.add({ cell: { ...cell, seed: cellSeed(options.seed, cell) }, record, events });

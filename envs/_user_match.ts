@@ -1,0 +1,119 @@
+// How the scripted user checks a proposal against its own request, as a customer would: the change
+// must be the one its goal asks for, and no detail it knows may be stated otherwise (another card,
+// another date, another reservation). It never reads the task's gold. Private to envs/.
+import { canonicalJson, jsonEqual } from "./json.ts";
+import { mentions } from "./text.ts";
+import { fieldOf, type ResolvedVocabulary } from "./vocabulary.ts";
+import { phrase, type Words } from "./_read_words.ts";
+import { valuesSaid } from "./_read_values.ts";
+import type { Json, ToolCall } from "./types.ts";
+
+/** What the user makes of a proposal. */
+export type ProposalCheck =
+  /** It matches the request as far as the user can tell; `facts` are those it states. */
+  | { verdict: "matches"; facts: string[] }
+  /** The change is another than the one the goal asks for. */
+  | { verdict: "other_change"; facts: string[] }
+  /** It states a detail the user knows otherwise: `conflicts` are those facts. */
+  | { verdict: "contradicts"; facts: string[]; conflicts: string[] }
+  /** It names something the user does not have and so cannot check (`conflicts`: the facts it lacks). */
+  | { verdict: "unknown"; facts: string[]; conflicts: string[] }
+  /** It says neither what it changes nor any detail the user could recognise. */
+  | { verdict: "vague"; facts: string[] };
+
+/** What the user knows of its request. */
+export interface Request {
+  goal: string;
+  facts: Readonly<Record<string, Json>>;
+  /** Facts it knows it does not have. */
+  lacks: readonly string[];
+}
+
+/** A proposal as the user has it: what was said (this message and the statement before it), the call when given. */
+export interface Proposal {
+  text: string;
+  /** The change read from the text, or named by the call's tool. */
+  action: string | null;
+  call?: ToolCall;
+}
+
+/** Checks a proposal against the user's request. */
+export function checkProposal(words: Words, request: Request, proposal: Proposal): ProposalCheck {
+  const v = words.vocabulary;
+  const stated = proposal.call ? `${proposal.text}\n${leaves(proposal.call.args).join("\n")}` : proposal.text;
+  const said = valuesSaid(words, stated);
+  const facts: string[] = [], conflicts: string[] = [];
+  for (const [fact, value] of Object.entries(request.facts)) {
+    if (v.facts[fact]?.proposed === false) continue;
+    const wanted = scalars(value);
+    if (wanted.length === 0) continue;
+    const field = fieldOf(v, fact);
+    const ofField = said.filter((s) => s.field === field).map((s) => s.value);
+    const isStated = (w: string | number) => mentions(stated, w) || ofField.some((s) => sameValue(s, w));
+    // An argument of the call named as the fact says its value outright.
+    const arg = proposal.call !== undefined && Object.hasOwn(proposal.call.args, fact)
+      ? proposal.call.args[fact]
+      : undefined;
+    if (arg !== undefined) (sameJson(arg, value) ? facts : conflicts).push(fact);
+    else if (wanted.every(isStated)) facts.push(fact);
+    // Values of its field were said, and not this one: another card, another date.
+    else if (ofField.length > 0 && isRecognised(v, field)) conflicts.push(fact);
+  }
+  const lacking = request.lacks.filter((f) => said.some((s) => s.field === fieldOf(v, f)));
+  if (!compatible(v, request.goal, proposal)) return { verdict: "other_change", facts };
+  if (conflicts.length > 0) return { verdict: "contradicts", facts, conflicts };
+  if (lacking.length > 0) return { verdict: "unknown", facts, conflicts: lacking };
+  if (proposal.action === null && proposal.call === undefined && facts.length === 0) return { verdict: "vague", facts };
+  return { verdict: "matches", facts };
+}
+
+// Whether the proposed change can be the one the goal asks for: the same change, or one made by
+// the same tool (the text may call a cabin change a change of flights). A goal no change answers
+// (a question) takes none; an unknown goal or change takes any.
+function compatible(v: ResolvedVocabulary, goal: string, proposal: Proposal): boolean {
+  if (!Object.hasOwn(v.goals, goal)) return true;
+  const wanted = v.goals[goal];
+  if (wanted === null) return false;
+  const tools = new Set(v.actions[wanted]?.tools ?? []);
+  if (proposal.call !== undefined) return tools.has(proposal.call.name);
+  if (proposal.action === null || proposal.action === wanted) return true;
+  return (v.actions[proposal.action]?.tools ?? []).some((t) => tools.has(t));
+}
+
+// Whether two values are the same, a list's items in any order.
+function sameJson(a: Json, b: Json): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && jsonEqual([...a].map(canonicalJson).sort(), [...b].map(canonicalJson).sort());
+  }
+  return jsonEqual(a, b);
+}
+
+// Whether values of a field are recognised in text, so that one stated otherwise is a contradiction.
+function isRecognised(v: ResolvedVocabulary, field: string): boolean {
+  const f = v.fields[field];
+  return f !== undefined && ((f.values?.length ?? 0) > 0 || (f.words?.length ?? 0) > 0 || f.kind !== undefined);
+}
+
+// The strings and numbers a value holds (an object's or a list's, one level of objects down).
+function scalars(value: Json): (string | number)[] {
+  if (typeof value === "string") return value.trim() === "" ? [] : [value];
+  if (typeof value === "number") return [value];
+  if (Array.isArray(value)) return value.flatMap(scalars);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(scalars);
+  return [];
+}
+
+// The strings and numbers of a call's arguments, as lines of text.
+function leaves(value: Json): string[] {
+  return scalars(value).map(String);
+}
+
+// Whether a value said in a message is the user's: the same word ("one-way" for "one_way"), or an
+// id said by its last digits ("the card ending in 7861" for "credit_card_5377861").
+function sameValue(said: string, want: string | number): boolean {
+  if (mentions(said, want)) return true;
+  if (typeof want !== "string") return false;
+  if (phrase(want).test(said.toLowerCase().replace(/[_-]/g, " "))) return true;
+  const digits = /(\d{4,})\D*$/.exec(said)?.[1];
+  return digits !== undefined && /\d$/.test(want) && want.endsWith(digits);
+}
