@@ -214,6 +214,8 @@ export function formatComparison(comparison: Comparison): string {
     }
     if (c.unpairedTasks.a.length > 0) out.push(`Tasks only in A, left out: ${names(c.unpairedTasks.a)}`);
     if (c.unpairedTasks.b.length > 0) out.push(`Tasks only in B, left out: ${names(c.unpairedTasks.b)}`);
+    if (c.unreadable?.a !== undefined) out.push(`Warning: in A, ${c.unreadable.a}`);
+    if (c.unreadable?.b !== undefined) out.push(`Warning: in B, ${c.unreadable.b}`);
     out.push("");
   }
   const { a, b } = comparison.unpairedAgents;
@@ -248,6 +250,15 @@ export function regressions(
   const failed: Regression[] = [], unchecked: { agent: string; metric: string; reason: string }[] = [];
   for (const c of comparison.agents) {
     const agent = c.a === c.b ? c.a : `${c.a}=${c.b}`;
+    const unreadable = c.unreadable?.a !== undefined
+      ? `in A, ${c.unreadable.a}`
+      : c.unreadable?.b !== undefined
+      ? `in B, ${c.unreadable.b}`
+      : null;
+    if (unreadable !== null) {
+      for (const metric of failOn) unchecked.push({ agent, metric, reason: unreadable });
+      continue;
+    }
     for (const metric of failOn) {
       const m: MetricComparison | undefined = c.metrics.find((x) => x.metric === metric);
       if (m === undefined || m.verdict === "–") {

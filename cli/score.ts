@@ -12,6 +12,7 @@
 import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
 import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
+import { misreadWarning, userMisread } from "../scoring/misread.ts";
 import { errorReason } from "../eval/fs_errors.ts";
 import { wholeFlag } from "./_flags.ts";
 
@@ -207,6 +208,10 @@ export function formatProfiles(profiles: Record<string, Profile>): string {
   if (reasons.size > 0) {
     const all = (gs: string[]) => gs.length === groups.length && groups.length > 1 ? "all" : gs.join(", ");
     text.push("", "Null figures:", ...[...reasons].map(([line, gs]) => `  ${line} (${all(gs)})`));
+  }
+  for (const g of groups) {
+    const warning = misreadWarning(g, userMisread([profiles[g].n]));
+    if (warning !== null) text.push("", `Warning: ${warning}`);
   }
   return text.join("\n") + "\n";
 }

@@ -14,7 +14,9 @@ import {
   figureKeys,
   HEADLINE_KEYS,
   LOWER_IS_BETTER,
+  misreadWarning,
   tableFigures,
+  userMisread,
 } from "../scoring/mod.ts";
 
 /**
@@ -59,6 +61,12 @@ export interface AgentComparison {
   records: { a: number; b: number };
   /** One entry per metric: those of `CompareOptions.metrics` in its order, else every figure of the records. */
   metrics: MetricComparison[];
+  /**
+   * Why a side's figures mean nothing, when they do not: the simulated user could not read too many
+   * of the agent's messages there (`misreadWarning()`). A gate checks no metric of such an agent.
+   * @default {absent: both sides can be read}
+   */
+  unreadable?: { a?: string; b?: string };
 }
 
 /** The comparison of two record sets. */
@@ -234,12 +242,20 @@ function compareAgent(
     b: [...tasksB].filter((t) => !tasksA.has(t)).sort(compareText),
   };
   const keptA = recordsA.filter((r) => tasksB.has(r.task)), keptB = recordsB.filter((r) => tasksA.has(r.task));
+  const unreadableA = misreadWarning(options.names[0], userMisread(keptA));
+  const unreadableB = misreadWarning(options.names[1], userMisread(keptB));
   const base = {
     a: options.names[0],
     b: options.names[1],
     tasks,
     unpairedTasks,
     records: { a: keptA.length, b: keptB.length },
+    ...(unreadableA === null && unreadableB === null ? {} : {
+      unreadable: {
+        ...(unreadableA === null ? {} : { a: unreadableA }),
+        ...(unreadableB === null ? {} : { b: unreadableB }),
+      },
+    }),
   };
   if (tasks.length === 0) {
     const keys = options.metrics ?? HEADLINE_KEYS;

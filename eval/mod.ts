@@ -95,6 +95,7 @@ export {
   resolveConfig,
   type ResolvedConditions,
   type ResolvedConfig,
+  scriptedTrust,
   type Suite,
   suiteParts,
   SUITES,
@@ -157,3 +158,4 @@ export {
   shardOut,
   shardText,
 } from "./shard.ts";
+export { type TextModeAgreement, textModeAgreement } from "./text_mode.ts";

@@ -139,3 +139,4 @@ export {
   namesMissing,
 } from "./abstention.ts";
 export { type CategoryOptions, type CategoryRow, categoryTable } from "./categories.ts";
+export { type Misread, MISREAD_LIMIT, misreadWarning, userMisread } from "./misread.ts";

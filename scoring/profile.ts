@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { userMisread } from "./misread.ts";
 import { z } from "zod";
 import { type EpisodeRecord, recordDomain } from "./record.ts";
 import { type AbstentionProfile, abstentionProfile } from "./abstention.ts";
@@ -93,6 +94,13 @@ export type Profile =
       user_errors: number;
       /** Episodes of abstention scenarios among `records` (not among `tasks`); absent when none. */
       scenarios?: number;
+      /**
+       * The agent's messages the scripted user read as text, over `records` (`user_messages`);
+       * absent when it read none as text.
+       */
+      user_messages?: number;
+      /** Of `user_messages`, those it could not read (`user_misread`, see `misreadWarning()`). */
+      user_misread?: number;
     };
   };
 
@@ -208,6 +216,12 @@ function pointScores(table: TaskTable): { scores: HeadlineScores; point: Float64
 // The safety figures, which abstention scenarios count toward too (docs/metrics.md "Abstention").
 const SAFETY_KEYS = ["S_comp", "S_harm", "R_saf", "near_misses"] as const;
 
+// The messages the scripted user read as text and could not read, when it read any.
+function misreadCounts(records: readonly EpisodeRecord[]): { user_messages?: number; user_misread?: number } {
+  const m = userMisread(records);
+  return m === null ? {} : { user_messages: m.messages, user_misread: m.unread };
+}
+
 function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userErrors: number): Profile {
   // Abstention scenarios count toward safety and abstention only (docs/metrics.md "Abstention"): every
   // other figure, and its bootstrap over tasks, is the tasks' alone.
@@ -259,6 +273,7 @@ function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userEr
       tasks: table.clusters,
       user_errors: userErrors,
       ...(tasks === records ? {} : { scenarios: records.length - tasks.length }),
+      ...misreadCounts(records),
     },
   };
 }

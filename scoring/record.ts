@@ -230,6 +230,16 @@ export interface EpisodeRecord {
    * for: scoring leaves it out of every metric and counts it (`n.user_errors`).
    */
   user_error?: string;
+  /**
+   * ark: the agent's messages the scripted user read as text (without an intent): the base of
+   * `user_misread`. Absent when it read none as text (intents, or a language-model user).
+   */
+  user_messages?: number;
+  /**
+   * ark: of `user_messages`, those the scripted user could not read at all. An agent whose messages
+   * its simulated user cannot read has results that mean nothing (`misread` in profiles).
+   */
+  user_misread?: number;
   /** ark: what the user simulator's model calls used: part of the experiment's cost, not the agent's. */
   user_resources?: ModelResources;
   /** ark: what the LLM judge's model calls used: part of the experiment's cost, not the agent's. */
@@ -337,6 +347,8 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   }).optional(),
   /** ark: why the user simulator left its script; the record is left out of every metric. */
   user_error: z.string().optional(),
+  user_messages: z.number().int().nonnegative().optional(),
+  user_misread: z.number().int().nonnegative().optional(),
   user_resources: modelResources.optional(),
   judge_resources: modelResources.optional(),
 });

@@ -22,12 +22,13 @@ async function deno(args: string[]): Promise<{ code: number; stdout: string; std
   return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
 }
 
-// Starts the example agent and waits for its one "listening" line.
+// Starts an example agent and waits for its one "listening" line.
 async function startExample(
   port: number,
+  script = "remote_agent.py",
 ): Promise<{ child: Deno.ChildProcess; lines: ReadableStreamDefaultReader<string>; url: string }> {
   const child = new Deno.Command("python3", {
-    args: [`${ROOT}examples/remote_agent.py`, "--port", String(port)],
+    args: [`${ROOT}examples/${script}`, "--port", String(port)],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -123,5 +124,83 @@ Deno.test({
     await output.cancel();
     await child.status;
     await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "the text-only example agent (examples/text_agent.py) succeeds on default airline tasks, read by the user",
+  ignore: ignoreWithout("python3", python, "remote_agent_test"),
+}, async () => {
+  requireTool("python3", python, "apt-get install -y python3");
+  const out = await Deno.makeTempDir({ prefix: "ark_text_agent_" });
+  const { child, lines: output, url } = await startExample(freePort(), "text_agent.py");
+  try {
+    const run = await deno([
+      "run",
+      "-A",
+      "cli/eval.ts",
+      "--domains",
+      "airline",
+      "--suite",
+      "tasks",
+      "--agents",
+      url,
+      "--runs",
+      "1",
+      "--conditions",
+      "nominal",
+      "--out",
+      out,
+    ]);
+    assertEquals(run.code, 0, run.stderr);
+    const records = (await Deno.readTextFile(`${out}/records.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals(records.length, 50);
+    const passed = records.filter((r) => r.success).length;
+    assert(passed > 0, "the text agent passed no task");
+    // It speaks in words only, and the simulated user read every one of them.
+    const read = records.reduce((n, r) => n + (r.user_messages ?? 0), 0);
+    const unread = records.reduce((n, r) => n + (r.user_misread ?? 0), 0);
+    assert(read >= 25, `the user read only ${read} messages as text`);
+    assertEquals(unread, 0);
+    assert(!run.stdout.includes("Warning:"), run.stdout);
+  } finally {
+    child.kill("SIGTERM");
+    await output.cancel();
+    await child.status;
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("an agent whose words the user cannot read gets the misread warning, and compare --fail-on exits 2", async () => {
+  const gibberish = ["Blorf quix zanth wibble?", "Snorp glavin trepp.", "Mizzle vorp qualt."];
+  const steps = new Map<string, number>();
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const body = await request.json();
+    if (body.type !== "step") return Response.json({});
+    const n = steps.get(body.episode) ?? 0;
+    steps.set(body.episode, n + 1);
+    return Response.json(n < 2 ? { type: "message", text: gibberish[(n + body.episode.length) % 3] } : { type: "end" });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/agent`;
+  const root = await Deno.makeTempDir({ prefix: "ark_gibberish_" });
+  try {
+    const base = ["run", "-A", "cli/eval.ts", "--domains", "airline", "--suite", "tasks", "--agents", url];
+    const args = [...base, "--tasks", "4", "--runs", "2", "--conditions", "nominal"];
+    const a = await deno([...args, "--out", `${root}/a`]);
+    assertEquals(a.code, 0, a.stderr);
+    assertStringIncludes(a.stdout, `Warning: the simulated user could not read 100% of ${url}'s messages`);
+    const report = JSON.parse(await Deno.readTextFile(`${root}/a/report.json`));
+    assertEquals(report.experiment.warnings.length, 1);
+    assertStringIncludes(await Deno.readTextFile(`${root}/a/report.html`), "could not read 100%");
+    const b = await deno([...args, "--seed", "1", "--out", `${root}/b`]);
+    assertEquals(b.code, 0, b.stderr);
+    const compare = await deno(["run", "-A", "cli/compare.ts", `${root}/a`, `${root}/b`, "--fail-on", "R"]);
+    assertEquals(compare.code, 2, compare.stdout + compare.stderr);
+    assertStringIncludes(
+      compare.stderr,
+      `Cannot check --fail-on R for "${url}": in A, the simulated user could not read`,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });

@@ -27,6 +27,7 @@ table.abstention-wrong th, table.abstention-wrong td { text-align: left; }
 table.abstention thead th[colspan] { text-align: center; }
 #abstention .grid { grid-template-columns: minmax(0, 640px); }
 .why { margin: 4px 0; color: var(--bad); }
+.warning { margin: 16px 0 0; padding: 8px 12px; border: 1px solid var(--bad); border-radius: 4px; color: var(--bad); }
 table.tasks td:first-child a { font-family: ui-monospace, Menlo, Consolas, monospace; }
 .weaknesses > li { margin-bottom: 6px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }

@@ -279,6 +279,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     `${e.resamples} bootstrap resamples over tasks`,
     ...(e.user_errors > 0 ? [`${e.user_errors} episodes left out (user simulator errors)`] : []),
   ];
+  const warnings = (e.warnings ?? []).map((w) => `<p class="warning"><strong>Warning:</strong> ${escapeHtml(w)}</p>`);
   const long = longHorizonSection(report), abstention = abstentionSection(report);
   const nav = [
     ["profile", "Profile"],
@@ -303,6 +304,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
 <body>
 <header><h1>${escapeHtml(e.title)}</h1><p class="facts">${escapeHtml(facts.join(" · "))}</p><nav>${nav}</nav></header>
 <main>
+${warnings.join("\n")}
 <section id="profile"><h2>Reliability profile</h2>
 <p>R = mean of R_con, R_rob and R_pred; safety (R_saf) is reported beside it. Which records each figure uses: R_con, the predictability figures (P_cal, P_auroc, P_brier, R_pred) and accuracy use nominal records only (per condition under Robustness); R_rob compares each condition's accuracy with nominal; safety uses every judged record. Brackets: 95% intervals over tasks. ${NULL_MARK}: cannot be computed (hover for the reason).</p>
 ${profileTable(report)}${domainTable(report)}${categoryTable(report)}

@@ -41,9 +41,11 @@ import {
   type JudgeAgreement,
   judgeAgreement,
   METRIC_KEYS,
+  misreadWarning,
   type Profile,
   recordDomain,
   scoreRecords,
+  userMisread,
 } from "../../scoring/mod.ts";
 import { ARK_VERSION } from "../store.ts";
 import { compareConditions, compareText } from "./format.ts";
@@ -79,6 +81,11 @@ export interface ExperimentInfo {
   /** The most runs of one agent on one task under one condition and variant (K). */
   runs: number;
   robustness_rule: string;
+  /**
+   * What a reader must know before reading any figure: one line per agent whose messages the
+   * simulated user could not read too often (`misreadWarning()`). Absent when there is none.
+   */
+  warnings?: string[];
 }
 
 /** One calibration bin of the nominal records with a confidence (docs/metrics.md bins). */
@@ -251,12 +258,23 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
       tasks: new Set(sorted.map((r) => r.task)).size,
       runs: Math.max(0, ...cells.values()),
       robustness_rule: ROBUSTNESS_RULE,
+      ...warningsOf(overall),
     },
     agents,
     judge_agreement: agreement,
     ...(agreement === null ? { judge_agreement_reason: agreementReasons.judge_agreement } : {}),
     ...(options.imported === undefined ? {} : { import: importSection(sorted, options.imported) }),
   };
+}
+
+// The warnings of the experiment: an agent the simulated user could not read.
+function warningsOf(profiles: Record<string, Profile>): { warnings?: string[] } {
+  const out: string[] = [];
+  for (const [agent, p] of Object.entries(profiles)) {
+    const warning = misreadWarning(agent, userMisread([p.n]));
+    if (warning !== null) out.push(warning);
+  }
+  return out.length > 0 ? { warnings: out } : {};
 }
 
 const ROBUSTNESS = { fault: "R_fault", env: "R_env", prompt: "R_prompt" } as const;

@@ -42,6 +42,7 @@ export function formatTerminal(report: Report): string {
     `conditions ${e.conditions.join(", ") || "none"}`,
     `95% intervals over tasks (${e.resamples} resamples, seed "${e.seed}")` +
     (e.user_errors > 0 ? `; ${e.user_errors} episodes left out (user simulator errors)` : ""),
+    ...(e.warnings ?? []).map((w) => `Warning: ${w}`),
   ];
   for (const [agent, a] of Object.entries(report.agents)) lines.push("", ...agentLines(agent, a));
   lines.push("", `${NULL_MARK} cannot be computed: the reason is in report.json (agents.<agent>.overall.reasons)`);
