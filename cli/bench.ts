@@ -14,7 +14,10 @@
  * episode API under load: 200 episodes open at once over loopback, played with the oracle's and
  * noisy's in-process decisions, their records compared (`serve_leaks`), a tool call's p50 and p99
  * (`serve_tool_p99_ms`) and the memory per open episode (`serve_mb_per_episode`); then the results
- * store's size (`store_bytes_per_episode`) on the default eval's.
+ * store's size (`store_bytes_per_episode`) on the default eval's; then text mode: every scripted
+ * agent and baseline in intents and in words (`AGENT@text`) on the default tasks, the share of
+ * episodes with the same verdict both ways (`text_mode_agreement`) and the time per episode of each
+ * (`text_mode_ms_per_episode`).
  *
  * @module
  */
@@ -28,6 +31,7 @@ import { benchLong, type LongBench } from "./_bench_long.ts";
 import { benchCheckpoint, type CheckpointBench } from "./_bench_checkpoint.ts";
 import { benchServe, type ServeBench } from "./_bench_serve.ts";
 import type { StoreBench } from "./_bench_store.ts";
+import { benchText, type TextBench } from "./_bench_text.ts";
 
 /** The figures of one world. */
 export interface BenchFigures {
@@ -166,6 +170,7 @@ function format(
   checked: CheckpointBench,
   served: ServeBench,
   stored: StoreBench,
+  text: TextBench,
 ): string {
   const rows: [string, (f: BenchFigures) => string][] = [
     ["tasks", (f) => String(f.tasks)],
@@ -207,7 +212,11 @@ function format(
     } ms (serve_tool_p99_ms), ${served.mb_per_episode.toFixed(2)} MB per open episode (serve_mb_per_episode)\n` +
     `store: ${stored.episodes} episodes of the default eval: ${
       stored.bytes_per_episode.toFixed(0)
-    } bytes per episode of results.sqlite (store_bytes_per_episode)`;
+    } bytes per episode of results.sqlite (store_bytes_per_episode)\n` +
+    `text mode: ${text.episodes} episodes per form, verdict the same in words as in intents (text_mode_agreement): ${
+      Object.entries(text.agreement).map(([a, v]) => `${a} ${v.toFixed(3)}`).join(", ")
+    }; ${text.intent_ms.toFixed(2)} ms per episode in intents, ${text.text_ms.toFixed(2)} in words ` +
+    `(text_mode_ms_per_episode)`;
 }
 
 /** Runs the bench and returns its exit code. */
@@ -251,6 +260,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const checked = await benchCheckpoint(Object.values(domains));
   const served = await benchServe(Object.keys(domains)[0]);
   const stored = judge.store;
+  const text = await benchText();
   if (args.includes("--json")) {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const figures = (f: BenchFigures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)]));
@@ -283,10 +293,13 @@ export async function main(args: readonly string[]): Promise<number> {
       ["serve_mb_per_episode", round(served.mb_per_episode)],
       ["store_episodes", stored.episodes],
       ["store_bytes_per_episode", Math.round(stored.bytes_per_episode)],
+      ["text_mode_episodes", text.episodes],
+      ["text_mode_agreement", Object.fromEntries(Object.entries(text.agreement).map(([a, v]) => [a, round(v)]))],
+      ["text_mode_ms_per_episode", { intents: round(text.intent_ms), words: round(text.text_ms) }],
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(kernels, score, judge, imported, long, checked, served, stored));
+    console.log(format(kernels, score, judge, imported, long, checked, served, stored, text));
   }
   return 0;
 }

@@ -5,6 +5,7 @@ import { benchLong } from "./_bench_long.ts";
 import { benchCheckpoint } from "./_bench_checkpoint.ts";
 import { benchServe } from "./_bench_serve.ts";
 import { storeSize } from "./_bench_store.ts";
+import { benchText } from "./_bench_text.ts";
 import { resolveConfig } from "../eval/config.ts";
 import { runExperiment } from "../eval/run.ts";
 import { ResultsStore } from "../eval/store.ts";
@@ -53,4 +54,11 @@ Deno.test("storeSize() measures a results store's bytes per episode: a slice of 
     stored.episodes > 100 && stored.bytes_per_episode > 0 && stored.bytes_per_episode < 1536,
     JSON.stringify(stored),
   );
+});
+
+Deno.test("benchText() runs agents in intents and in words on the same cells and compares their verdicts", async () => {
+  const text = await benchText({ tasks: 4, agents: ["oracle", "idle"] });
+  assert(text.episodes > 0 && text.intent_ms > 0 && text.text_ms > 0, JSON.stringify(text));
+  assertEquals(Object.keys(text.agreement), ["oracle", "idle"]);
+  assertEquals(text.agreement.idle, 1);
 });
