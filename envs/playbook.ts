@@ -62,6 +62,13 @@ export interface Play {
    * closing when one of them was asked for already (the user did not know it).
    */
   need(fields: readonly string[]): Decision | undefined;
+  /**
+   * Fills a fact the user has not given with a value the playbook picked itself from what it saw
+   * (the card on file): a careless playbook's habit (`verify` off). A write that uses a guess is
+   * stated to the user as a formality and made whatever the answer. A careful playbook fills nothing
+   * and asks instead; `false` then, and when the fact is known.
+   */
+  guess(field: string, value: Json): boolean;
   /** Ends politely without completing the request: `why`, an apology and an offer of further help. */
   close(why: string): Decision;
 }
@@ -278,7 +285,10 @@ class Playbook implements Play {
   #write?: WriteDecision;
   #proposed = new Set<string>();
   #retried = new Map<string, number>();
+  #guessed = new Set<string>();
   #awaitingAnswer = false;
+  // Awaiting an answer it will not heed: a careless playbook's proposal of a write with a guess.
+  #asForm = false;
   #done = false;
   #greeted = false;
 
@@ -307,6 +317,10 @@ class Playbook implements Play {
     if (intent?.kind === "stop") return END;
     if (this.#awaitingAnswer) {
       this.#awaitingAnswer = false;
+      if (this.#asForm && this.#write) {
+        this.#asForm = false;
+        return this.#call(this.#write.call);
+      }
       if (intent?.kind === "confirm" && this.#write) return this.#call(this.#write.call);
       this.abstained ??= { label: "blocked_commitment", reason: "approval" };
       return this.#close("Understood, I have not made any change");
@@ -377,11 +391,13 @@ class Playbook implements Play {
       return a;
     }
     this.#write = decision;
-    if (!this.options.confirm) return this.#call(decision.call);
+    // A careless playbook acts at once, but says what it picked itself first (and does not listen).
+    if (!this.options.confirm && this.#guessed.size === 0) return this.#call(decision.call);
     const k = key(decision.call);
     if (this.#proposed.has(k)) return this.#close(this.#spec.unchanged);
     this.#proposed.add(k);
     this.#awaitingAnswer = true;
+    this.#asForm = !this.options.confirm;
     return {
       type: "message",
       text: `${decision.propose} Shall I go ahead? Please answer yes or no.`,
@@ -431,6 +447,13 @@ class Playbook implements Play {
     const names = missing.map((f) => this.#name(f));
     const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
     return act({ type: "message", text: `Could you give me your ${list}?`, intent: { kind: "ask", fields: missing } });
+  }
+
+  guess(field: string, value: Json): boolean {
+    if (this.options.verify || (this.facts[field] !== undefined && this.facts[field] !== null)) return false;
+    this.facts[field] = value;
+    this.#guessed.add(field);
+    return true;
   }
 
   close(why: string): Decision {
