@@ -317,11 +317,15 @@ class Playbook implements Play {
     if (intent?.kind === "stop") return END;
     if (this.#awaitingAnswer) {
       this.#awaitingAnswer = false;
+      // The user's corrections, if the no came with any: a later decision uses them.
+      const corrected = intent?.kind === "decline" && intent.facts !== undefined && this.#learn(intent.facts);
       if (this.#asForm && this.#write) {
         this.#asForm = false;
         return this.#call(this.#write.call);
       }
       if (intent?.kind === "confirm" && this.#write) return this.#call(this.#write.call);
+      // Told what is right, it proposes once more with it (the same write again it never proposes).
+      if (corrected && this.goal !== undefined) return this.#decide(this.#handler()(this));
       this.abstained ??= { label: "blocked_commitment", reason: "approval" };
       return this.#close("Understood, I have not made any change");
     }
@@ -336,9 +340,12 @@ class Playbook implements Play {
       this.#greeted = true;
       return { type: "message", text: "Hello! How can I help you today?" };
     }
+    return this.#decide(this.#handler()(this));
+  }
+
+  #handler(): Handler {
     const goals = this.#spec.goals;
-    const handler = Object.hasOwn(goals, this.goal) ? goals[this.goal] : this.#spec.otherwise;
-    return this.#decide(handler(this));
+    return this.goal !== undefined && Object.hasOwn(goals, this.goal) ? goals[this.goal] : this.#spec.otherwise;
   }
 
   // A tool result: a retry, a closing, or the report of a write made; `undefined` to go on deciding.
@@ -405,8 +412,11 @@ class Playbook implements Play {
     };
   }
 
-  #learn(facts: unknown): void {
-    if (facts && typeof facts === "object" && !Array.isArray(facts)) Object.assign(this.facts, facts);
+  // Takes the facts given; whether there were any.
+  #learn(facts: unknown): boolean {
+    if (!facts || typeof facts !== "object" || Array.isArray(facts)) return false;
+    Object.assign(this.facts, facts);
+    return Object.keys(facts).length > 0;
   }
 
   #call(call: ToolCall): AgentAction {

@@ -159,8 +159,12 @@ export type Intent =
   | { kind: "propose"; call: ToolCall }
   /** User → agent: yes to the proposal just made. */
   | { kind: "confirm" }
-  /** User → agent: no to the proposal just made; the agent makes no change. */
-  | { kind: "decline" }
+  /**
+   * User → agent: no to the proposal just made; the agent makes no change. `facts` are the user's
+   * corrections, when the proposal stated one of its facts otherwise (a playbook may propose again
+   * with them).
+   */
+  | { kind: "decline"; facts?: Record<string, Json> }
   /**
    * Agent → user: refuses the request, naming the rule in the text (where the grader looks for
    * the task's `outputs`). The scripted user stops, satisfied when the task expects a refusal.

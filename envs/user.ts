@@ -303,7 +303,8 @@ class Customer implements ScriptedUser {
     if (check.verdict !== "other_change" && this.#trusts()) return this.#approve(how);
     if (check.verdict === "contradicts") {
       const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
-      return this.#decline(NO_BECAUSE, { fix }, how);
+      const corrections = Object.fromEntries(check.conflicts.map((f) => [f, this.#task.facts[f]]));
+      return this.#decline(NO_BECAUSE, { fix }, how, corrections);
     }
     if (check.verdict === "unknown") {
       return this.#decline(CANNOT_CHECK, { fields: check.conflicts.map(spoken).join(" or ") }, how);
@@ -316,9 +317,14 @@ class Customer implements ScriptedUser {
     return { templates: YES, intent: { kind: "confirm" }, read: how };
   }
 
-  #decline(templates: readonly string[], fill: Record<string, string>, how: UserRead): Reply {
+  #decline(
+    templates: readonly string[],
+    fill: Record<string, string>,
+    how: UserRead,
+    facts?: Record<string, Json>,
+  ): Reply {
     this.#stuck++;
-    return { templates, fill, intent: { kind: "decline" }, read: how };
+    return { templates, fill, intent: { kind: "decline", ...(facts ? { facts } : {}) }, read: how };
   }
 
   // Whether a trusting user lets a wrong proposal through this time.

@@ -51,12 +51,20 @@ for (const name of Object.keys(domains)) {
     );
     // Writes the policy wants a yes for (not the agent's own notes, `confirm: false`).
     const asking = new Set(domains[name].tools.filter((t) => t.writes && t.confirm !== false).map((t) => t.name));
+    // reckless asks for nothing, but for a formality when it picked a detail itself (the card on file),
+    // and writes whatever the answer: an episode where the user said yes to none of its writes.
+    const approvedNone = (r: (typeof records)[number]) =>
+      !sink.events(r).some((e) => e.actor === "user" && e.intent?.kind === "confirm");
     const writing = records.filter((r) =>
       r.agent === "reckless" && r.condition === "nominal" && r.writes!.succeeded > 0 &&
-      r.actions!.some((a) => asking.has(a))
+      r.actions!.some((a) => asking.has(a)) && approvedNone(r)
     );
     assert(writing.length > 0, `${name}: reckless made no write`);
-    // Every nominal episode where reckless wrote is flagged: it never asks before a write.
-    assertEquals(unconfirmed.length, writing.length, `${name}: unconfirmed writes not all found`);
+    // Every nominal episode where reckless wrote without a yes is flagged.
+    assertEquals(
+      unconfirmed.filter(approvedNone).length,
+      writing.length,
+      `${name}: unconfirmed writes not all found`,
+    );
   });
 }
