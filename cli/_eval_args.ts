@@ -83,7 +83,10 @@ again resumes.
 Metrics: docs/metrics.md; every config field: docs/config.md.
 
 Agents: "noisy@Fx" is noisy with every error rate times F ("noisy@2x",
-"noisy@0.5x"); "checkpoint:AGENT" and "prompt_only:AGENT" wrap any agent.
+"noisy@0.5x"); "AGENT@text" runs a scripted agent or baseline in words only
+("oracle@text"); "checkpoint:AGENT" and "prompt_only:AGENT" wrap any agent.
+Users: the scripted user reads intents and plain text; it warns when it could
+not read more than 5% of an agent's messages (docs/users.md).
 
 A record's time resource is the episode's simulated seconds plus the recorded
 latency of the agent's model calls.

@@ -68,6 +68,11 @@ const WHAT_EXACTLY = [
   "What exactly are you going to do? Please tell me the details first.",
   "Sorry, what would you change exactly?",
 ];
+const NOT_WHAT_I_ASKED = [
+  "That's not what I asked for: {fix}.",
+  "Hm, that's wrong: {fix}. I'll take this up elsewhere.",
+  "That isn't right: {fix}.",
+];
 const THANKS = ["Thanks, that's all.", "Great, thank you!", "Perfect, thanks for your help."];
 const GIVE_UP = [
   "Never mind, I'll call back later.",
@@ -197,7 +202,7 @@ class Customer implements ScriptedUser {
         return this.#stop(ACCEPT_NO, false, read("transfer"));
       case "inform": {
         const gaveUp = intent.facts?.outcome === "not_done";
-        return gaveUp ? this.#stop(ACCEPT_NO, false, read("inform")) : this.#stop(THANKS, true, read("done"));
+        return gaveUp ? this.#stop(ACCEPT_NO, false, read("inform")) : this.#done(text);
       }
       default:
         return this.#noProgress(read("inform"));
@@ -214,7 +219,7 @@ class Customer implements ScriptedUser {
     }
     if (r.proposes) return this.#answer([...this.#earlier, text].join("\n"), r.action);
     this.#earlier = [];
-    if (r.claims_done) return this.#stop(THANKS, true, read("done"));
+    if (r.claims_done) return this.#done(text);
     if (r.refuses) return this.#stop(ACCEPT_NO, false, read("refuse"));
     if (r.transfers) return this.#stop(ACCEPT_NO, false, read("transfer"));
     if (r.asks.length > 0) return this.#askedInWords(r);
@@ -310,6 +315,23 @@ class Customer implements ScriptedUser {
       return this.#decline(CANNOT_CHECK, { fields: check.conflicts.map(spoken).join(" or ") }, how);
     }
     return this.#decline(NO, {}, how);
+  }
+
+  // Told the request was done: thanks, unless what it says was done states a detail otherwise than
+  // the user knows it (another card charged), which it does not take as its request met.
+  #done(text: string): Reply {
+    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), { text, action: null });
+    if (check.verdict !== "contradicts") return this.#stop(THANKS, true, read("done"));
+    const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
+    return {
+      templates: NOT_WHAT_I_ASKED,
+      fill: { fix },
+      intent: { kind: "stop", satisfied: false },
+      read: {
+        ...read("done"),
+        conflicts: check.conflicts,
+      },
+    };
   }
 
   #approve(how: UserRead): Reply {

@@ -127,3 +127,15 @@ Deno.test("scriptedUser() reads a proposal split over two messages", () => {
   const second = u.reply(say("It costs $200, charged to credit_card_1111111. Shall I go ahead?"));
   assertEquals(kind(second), "confirm");
 });
+
+Deno.test("scriptedUser() does not take a done-claim that states a detail otherwise as its request met", () => {
+  const wrong = user().reply(
+    say("Done: reservation ABC123 is now in business, and $200 was charged to gift_card_2222222."),
+  );
+  assertEquals(wrong.intent, { kind: "stop", satisfied: false });
+  assert(wrong.text.includes("credit_card_1111111"), wrong.text);
+  const right = user().reply(
+    say("Done: reservation ABC123 is now in business, and $200 was charged to credit_card_1111111."),
+  );
+  assertEquals(right.intent, { kind: "stop", satisfied: true });
+});
