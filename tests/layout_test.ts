@@ -131,7 +131,7 @@ const compound = (name: string) => /[_-]/.test(name);
 
 // The judge's English vocabulary: alternations of ordinary words read in any conversation
 // ("reservations?|orders?|items?"), where a domain named by a plain noun ("orders") is that noun.
-const VOCABULARY = "judge/_text_patterns.ts";
+const VOCABULARY = "envs/_text_patterns.ts";
 const vocabulary = (path: string, text: string) => path === VOCABULARY && /^[a-z?|() ]+$/.test(text);
 
 Deno.test("scan() finds string literals outside comments, in templates and around regular expressions", () => {
