@@ -42,7 +42,7 @@ const THANKS = "thanks?|thank you|thx|many thanks|i (?:really )?appreciate|appre
   "(?:you'?re|you are) (?:the best|great|awesome|amazing|wonderful|very|so|the most|a star)|" +
   "have a (?:good|great|nice)|bye|goodbye|cheers|great|awesome|wonderful|perfect|excellent|cool|good|" +
   "i see|got it|understood|oh|merci|gracias";
-const HEDGE_WORD = "if|unless|once|as long as|provided|providing|only if|assuming|maybe|perhaps|possibly|probably|" +
+const HEDGE_WORD = "unless|once|as long as|provided|providing|only if|assuming|maybe|perhaps|possibly|probably|" +
   "not sure|unsure|not certain|i guess|i suppose|i think so|kind of|sort of|depends|hesitant|hmm+";
 const ACTION = "do|go ahead|proceed|cancel|book|change|make|charge|continue|process|issue|send|upgrade|downgrade|" +
   "modify|add|remove|update|touch|bother|submit|finali[sz]e";
@@ -94,6 +94,9 @@ export const HEDGE = alt(
   String.raw`\bbefore (?:proceeding|doing|going ahead|that|confirming|finali[sz]ing)\b`,
   String.raw`\b(?:check|confirm|verify|tell me|let me know|show me)\b[^.?!]{0,40}\bfirst\b`,
 );
+/** "If" as a condition, not as "whether" after "let me know", "check", "tell me" ("let me know if there are fees"). */
+export const CONDITIONAL_IF =
+  /(?<!\b(?:know|tell me|check|confirm|ask|asking|wonder|wondering|wondered|find out|see|clarify|verify|sure)(?:\s+[\w'$,-]+){0,6}?\s+(?:and\s+)?)\bif\b/;
 /** A correction or an exception to what was proposed. */
 export const CHANGE =
   /\b(?:but|however|instead|actually|rather|except|although|though|on second thought|second thoughts)\b/;
@@ -128,7 +131,9 @@ export const HOLD = alt(
  * offer, but", or asking for something else instead. Read only where the reply has no yes.
  */
 export const TURN_DOWN = alt(
-  String.raw`\b(?:${BUDGET}) (?:my|our|the) budget\b|\bmore than (?:i'?m|i am|we'?re|we are) willing to\b`,
+  String.raw`\b(?:${BUDGET}) (?:my|our|the) budget\b|` +
+    String
+      .raw`\bmore than (?:i'?m |i am |we'?re |we are |i |we )?(?:willing|want|wanted|hoped|expected|planned|can) to\b`,
   String.raw`\btoo (?:${TOO})\b|\b(?:can'?t|cannot|can not) afford\b`,
   String.raw`\b(?:appreciate|thank you for|thanks for) (?:the|your|this|that) (?:offer|suggestion|proposal|option)\b` +
     String.raw`[^.?!]{0,20}\bbut\b`,

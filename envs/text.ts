@@ -200,7 +200,9 @@ export function isQuestion(sentence: string): boolean {
 export function isExplicitYes(text: string): boolean {
   const sentences = sentencesOf(text);
   const whole = sentences.join(" ");
-  if (P.HEDGE.test(whole) || P.CHANGE.test(whole) || sentences.some(declines)) return false;
+  if (P.HEDGE.test(whole) || P.CONDITIONAL_IF.test(whole) || P.CHANGE.test(whole) || sentences.some(declines)) {
+    return false;
+  }
   let strong = false, weak = false, more = false;
   for (const s of sentences) {
     // "Yes, could you also ...?": the yes before the question still counts.

@@ -542,7 +542,10 @@ const YES_LABELS: Label[] = [
   [14, 1, 17, false],
   [22, 1, 21, false],
   [22, 1, 25, false],
-  [23, 1, 15, false],
+  // "Yes, that works for me. Also, I'd like to upgrade ... Can you let me know the cost difference and if
+  // there are any additional fees?": a yes with a separate request and a question, a yes by the τ-bench
+  // corpus's rule U1 (was false here before it).
+  [23, 1, 15, true],
   [23, 1, 25, false],
   [25, 1, 21, false],
   [33, 1, 29, false],
