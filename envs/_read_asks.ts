@@ -81,8 +81,9 @@ function readSentence(words: Words, s: string, listed: boolean): Read {
   if (span === null) return { kind: part.fields.length > 0 ? "request" : "none", part };
   const names = namesAt(words, s);
   let hits = asked(s, names, span.start, span.end);
-  // "... once you confirm which ones you'd like to cancel": the name the question points back at.
-  if (hits.length === 0 && /\bwhich ones?\b/.test(s.slice(span.start, span.end))) {
+  // "... once you confirm which ones you'd like to cancel", "look for the ID, and once you have it, let
+  // me know": the name the request points back at.
+  if (hits.length === 0 && /\b(?:which ones?|it|them)\b/.test(s.slice(span.start, span.end))) {
     hits = names.filter((n) => n.to <= span.start).slice(-1);
   }
   if (span.onlyTerms) hits = hits.filter((h) => words.terms.has(h.hit.field));
@@ -156,6 +157,7 @@ function asked(s: string, hits: readonly NameHit[], start: number, end: number):
     if (hit.from < start || hit.to > end) continue;
     const between = previous === null ? "" : s.slice(previous.to, hit.from);
     if (R.KNOWN_BEFORE.test(s.slice(Math.max(0, hit.from - 24), hit.from))) dropping = true;
+    else if (R.VALUE_AFTER.test(s.slice(hit.to, hit.to + 24))) dropping = true;
     else if (R.QUALIFIES.test(s.slice(hit.to, hit.to + 16))) dropping = true;
     else if (previous !== null && R.MODIFIER.test(between) && !/[,;]/.test(between)) dropping = true;
     else if (previous !== null && dropping && R.LISTED.test(between)) dropping = true;

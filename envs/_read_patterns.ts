@@ -21,10 +21,13 @@ export const REQUEST = alt(
   String.raw`\b(?:let me know|tell me|inform me)\b`,
   String.raw`\bmay i (?:have|get|ask|know)\b|\bi(?:'d| would) (?:need|like) (?:to know|to have|to get|you to)\b`,
   String.raw`\b(?:kindly|do you (?:have|know|remember)|what(?:'s| is| are| was| were) (?:your|the))\b`,
+  String.raw`\b(?:can|could|may) i (?:have|get|ask|know|see|grab|` +
+    String.raw`take)\b|^(?:and )?(?:your|the) [^,.?!]{1,40},? please\b`,
 );
 /** A statement of what the agent needs ("I'll need your user ID", "the reservation ID is required"). */
 export const NEED = alt(
-  String.raw`\b(?:i|we)(?:'ll|'d| will| would| do)?(?: also| still| first| just| then| now)? (?:need|require)\s+` +
+  String.raw`\b(?:i|we)(?:'ll|'d| will| would| do|'m going to|'re going to| am going to| are going to)?` +
+    String.raw`(?: also| still| first| just| then| now)? (?:need|require)\s+` +
     String.raw`(?:your|the|to know|to have|to get|to gather|to collect|some|a few|following|specific|a|an|both|all|` +
     String.raw`each|more|additional|this|that|these|those|details|information)\b`,
   String.raw`\b(?:is|are) (?:required|needed|necessary)\b`,
@@ -32,13 +35,13 @@ export const NEED = alt(
 /** A request made only conditionally ("if you have more details, feel free to share"). */
 export const SOFT = alt(
   String.raw`\bif (?:you(?:'re| are)? (?:have|need|would like|'d like|want|wish|are unable|can'?t|cannot|believe|` +
-    String
-      .raw`think|prefer|decide|require|still|ever|'re unable|are not able)|there (?:is|are|was|were|'s|might|may))\b`,
+    String.raw`think|prefer|decide|require|still|ever|'re unable|` +
+    String.raw`are not able)|there (?:is|are|was|were|'s|might|may))\b`,
   String.raw`\b(?:feel free|should you|in case you|whenever you|if needed|if necessary|if you'?d prefer)\b`,
 );
 /** An offer of something the agent would do ("Would you like me to search?", "Shall I transfer you?"). */
 export const OFFER =
-  /\b(?:(?:would|do) you (?:like|want) me to|shall i|should i|can i|may i (?!have|get|ask|know)|want me to)\b/;
+  /\b(?:(?:would|do) you (?:like|want) me to|shall i|should i|can i (?!have|get|ask|know|see|grab|take)|may i (?!have|get|ask|know)|want me to)\b/;
 /** A customer's choice offered as a yes/no question ("Would you like to purchase travel insurance?"). */
 export const CHOICE =
   /\b(?:would|do) you (?:like|want|wish|prefer|need)\b|\bwould you prefer\b|\bdo you (?:need|plan)\b/;
@@ -63,6 +66,8 @@ export const MODIFIER =
 /** After a name: what the name only qualifies ("the checked bag fee", "the fare difference"). */
 export const QUALIFIES =
   /^\s*(?:fees?|costs?|prices?|charges?|allowances?|polic(?:y|ies)|differences?|amounts?|totals?|balances?|rules?|limits?|restrictions?)\b/;
+/** Right after a name: its value, so it is not asked ("cancel reservation ABC123"). */
+export const VALUE_AFTER = /^\s*(?:is\s+|:\s*)?#?[a-z0-9_]*\d[a-z0-9_]*\b/;
 /** Between two names: a list ("your user ID, reservation ID and"). */
 export const LISTED = /^\s*(?:,|and|or|&|\/)?\s*(?:and|or)?\s*(?:your|the|my|his|her|their|its|a|an)?\s*$/;
 /** Between two names: an alternative left open ("or any other information"). */
@@ -75,31 +80,42 @@ export const LABEL = /^([^:?]{1,60}):\s*(.*)$/;
 
 // ---- Asking for approval -----------------------------------------------------------------------
 
+// What "please confirm" is followed by when it asks for a yes rather than for a value.
+const CONFIRM_YES =
+  String.raw`\s*[,.!]|\s*$| and\b| with\b| by\b| whether (?:you|to)| (?:that )?you(?: would|'d| want| wish)|` +
+  String.raw` if (?:you|everything|this|that|all|these|the (?:details|above|information|changes|summary))`;
+const ALL_RIGHT = "ok|okay|alright|all right|correct|fine|acceptable|good";
+const PROCEED = "proceed|go ahead|continue|move forward";
+
 /** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm if you'd like to proceed"). */
 export const APPROVAL = alt(
   String.raw`\b(?:shall|should) i (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|issue|send|` +
     String.raw`submit|place|apply|finali[sz]e)\b`,
-  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to (?:proceed|go ahead|continue|move forward)\b`,
-  String
-    .raw`\bplease confirm(?:\s*[,.!]|\s*$| and\b| if (?:you|everything|this|that|all|these|the (?:details|above|information|changes|summary))| whether (?:you|to)| with\b| by\b| (?:that )?you(?: would|'d| want| wish))`,
+  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
+  String.raw`\bplease confirm(?:${CONFIRM_YES})`,
   String.raw`\bconfirm (?:with|by (?:saying|replying|answering|typing)) (?:a |an )?["']?(?:yes|ok)\b`,
-  String
-    .raw`\b(?:can|could|would) you (?:please )?confirm (?:if|whether|that) (?:you|everything|this|these|the (?:details|above))`,
-  String
-    .raw`\bonce you confirm\b(?!\s+(?:which|what|the|your|how|whether|if|when))|\b(?:with|upon|after) your confirmation\b|\bawait(?:ing)? your confirmation\b`,
-  String
-    .raw`\b(?:is|does|would) (?:that|this|it) (?:sound |look |work )?(?:ok|okay|alright|all right|correct|fine|acceptable|good)(?: (?:to|for|with) you)?\b\s*[?]`,
+  String.raw`\b(?:can|could|would) you (?:please )?confirm (?:(?:if|whether|that) )?` +
+    String.raw`(?:you\b|everything|this|these|the (?:details|above))`,
+  String.raw`\bonce you confirm\b(?!\s+(?:which|what|the|your|how|whether|if|when))`,
+  String.raw`\b(?:with|upon|after) your confirmation\b|\bawait(?:ing)? your confirmation\b`,
+  String.raw`\b(?:is|does|would) (?:that|this|it) (?:sound |look |` +
+    String.raw`work )?(?:${ALL_RIGHT})(?: (?:to|for|with) you)?\b\s*[?]`,
+  String.raw`\bis it (?:${ALL_RIGHT}) (?:if i|for me to|to)\b`,
   String.raw`\byes or no\b|\b(?:do i|may i|can i) have your (?:permission|approval|consent|go-ahead|confirmation|ok)\b`,
   String.raw`\b(?:may|can) i (?:proceed|go ahead)\b|\bready (?:for me )?to proceed\s*\?`,
-  String.raw`\bif you(?:'d| would) like (?:me )?to (?:proceed|go ahead|continue)\b[^.?!]{0,80}\blet me know\b`,
-  String
-    .raw`\blet me know if you(?:'d| would)? (?:like|want|wish) (?:me )?to (?:proceed|go ahead|continue|move forward)\b`,
+  String.raw`\bif you(?:'d| would) like (?:me )?to (?:${PROCEED})\b[^.?!]{0,80}\blet me know\b`,
+  String.raw`\blet me know if you(?:'d| would)? (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
+  String.raw`\b(?:let me know|confirm) (?:if|whether) you(?:'d| would)? (?:like|want) (?:me )?to ` +
+    String.raw`(?:make|apply|process|complete|finali[sz]e|go through with) (?:this|these|the|that) ` +
+    String.raw`(?:changes?|booking|cancellation|upgrade|update|modifications?)\b`,
   String.raw`\bplease (?:reply|answer|respond|say) (?:with )?["']?(?:yes|ok)\b`,
 );
 /** Asking whether the agent should make a change it names ("Would you like me to cancel it?"). */
 export const OFFER_TO_ACT = alt(
   String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to\b|\b(?:shall|should) i\b|\bcan i go ahead and\b`,
   String.raw`\bplease confirm (?:that )?you(?: would|'d) like\b|\bwant me to\b`,
+  String.raw`\bare you sure (?:you want|you'd like|you would like) to\b|` +
+    String.raw`\blet me know if you(?:'d| would) like (?:me )?to\b`,
 );
 /** After an offer to act, something that is no change ("Would you like me to search ...?"). */
 export const NOT_A_CHANGE =
@@ -122,8 +138,8 @@ export const ALTERNATIVE =
   /,?\s+or\s+(?:is there|would you|should i|shall i|do you|if you|need|anything|would|can i|perhaps|maybe|keep)\b|,\s+or\b/;
 /** An offer that holds only if something not yet known is true ("if you are a gold member, I can offer ..."). */
 export const ELIGIBLE_IF = new RegExp(
-  String
-    .raw`\bif you(?:'re| are| have| were| had| qualify| meet)\b[^.?!]{0,160}?\b(?:i|we) (?:can|could|may|might|would|will)` +
+  String.raw`\bif you(?:'re| are| have| were| had| qualify|` +
+    String.raw` meet)\b[^.?!]{0,160}?\b(?:i|we) (?:can|could|may|might|would|will)` +
     String.raw`(?: be able to)? (?:offer|provide|issue|give|send|grant)\b`,
 );
 /** A plan the agent states ("I will cancel ...", "Let's proceed with upgrading ..."). */
@@ -131,8 +147,8 @@ export const PLAN = alt(
   String.raw`^(?:(?:great|ok|okay|alright|sure|perfect|thank you|thanks|certainly|understood|however|so|then|` +
     String.raw`therefore|alternatively|in that case)[,!.]?\s+)?` +
     String.raw`(?:i will|i'll|i am going to|i'm going to|i can|we will|we'll|let'?s|let me|to confirm,)\b`,
-  String
-    .raw`\b(?:you(?:'d| would) like to|here (?:is|are) the (?:details|changes|summary)|here'?s (?:a|the) summary)\b`,
+  String.raw`\b(?:you(?:'d| would) like to|here (?:is|are) the (?:details|` +
+    String.raw`changes|summary)|here'?s (?:a|the) summary)\b`,
 );
 /** A statement of what is generally so ("insurance typically covers cancellations"): it names no change proposed. */
 export const GENERALLY =
@@ -144,9 +160,9 @@ export const PRICED = /^\s*(?:price|fare|class|cabin)?\s*[:(]\s*\$\s?\d/;
 
 /** Saying it hands the customer over ("I will transfer you to a human agent", "Transferring you now"). */
 export const TRANSFER = alt(
-  String
-    .raw`\b(?:transferr?(?:ing)?|connect(?:ing)?|escalat(?:e|ing)|hand(?:ing)? (?:you )?over|pass(?:ing)? (?:you )?(?:on|along))` +
-    String.raw`\s+(?:you|your (?:call|case|request|conversation|chat|issue))\b`,
+  String.raw`\b(?:transferr?(?:ing)?|connect(?:ing)?|escalat(?:e|ing))\s+(?:you|` +
+    String.raw`your (?:call|case|request|conversation|chat|issue))\b`,
+  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) (?:over|on|along)\b`,
   String.raw`\byou(?:'re| are| will be|'ll be) (?:being |now )?(?:transferred|connected|escalated)\b`,
   String.raw`\b(?:i(?:'ve| have)|has been|have been) (?:transferred|escalated|connected)\b`,
 );
@@ -163,8 +179,8 @@ export const GREETING =
 
 /** The end of a conversation ("that's all", "have a good day"). */
 export const CLOSING = alt(
-  String
-    .raw`\b(?:that'?s all|that is all|that'?s everything|that is everything|i'?m all set|i am all set|all set for now)\b`,
+  String.raw`\b(?:that'?s all|that is all|that'?s everything|` +
+    String.raw`that is everything|i'?m all set|i am all set|all set for now)\b`,
   String.raw`\b(?:have|enjoy) a (?:good|great|nice|wonderful|lovely) (?:day|one|evening|night|weekend|trip)\b`,
   String.raw`\b(?:goodbye|bye|farewell)\b|\bno further (?:changes|questions|help|assistance)\b`,
   String.raw`\b(?:don'?t|do not) need (?:anything|any (?:further|more|other)|more)\b|\bnothing else\b`,

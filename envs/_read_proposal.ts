@@ -114,8 +114,20 @@ function openValue(words: Words, sentences: readonly string[], approvals: readon
 // The change words of a text, with what its names and value words cover (a word inside "credit card"
 // is not a change word there).
 function hits(words: Words, norm: string): ActionHit[] {
-  const covered: Span[] = [...namesAt(words, norm), ...valueWordsAt(words, norm)];
-  return actionsAt(words, norm, covered);
+  const names = namesAt(words, norm), values = valueWordsAt(words, norm);
+  const covered: Span[] = [...names, ...values];
+  // A one-word change whose object is a term of a change is about the term ("purchase travel
+  // insurance", "use the certificate"), not a change of its own.
+  const terms = [
+    ...names.filter((n) => words.terms.has(n.hit.field)),
+    ...values.filter((v) => words.terms.has(v.word.field)),
+  ];
+  return actionsAt(words, norm, covered).filter((h) =>
+    /\s/.test(h.pattern.word.trim()) ||
+    !terms.some((t) =>
+      t.from >= h.to && /^\s*(?:(?:the|a|an|my|your|some|any)\s+)?(?:[\w-]+\s+)?$/.test(norm.slice(h.to, t.from))
+    )
+  );
 }
 
 // Which change: the one the approval names, else the plan the message states, else any the message

@@ -26,8 +26,8 @@ export const AMOUNT =
 const NUMBER_WORDS = "no|zero|one|a|an|two|three|four|five|six|seven|eight|nine|ten";
 const COUNT = `(?:\\d{1,3}|${NUMBER_WORDS})`;
 const PERSON = /(?<![\p{L}\p{N}_])\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+){1,2}(?![\p{L}\p{N}_])/gu;
-const PLACE = String
-  .raw`(?:the\s+)?(\p{Lu}{3}(?![\p{L}\p{N}_])|\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+){0,2}(?![\p{L}\p{N}_]))`;
+const PLACE = String.raw`(?:the\s+)?(\p{Lu}{3}(?![\p{L}\p{N}_])|` +
+  String.raw`\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+){0,2}(?![\p{L}\p{N}_]))`;
 const RELATIVE_DAYS = new RegExp(R.RELATIVE_DAY.source, "g");
 // How far before a value a cue of its field may be said.
 const CUE_WINDOW = 80;
@@ -108,12 +108,10 @@ export function valuesSaid(words: Words, text: string): SaidValue[] {
       }
     }
   });
+  // A value word needs no cue: it is the field's own word ("the cheaper one").
   for (const v of valueWordsAt(words, low)) {
-    const spec = words.vocabulary.fields[v.word.field];
-    if (!spec.cued || cuedBefore(words, v.word.field, low, v.from)) {
-      const order = fields.findIndex(([f]) => f === v.word.field);
-      found.push({ field: v.word.field, value: text.slice(v.from, v.to), from: v.from, to: v.to, order });
-    }
+    const order = fields.findIndex(([f]) => f === v.word.field);
+    found.push({ field: v.word.field, value: text.slice(v.from, v.to), from: v.from, to: v.to, order });
   }
   // The longest reading of each stretch wins; of two as long, the field declared first.
   found.sort((a, b) => (b.to - b.from) - (a.to - a.from) || a.order - b.order);

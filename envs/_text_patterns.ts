@@ -27,14 +27,14 @@ export const ASKS =
 
 const FILLER = "oh|ok|okay|alright|all right|great|perfect|well|then|so|and|um|uh|hmm|ah";
 const YES_WORD = "yes|yeah|yea|yep|yup|ya|yess+|sure|certainly|absolutely|definitely|of course|correct|exactly|" +
-  "affirmative|confirmed|agreed|deal|right|oui|s[ií]";
+  "affirmative|confirmed|agreed|deal|right|oui|s[ií]|approved|confirm";
 // Verbs a customer tells the agent to go on with: "Please cancel it", "go ahead and book it".
 const DO_VERB = "do|cancel|book|change|make|process|issue|send|apply|update|upgrade|downgrade|refund|submit|add|" +
   "remove|delete|email|place|return|exchange|modify|finali[sz]e|complete|use|charge|move|switch|rebook";
 const GO_AHEAD = String.raw`go ahead|proceed|i (?:do )?confirm|i'?m confirming|please do(?: it| that| so)?\b(?! not)|` +
   "book it|make (?:the|that|those|these) changes?|go for it|let'?s do (?:it|that|this)|i (?:agree|accept|approve)|" +
-  String
-    .raw`(?:i'?d|i would|i) (?:like|want|wish) to (?:proceed|go ahead|continue)|let'?s (?:proceed|go ahead|continue)`;
+  String.raw`(?:i'?d|i would|i) (?:like|want|wish) to (?:proceed|` +
+  String.raw`go ahead|continue)|let'?s (?:proceed|go ahead|continue)`;
 const ACK = "ok|okay|k|alright|all right|fine|very well|works for me|sounds (?:good|great|fine|perfect|right)|" +
   "that (?:works|sounds (?:good|great|fine|perfect|right))(?: for me)?|(?:that'?s|that is|this is) (?:fine|good|ok|okay)" +
   "(?: with me)?|(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:good|great|perfect|fine|right)(?: to me)?";
@@ -121,10 +121,12 @@ export const HOLD = alt(
   String.raw`^(?:(?:no|actually|please|ok|okay|oh|sorry)[\s,]+){0,3}` +
     String.raw`(?:(?:cancel|scratch) that|forget (?:it|that|about it))(?: request| please)?[.!]*$`,
   // "Leave it as it is", "Let's keep things the way they are".
-  String
-    .raw`\b(?:leave|keep) (?:it|that|them|things|everything)(?: (?:as (?:it is|they are|is)|the way (?:it is|they are)|` +
+  String.raw`\b(?:leave|keep) (?:it|that|them|things|` +
+    String.raw`everything)(?: (?:as (?:it is|they are|is)|the way (?:it is|they are)|` +
     String.raw`alone|unchanged))?(?: for now| please)?[.!]*$`,
   String.raw`\b(?:keep|stick with|stay with) (?:my|the) (?:current|original|existing)\b`,
+  String.raw`\bi (?:don'?t|do not) think so\b|\b(?:that|this|it) (?:doesn'?t|` +
+    String.raw`does not|won'?t|will not) work (?:for me|for us)\b`,
 );
 /**
  * Turning a proposal down without a "no": over budget, too expensive, not enough, "I appreciate the
@@ -132,8 +134,8 @@ export const HOLD = alt(
  */
 export const TURN_DOWN = alt(
   String.raw`\b(?:${BUDGET}) (?:my|our|the) budget\b|` +
-    String
-      .raw`\bmore than (?:i'?m |i am |we'?re |we are |i |we )?(?:willing|want|wanted|hoped|expected|planned|can) to\b`,
+    String.raw`\bmore than (?:i'?m |i am |we'?re |we are |i |` +
+    String.raw`we )?(?:willing|want|wanted|hoped|expected|planned|can) to\b`,
   String.raw`\btoo (?:${TOO})\b|\b(?:can'?t|cannot|can not) afford\b`,
   String.raw`\b(?:appreciate|thank you for|thanks for) (?:the|your|this|that) (?:offer|suggestion|proposal|option)\b` +
     String.raw`[^.?!]{0,20}\bbut\b`,
@@ -168,7 +170,7 @@ export const REFUSE = every(
   String.raw`(?:\bnot|n't) (?:${FORBIDDEN})\b`,
   String.raw`\bcan no longer\b|\bno longer (?:possible|allowed|permitted|eligible)\b`,
   String.raw`\b(?:ineligible|non-?refundable|non-?modifiable|non-?changeable|prohibited|forbidden)\b`,
-  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive)\b`,
+  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive|offer|support|accept)\b`,
   String.raw`\b(?:${DOES_NOT}) apply (?:in|to) (?:this|your|you)\b`,
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
   // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
@@ -185,12 +187,17 @@ export const REFUSE = every(
     String.raw`(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|rules|scope|guidelines|terms|allow(?:s|ed)?|cover(?:s|ed)?)\b`,
   // "I'm going to have to say no", "I have to turn that down".
   String.raw`\b(?:have|has|need|going) to (?:say no|turn (?:it |this |that |you )?down|decline|refuse|deny)\b`,
-  String
-    .raw`\b(?:no|not (?:make|grant|offer) (?:an?|any)) exceptions?\b|\bexceptions? (?:can(?:not|'t)|are not|aren'?t)\b`,
+  String.raw`\b(?:no|not (?:make|grant|offer) (?:an?|any)) exceptions?\b|` +
+    String.raw`\bexceptions? (?:can(?:not|'t)|are not|aren'?t)\b`,
   String.raw`\bpolic(?:y|ies) (?:is|are) (?:quite |very |rather |really )?(?:strict|fixed|firm|final)\b`,
   String.raw`\b(?:already|have) (?:provided|given|offered|issued) (?:you )?the maximum\b|` +
     String.raw`\b(?:is|are) (?:already )?the maximum (?:allowed|allowable|permitted|possible)\b`,
-  String.raw`\bnot something (?:i|we) can (?:do|offer|allow|provide|approve|honou?r)\b`,
+  String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:can|` +
+    String.raw`able to|allowed to|permitted to|authori[sz]ed to) ` +
+    String.raw`(?:do|offer|allow|provide|approve|honou?r|make|arrange|process)\b`,
+  String.raw`\bno (?:refunds?|changes?|exceptions?|compensation|` +
+    String.raw`modifications?|cancellations?|credits?) (?:is|are|can be|will be) ` +
+    String.raw`(?:possible|allowed|permitted|available|offered|given|made)\b`,
 );
 /** A system failure, which an apology reports without refusing anything. */
 export const FAILURE = new RegExp(String.raw`\b(?:${FAULT})\b`);

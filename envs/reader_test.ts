@@ -395,3 +395,45 @@ Deno.test("readUserMessage() ends on a closing or the stop marker, not on thanks
   const goes = ["Thank you.", "I'll find it and get back to you.", "Okay, what's next?"];
   assertEquals(goes.filter((t) => user(t, "").ends), []);
 });
+
+Deno.test("readAgentMessage() and readUserMessage() read more ways of saying the same things", () => {
+  const proposals = [
+    "Your new flight would be HAT101 on May 5 for $80. Let me know if you'd like me to make this change.",
+    "Are you sure you want to cancel reservation ABC123?",
+    "Can you confirm you want me to cancel reservation ABC123?",
+    "Reservation ABC123 qualifies for a full refund. Is it okay if I proceed with the cancellation?",
+    "I will upgrade reservation ABC123 to business for $300. Please reply 'yes' to confirm.",
+  ];
+  assertEquals(proposals.filter((t) => !agent(t).proposes), []);
+  assertEquals(
+    agent("Flight HAT001 on May 3, economy, $120. Do you want me to proceed with booking this flight?").action,
+    "book",
+  );
+  const asked: [string, string[]][] = [
+    ["Can I get your reservation number?", ["reservation_id"]],
+    ["Your user ID, please.", ["user_id"]],
+    ["Where will you be flying from, and where are you flying to?", ["origin", "destination"]],
+    ["Please provide the following:\n- User ID\n- Reservation ID", ["user_id", "reservation_id"]],
+    ["I'm going to need your user ID to look this up.", ["user_id"]],
+    ["Please check your email for the reservation ID, and once you have it, let me know.", ["reservation_id"]],
+  ];
+  assertEquals(misread(asked, asks), []);
+  const handOvers = [
+    "Let me hand you over to a colleague who can help.",
+    "You will be transferred to a human agent shortly.",
+  ];
+  assertEquals(handOvers.filter((t) => !agent(t).transfers), []);
+  const refusals = [
+    "Waiving the fee isn't something I'm able to do.",
+    "We don't offer refunds on basic economy tickets.",
+  ];
+  assertEquals(refusals.filter((t) => !agent(t).refuses), []);
+  assertEquals(user("The first one, please.", MENU).provides, ["flight_choice"]);
+  assertEquals(user("No bags and no insurance, thanks.", "").provides.sort(), ["baggage", "insurance"]);
+  assertEquals(user("It's for two adults.", "").provides, ["passengers"]);
+  assertEquals(["I don't think so.", "That doesn't work for me."].filter((t) => !user(t).declines), []);
+  assertEquals(
+    ["Approved.", "Confirm, please.", "Sure thing, go for it!", "Alright, book it."].filter((t) => !user(t).approves),
+    [],
+  );
+});

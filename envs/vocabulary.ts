@@ -73,10 +73,11 @@ export interface FieldWords {
    */
   before?: readonly string[];
   /**
-   * Whether a value counts only when the customer's sentence also says one of `cues` or of the
-   * field's `names`: for a field whose values look like another's (a date of birth is a date, a
-   * chosen flight's number is a flight number) or like any capitalised words (a person, a place). A
-   * value that counts for such a field is not also another field's.
+   * Whether a value of a shape (an id, a date, a person, a place; not one of `words`) counts only when
+   * the customer's sentence says one of `cues` or of the field's `names` before it: for a field whose
+   * values look like another's (a date of birth is a date, a chosen flight's number is a flight
+   * number) or like any capitalised words (a person, a place). A value that counts for such a field
+   * is not also another field's.
    * @default {false}
    */
   cued?: boolean;
