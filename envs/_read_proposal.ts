@@ -19,8 +19,9 @@ export interface Proposal {
 export interface ProposalContext {
   /** The fields the message asks for. */
   asks: readonly string[];
-  /** The agent's earlier messages since the customer's last one, and that message. */
+  /** The agent's earlier messages since the customer's last one, joined. */
   earlier: string;
+  /** The customer's last message. */
   previous: string;
 }
 

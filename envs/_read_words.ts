@@ -1,7 +1,7 @@
 // A vocabulary compiled for reading: the names of its fields and facts, the words of its changes and
 // the words of its values as patterns over normalised text (lower case, "_" as a space, plurals and
 // verb forms too), compiled once per vocabulary. Private to envs/.
-import type { FieldWords, ResolvedVocabulary } from "./vocabulary.ts";
+import type { ResolvedVocabulary } from "./vocabulary.ts";
 
 /** A name of a field, or of one fact of it, as a pattern. */
 export interface NamePattern {
@@ -173,11 +173,6 @@ export function namesAt(words: Words, norm: string): NameHit[] {
   return out.sort((a, b) => a.from - b.from);
 }
 
-/** The names said in a normalised text, in order (see `namesAt()`). */
-export function namesIn(words: Words, norm: string): NamePattern[] {
-  return namesAt(words, norm).map((n) => n.hit);
-}
-
 /** A value word found in a text, with where. */
 export interface ValueHit extends Span {
   word: ValueWord;
@@ -237,15 +232,4 @@ function global(re: RegExp): RegExp {
   if (g === undefined) globals.set(re, g = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"));
   g.lastIndex = 0;
   return g;
-}
-
-/** The field's declared words, or none. */
-export function fieldWords(words: Words, field: string): FieldWords | undefined {
-  return Object.hasOwn(words.vocabulary.fields, field) ? words.vocabulary.fields[field] : undefined;
-}
-
-/** Whether a field's cue (a name or one of its `cues`) is said in a normalised text. */
-export function cued(words: Words, field: string, norm: string): boolean {
-  const cues = words.cues.get(field);
-  return cues === undefined || cues.some((re) => re.test(norm));
 }
