@@ -1,54 +1,45 @@
 // Reading an agent's message (`readAgentMessage()`): the facts it asks for, a proposal and its
-// change, a done-claim, a refusal, a hand-over, information. Private to envs/.
+// change, a done-claim, a refusal, a hand-over, a greeting, information; or nothing, when it is no
+// language the reader knows. Private to envs/.
 import type { AgentReading, AgentReadingContext } from "./reader.ts";
 import type { ResolvedVocabulary } from "./vocabulary.ts";
 import { claimsDone, isQuestion, isRefusal, normalizeText, sentencesOf } from "./text.ts";
-import { firstAction, namesIn, wordsOf } from "./_read_words.ts";
-
-// A sentence that asks the customer for something.
-const REQUEST =
-  /\b(?:please (?:provide|share|give|send|tell|confirm|let me know|specify|enter)|(?:could|can|would|will) you (?:please |kindly )?(?:provide|share|give|tell|confirm|let me know|specify|send)|(?:i|we)(?: will|'ll)? need (?:your|the|to know)|let me know|may i (?:have|get|ask)|what(?:'s| is| are) (?:your|the)|which (?:one|reservation|flight|option|card|payment)|do you have (?:your|the|a))\b/;
-// A yes/no offer of something other than facts ("Would you like me to search?").
-const OFFER = /\b(?:would you like (?:me )?to|do you want (?:me )?to|shall i|should i|can i help)\b/;
-// Asking for approval of a change.
-const APPROVAL =
-  /\b(?:shall i|should i|(?:would|do) you (?:like|want) (?:me )?to (?:proceed|go ahead|continue)|(?:would|do) you want me to|please confirm|confirm (?:if|that|whether|you|the|this)|can you confirm|(?:like|want|ready) to proceed|go ahead\b.*\?|proceed\b.*\?|is (?:that|this) (?:ok|okay|alright|all right|correct|fine)|yes or no|(?:do i|may i) have your (?:permission|approval|consent|confirmation))/;
-// Saying it hands the customer over now.
-const TRANSFER =
-  /\b(?:i(?:'m| am| will|'ll| have)? (?:now )?(?:transferr?(?:ed|ing)?|connect(?:ed|ing)?|escalat(?:e|ed|ing)|hand(?:ed|ing)? (?:you )?over)(?: you)? (?:to|with) (?:a |an |one of our )?(?:human|live|real|senior|specialist|supervisor|agent|representative))/;
-const GREETING = /\b(?:how (?:can|may) i (?:help|assist)|what can i (?:do|help)|hello|hi there|welcome)\b/;
-// Something the customer is told: a number, an id, an apology, a state.
-const TOLD = /\d|\b(?:sorry|unfortunately|apolog|thank|found|is|are|was|were|has|have)\b/;
+import * as R from "./_read_patterns.ts";
+import { wordsOf } from "./_read_words.ts";
+import { asksOf } from "./_read_asks.ts";
+import { plannedChange, proposalOf } from "./_read_proposal.ts";
+import { isEnglish } from "./_read_english.ts";
 
 /** What an agent's message does. */
 export function readAgent(vocabulary: ResolvedVocabulary, text: string, context: AgentReadingContext): AgentReading {
   const words = wordsOf(vocabulary);
-  const sentences = sentencesOf(text);
-  const refuses = isRefusal(text);
-  const claims = claimsDone(text);
-  const norm = normalizeText(text);
-  const transfers = sentences.some((s) => TRANSFER.test(s) && !isQuestion(s));
-  const asks: string[] = [];
-  const facts: string[] = [];
-  for (const s of sentences) {
-    if (!(isQuestion(s) || REQUEST.test(s)) || (OFFER.test(s) && !REQUEST.test(s))) continue;
-    for (const hit of namesIn(words, s)) {
-      if (!asks.includes(hit.field)) asks.push(hit.field);
-      if (hit.fact !== undefined && !facts.includes(hit.fact)) facts.push(hit.fact);
-    }
-  }
-  const approval = sentences.some((s) => APPROVAL.test(s));
-  const said = firstAction(words, norm) ??
-    (approval ? firstAction(words, normalizeText((context.earlier ?? []).join("\n"))) : null);
-  const proposes = approval && said !== null && !claims;
-  const greets = GREETING.test(norm);
-  const informs = !proposes && TOLD.test(norm) && (namesIn(words, norm).length > 0 || /\d/.test(norm) || refuses);
-  const unread = asks.length === 0 && !proposes && !claims && !refuses && !transfers && !informs && !greets;
+  const english = isEnglish(words, text);
+  const sentences = [...sentencesOf(text)];
+  const asked = english ? asksOf(words, text) : { fields: [], facts: [] };
+  const proposal = english
+    ? proposalOf(words, sentences, {
+      asks: asked.fields,
+      earlier: (context.earlier ?? []).join("\n"),
+      previous: context.previous ?? "",
+    })
+    : { proposes: false, action: null };
+  const claims = english && claimsDone(text);
+  const refuses = english && isRefusal(text);
+  const transfers = english && sentences.some(handsOver);
+  const greets = english && R.GREETING.test(normalizeText(text)) && !/\banything else\b/.test(normalizeText(text));
+  const informs = english && !proposal.proposes && sentences.some((s) => tells(s));
+  const asking = english && sentences.some((s) => isQuestion(s));
+  const unread =
+    !(asked.fields.length > 0 || proposal.proposes || claims || refuses || transfers || informs || greets ||
+      asking);
+  const plans = english && !proposal.proposes && !claims ? plannedChange(words, sentences) : null;
   return {
-    asks,
-    facts,
-    proposes,
-    action: proposes ? said!.action : null,
+    asks: asked.fields,
+    facts: asked.facts,
+    proposes: proposal.proposes,
+    action: proposal.action,
+    plans,
+    gives_up: english && sentences.some((s) => R.GIVES_UP.test(s)),
     claims_done: claims,
     refuses,
     transfers,
@@ -56,4 +47,18 @@ export function readAgent(vocabulary: ResolvedVocabulary, text: string, context:
     greets,
     unread,
   };
+}
+
+// "I will transfer you to a human agent", not "I can transfer you" or "Would you like me to transfer you?".
+function handsOver(sentence: string): boolean {
+  if (isQuestion(sentence)) return false;
+  const m = R.TRANSFER.exec(sentence);
+  return m !== null && !R.TRANSFER_NOT_NOW.test(sentence.slice(Math.max(0, m.index - 80), m.index));
+}
+
+// A sentence that tells something: a statement, not a question, a request, a greeting or thanks alone.
+function tells(sentence: string): boolean {
+  if (isQuestion(sentence) || R.REQUEST.test(sentence) && !/[.!]$/.test(sentence)) return false;
+  const rest = sentence.replace(R.GREETING, "").replace(/\b(?:thank you|thanks)\b[^.!]*/g, "");
+  return /\p{L}{2,}/u.test(rest);
 }

@@ -3,27 +3,44 @@
 import type { AgentReading, UserReading } from "./reader.ts";
 import type { ResolvedVocabulary } from "./vocabulary.ts";
 import { isDecline, isExplicitYes, normalizeText } from "./text.ts";
-import { namesIn, wordsOf } from "./_read_words.ts";
+import * as R from "./_read_patterns.ts";
+import { namesAt, type Words, wordsOf } from "./_read_words.ts";
 import { valuesSaid } from "./_read_values.ts";
 
 const STOP = /###\s*stop\s*###/i;
-const CLOSING =
-  /\b(?:that'?s all|that is all|that'?s everything|i'?m all set|i am all set|(?:have|enjoy) a (?:good|great|nice) (?:day|one|evening)|goodbye|bye\b|no further (?:changes|questions|help)|don'?t need (?:anything|any further|any more)|nothing else)\b/;
-// "My user id is X", "It's for two passengers": a name followed by what it is.
-const GIVES = /\b(?:is|are|was|:|=|would be|will be)\s+\S/;
 
-/** What a customer's message does. */
-export function readUser(vocabulary: ResolvedVocabulary, text: string, proposal: AgentReading | null): UserReading {
+/** What a customer's message does, given the reading of the agent's message before it. */
+export function readUser(vocabulary: ResolvedVocabulary, text: string, before: AgentReading | null): UserReading {
   const words = wordsOf(vocabulary);
   const norm = normalizeText(text);
-  const proposed = proposal?.proposes === true;
+  const proposed = before?.proposes === true;
   const approves = proposed && isExplicitYes(text);
   const declines = proposed && !approves && isDecline(text);
-  const provides = valuesSaid(words, text).map((v) => v.field);
-  for (const hit of namesIn(words, norm)) {
-    const after = norm.slice(norm.search(hit.re));
-    if (GIVES.test(after.slice(0, hit.name.length + 12)) && !provides.includes(hit.field)) provides.push(hit.field);
-  }
-  const ends = STOP.test(text) || CLOSING.test(norm);
-  return { approves, declines, provides: [...new Set(provides)], ends };
+  const provides = given(words, text, norm, before?.asks ?? []);
+  const ends = STOP.test(text) || R.CLOSING.test(norm);
+  return { approves, declines, provides, ends };
+}
+
+// The fields whose values the message gives: values by their shapes and words, a name followed by its
+// value ("my user id is ..."), a name introducing one ("as for the payment, ..."), and what the agent
+// asked for when the message points at what it listed ("all of these").
+function given(words: Words, text: string, norm: string, asked: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const v of valuesSaid(words, text)) out.add(v.field);
+  // "The origin and destination are the same as ...": each name of a list followed by its value.
+  let list: string[] = [];
+  const names = namesAt(words, norm);
+  names.forEach((n, i) => {
+    const after = norm.slice(n.to, n.to + 40), before = norm.slice(Math.max(0, n.from - 30), n.from);
+    const next = names[i + 1];
+    list.push(n.hit.field);
+    const owned = R.GIVES.test(after) && R.OWNER.test(before);
+    if (owned || R.LABELLED.test(after) || (R.AS_FOR.test(before) && /^\s*,/.test(after))) {
+      for (const f of list) out.add(f);
+    }
+    if (next === undefined || !R.LISTED.test(norm.slice(n.to, next.from))) list = [];
+  });
+  if (R.POINTING.test(norm)) { for (const f of asked) out.add(f); }
+  for (const f of [...out]) for (const implied of words.vocabulary.fields[f]?.implies ?? []) out.add(implied);
+  return [...out];
 }

@@ -1,7 +1,9 @@
-// The values of fields a message says: ids by their declared shapes, value words ("economy"),
-// dates, sums of money and counts ("2 bags"). Private to envs/.
-import { normalizeText } from "./text.ts";
-import type { Words } from "./_read_words.ts";
+// The values of fields a customer's message says: ids by their declared shapes, value words
+// ("economy"), dates (also relative ones), sums of money, counts ("2 bags"), people's names and places,
+// each value counted for one field only (the longest reading wins; a `cued` field's value counts only
+// after one of its cues). Private to envs/.
+import * as R from "./_read_patterns.ts";
+import { overlaps, type Span, valueWordsAt, type Words } from "./_read_words.ts";
 
 /** A value of a field said in a text, as written. */
 export interface SaidValue {
@@ -18,52 +20,121 @@ export const DATE = new RegExp(
     `\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?)(?![\\p{L}\\p{N}])`,
   "giu",
 );
-/** A sum of money: $1,234.50, 120 dollars, USD 80. */
-export const AMOUNT = /(?:\$\s?|\busd\s?)\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd)\b/gi;
-const NUMBER_WORDS: Record<string, number> = {
-  no: 0,
-  zero: 0,
-  one: 1,
-  a: 1,
-  an: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-};
-const COUNT = `(?:\\d{1,3}|${Object.keys(NUMBER_WORDS).join("|")})`;
+/** A sum of money: $1,234.50, 120 dollars, USD 80, 446.78. */
+export const AMOUNT =
+  /(?:\$\s?|\busd\s?)\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd)\b|(?<![\w.$])\d[\d,]*\.\d{2}(?![\w.])/gi;
+const NUMBER_WORDS = "no|zero|one|a|an|two|three|four|five|six|seven|eight|nine|ten";
+const COUNT = `(?:\\d{1,3}|${NUMBER_WORDS})`;
+const PERSON = /(?<![\p{L}\p{N}_])\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+){1,2}(?![\p{L}\p{N}_])/gu;
+const PLACE = String.raw`(?:the\s+)?(\p{Lu}{3}(?![\p{L}\p{N}_])|` +
+  String.raw`\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+){0,2}(?![\p{L}\p{N}_]))`;
+const RELATIVE_DAYS = new RegExp(R.RELATIVE_DAY.source, "g");
+// How far before a value a cue of its field may be said.
+const CUE_WINDOW = 80;
 
-/** Every value of a field the text says, in the fields' order. */
-export function valuesSaid(words: Words, text: string): SaidValue[] {
-  const out: SaidValue[] = [];
-  const norm = normalizeText(text);
-  for (const [field, spec] of Object.entries(words.vocabulary.fields)) {
-    for (const re of words.values.get(field) ?? []) {
-      re.lastIndex = 0;
-      for (const m of text.matchAll(re)) out.push({ field, value: m[1] ?? m[0] });
-    }
-    for (const { word, re } of words.valueWords.get(field) ?? []) {
-      if (re.test(norm)) {
-        out.push({ field, value: word });
-        break;
-      }
-    }
-    if (spec.kind === "date") { for (const m of text.matchAll(DATE)) out.push({ field, value: m[0] }); }
-    if (spec.kind === "amount") { for (const m of text.matchAll(AMOUNT)) out.push({ field, value: m[0] }); }
-    if (spec.kind === "count") {
-      for (const name of spec.names) {
-        const re = new RegExp(
-          `\\b${COUNT}\\s+(?:(?:more|extra|additional|checked|new|free|paid)\\s+){0,2}${name}`,
+// A text of the same length as the message, lower case, markdown and curly quotes made plain: the
+// spans found in it are the message's.
+function flat(text: string): string {
+  return text.toLowerCase().replace(/[*`#]/g, " ").replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
+}
+
+interface Candidate extends Span {
+  field: string;
+  value: string;
+  order: number;
+}
+
+const patterns = new WeakMap<Words, Map<string, { counts: RegExp[]; places: RegExp[] }>>();
+function compiled(words: Words, field: string): { counts: RegExp[]; places: RegExp[] } {
+  let byField = patterns.get(words);
+  if (byField === undefined) patterns.set(words, byField = new Map());
+  let p = byField.get(field);
+  if (p === undefined) {
+    const spec = words.vocabulary.fields[field];
+    const counts = spec.kind === "count"
+      ? spec.names.map((n) =>
+        new RegExp(
+          `\\b${COUNT}\\s+(?:(?:more|extra|additional|checked|new|free|paid|other)\\s+){0,2}${n}(?:e?s)?\\b`,
           "g",
-        );
-        for (const m of norm.matchAll(re)) out.push({ field, value: m[0] });
+        )
+      )
+      : [];
+    const places = spec.kind === "place"
+      ? (spec.before ?? []).map((b) => new RegExp(`(?<![\\p{L}\\p{N}])${anyCase(b)}\\s+${PLACE}`, "gu"))
+      : [];
+    byField.set(field, p = { counts, places });
+  }
+  return p;
+}
+
+// A word matched in any case, the rest of the pattern keeping its own ("from" → [fF][rR][oO][mM]).
+function anyCase(word: string): string {
+  return [...word].map((c) => /\p{L}/u.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c === " " ? "\\s+" : c)
+    .join("");
+}
+
+/** Every value of a field the text says, each counted once, in the order said. */
+export function valuesSaid(words: Words, text: string): SaidValue[] {
+  const low = flat(text);
+  const found: Candidate[] = [];
+  const fields = Object.entries(words.vocabulary.fields);
+  fields.forEach(([field, spec], order) => {
+    const add = (from: number, to: number) => {
+      if (!spec.cued || cuedBefore(words, field, low, from)) {
+        found.push({ field, value: text.slice(from, to), from, to, order });
+      }
+    };
+    for (const re of words.values.get(field) ?? []) {
+      for (const m of text.matchAll(re)) add(m.index, m.index + m[0].length);
+    }
+    if (spec.kind === "date") {
+      for (const m of text.matchAll(DATE)) add(m.index, m.index + m[0].length);
+      for (const m of low.matchAll(RELATIVE_DAYS)) add(m.index, m.index + m[0].length);
+    }
+    if (spec.kind === "amount") { for (const m of text.matchAll(AMOUNT)) add(m.index, m.index + m[0].length); }
+    const { counts, places } = compiled(words, field);
+    for (const re of counts) for (const m of low.matchAll(re)) add(m.index, m.index + m[0].length);
+    for (const re of places) {
+      for (const m of text.matchAll(re)) {
+        const name = m[1];
+        if (!name.split(/\s+/).some((w) => R.NOT_A_NAME.has(w.toLowerCase()))) {
+          add(m.index + m[0].length - name.length, m.index + m[0].length);
+        }
       }
     }
+    if (spec.kind === "person") {
+      for (const m of text.matchAll(PERSON)) {
+        if (!m[0].split(/[ -]/).some((w) => R.NOT_A_NAME.has(w.toLowerCase()))) add(m.index, m.index + m[0].length);
+      }
+    }
+  });
+  // A value word needs no cue: it is the field's own word ("the cheaper one").
+  for (const v of valueWordsAt(words, low)) {
+    const order = fields.findIndex(([f]) => f === v.word.field);
+    found.push({ field: v.word.field, value: text.slice(v.from, v.to), from: v.from, to: v.to, order });
   }
-  return out;
+  // The longest reading of each stretch wins; of two as long, the field declared first.
+  found.sort((a, b) => (b.to - b.from) - (a.to - a.from) || a.order - b.order);
+  const taken: Span[] = [];
+  const out: (Candidate)[] = [];
+  for (const c of found) {
+    if (overlaps(taken, c.from, c.to)) continue;
+    taken.push(c);
+    out.push(c);
+  }
+  return out.sort((a, b) => a.from - b.from).map(({ field, value }) => ({ field, value }));
+}
+
+// Whether a cue of the field is said before `at`, in the same sentence and not far before.
+function cuedBefore(words: Words, field: string, low: string, at: number): boolean {
+  const start = Math.max(0, at - CUE_WINDOW);
+  const before = low.slice(start, at + 1);
+  const stop = Math.max(
+    before.lastIndexOf(". "),
+    before.lastIndexOf("? "),
+    before.lastIndexOf("! "),
+    before.lastIndexOf("\n"),
+  );
+  const window = before.slice(stop + 1);
+  return (words.cues.get(field) ?? []).some((re) => re.test(window));
 }

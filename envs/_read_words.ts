@@ -1,6 +1,6 @@
-// A vocabulary compiled for reading: the names of its fields and facts and the words of its changes
-// as patterns over normalised text (lower case, "_" as a space, plurals too), compiled once per
-// vocabulary. Private to envs/.
+// A vocabulary compiled for reading: the names of its fields and facts, the words of its changes and
+// the words of its values as patterns over normalised text (lower case, "_" as a space, plurals and
+// verb forms too), compiled once per vocabulary. Private to envs/.
 import type { ResolvedVocabulary } from "./vocabulary.ts";
 
 /** A name of a field, or of one fact of it, as a pattern. */
@@ -17,6 +17,17 @@ export interface ActionPattern {
   action: string;
   word: string;
   re: RegExp;
+  /** Whether the word is also a field's name or value ("bags", "economy"): it says the change only when nothing else does. */
+  weak: boolean;
+  /** Whether the word is a name or value of a field that is a term of a change (how to pay): it never says the change. */
+  term: boolean;
+}
+
+/** A value word of a field ("economy"), as a pattern. */
+export interface ValueWord {
+  field: string;
+  word: string;
+  re: RegExp;
 }
 
 /** The compiled vocabulary. */
@@ -26,10 +37,14 @@ export interface Words {
   readonly names: readonly NamePattern[];
   /** Every change word, the longest first. */
   readonly actions: readonly ActionPattern[];
-  /** Each field's value patterns (ids), case as declared. */
+  /** Each field's value patterns, case as declared. */
   readonly values: ReadonlyMap<string, readonly RegExp[]>;
-  /** Each field's value words ("economy"), the longest first. */
-  readonly valueWords: ReadonlyMap<string, readonly { word: string; re: RegExp }[]>;
+  /** Every field's value words, the longest first. */
+  readonly valueWords: readonly ValueWord[];
+  /** Each field's cue words (its names and `cues`), for `cued` fields. */
+  readonly cues: ReadonlyMap<string, readonly RegExp[]>;
+  /** The fields that are terms of a change. */
+  readonly terms: ReadonlySet<string>;
 }
 
 const compiled = new WeakMap<ResolvedVocabulary, Words>();
@@ -41,73 +56,181 @@ export function wordsOf(vocabulary: ResolvedVocabulary): Words {
   return w;
 }
 
+const parts = (words: string) => words.toLowerCase().replace(/[_-]/g, " ").trim().split(/\s+/).map(escape);
+
 /** A name or word as a pattern over normalised text: whole words, "_", "-" and " " alike, an optional plural "s". */
 export function phrase(words: string): RegExp {
-  const parts = words.toLowerCase().replace(/[_-]/g, " ").trim().split(/\s+/).map(escape);
   // Not inside an id: "credit" is no word of "credit_card_1111111".
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.join("[\\s_-]+")}(?:e?s)?(?![\\p{L}\\p{N}_])`, "u");
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts(words).join("[\\s_-]+")}(?:e?s)?(?![\\p{L}\\p{N}_])`, "u");
+}
+
+// A verb in its forms: "cancel" → cancels, cancelled, cancelling; "issue" → issuing; "modify" → modified.
+function forms(word: string): string {
+  if (!/^[a-z]+$/.test(word) || word.length < 3) return `${word}(?:e?s)?`;
+  if (word.endsWith("e")) return `${word.slice(0, -1)}(?:e|es|ed|ing)`;
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}(?:y|ies|ied|ying)`;
+  const last = word[word.length - 1];
+  const doubled = /[^aeiou][aeiou][bdglmnprt]$/.test(word) ? `|${last}ed|${last}ing` : "";
+  return `${word}(?:s|es|ed|ing${doubled})?`;
+}
+
+// A change word as a pattern: its first word in any verb form, the others in order with up to four
+// words between them ("change your return flights"), the last one with an optional plural.
+function actionPattern(word: string): RegExp {
+  const [first, ...rest] = parts(word);
+  // The words between may not start another clause ("changes even if the passenger" is no passenger change).
+  const gap =
+    String.raw`(?:\s+(?!(?:if|even|but|and|or|because|when|while|since|although|unless|which|who|whether|than)\b)` +
+    String.raw`[^\s.?!;:]+){0,4}?\s+`;
+  const tail = rest.length === 0 ? "" : gap + rest.map((p, i) => i === rest.length - 1 ? `${singular(p)}(?:e?s)?` : p)
+    .join("[\\s_-]+");
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${forms(first)}${tail}(?![\\p{L}\\p{N}_])`, "u");
+}
+
+// "flights" → "flight": the plural is matched as an option.
+function singular(word: string): string {
+  return /^[a-z]{2,}[^s]s$/.test(word) ? word.slice(0, -1) : word;
 }
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-const byLength = <T extends { name?: string; word?: string }>(a: T, b: T) =>
-  (b.name ?? b.word ?? "").length - (a.name ?? a.word ?? "").length;
+const longestFirst = <T>(key: (t: T) => string) => (a: T, b: T) => key(b).length - key(a).length;
 
 function compile(vocabulary: ResolvedVocabulary): Words {
+  const fields = Object.entries(vocabulary.fields);
   const names: NamePattern[] = [];
-  for (const [field, words] of Object.entries(vocabulary.fields)) {
+  for (const [field, words] of fields) {
     for (const name of words.names) names.push({ field, name, re: phrase(name) });
   }
   for (const [fact, words] of Object.entries(vocabulary.facts)) {
-    for (const name of words.names ?? []) names.push({ field: words.field, fact, name, re: phrase(name) });
+    // A fact is also named by its own key ("direction", "new item ids"), as the scripted user says it.
+    const own = fact.replaceAll("_", " ");
+    const all = (words.names ?? []).some((n) => n.toLowerCase() === own)
+      ? words.names ?? []
+      : [...words.names ?? [], own];
+    for (const name of all) names.push({ field: words.field, fact, name, re: phrase(name) });
   }
-  names.sort(byLength);
+  // The longest first; of two as long, a fact's own name (the fact is then known too).
+  names.sort((a, b) => b.name.length - a.name.length || Number(b.fact !== undefined) - Number(a.fact !== undefined));
+  const terms = new Set(fields.filter(([, f]) => f.term === true).map(([name]) => name));
+  const said = new Map<string, string>();
+  for (const [field, words] of fields) {
+    for (const w of [...words.names, ...(words.words ?? [])]) said.set(w.toLowerCase().replace(/[_-]/g, " "), field);
+  }
   const actions: ActionPattern[] = [];
   for (const [action, words] of Object.entries(vocabulary.actions)) {
-    for (const word of words.words) actions.push({ action, word, re: phrase(word) });
-  }
-  actions.sort(byLength);
-  const values = new Map<string, readonly RegExp[]>();
-  const valueWords = new Map<string, { word: string; re: RegExp }[]>();
-  for (const [field, words] of Object.entries(vocabulary.fields)) {
-    if (words.values) values.set(field, words.values.map((r) => new RegExp(r.source, r.flags.replace("g", "") + "g")));
-    if (words.words) {
-      valueWords.set(
-        field,
-        [...words.words].sort((a, b) => b.length - a.length).map((w) => ({ word: w, re: phrase(w) })),
-      );
+    for (const word of words.words) {
+      const field = said.get(word.toLowerCase().replace(/[_-]/g, " "));
+      actions.push({ action, word, re: actionPattern(word), weak: field !== undefined, term: terms.has(field ?? "") });
     }
   }
-  return { vocabulary, names, actions, values, valueWords };
+  actions.sort(longestFirst((a) => a.word));
+  const values = new Map<string, readonly RegExp[]>();
+  const valueWords: ValueWord[] = [];
+  const cues = new Map<string, readonly RegExp[]>();
+  for (const [field, words] of fields) {
+    if (words.values) values.set(field, words.values.map((r) => new RegExp(r.source, r.flags.replace("g", "") + "g")));
+    for (const word of words.words ?? []) valueWords.push({ field, word, re: phrase(word) });
+    if (words.cued) cues.set(field, [...words.names, ...(words.cues ?? [])].map(phrase));
+  }
+  valueWords.sort(longestFirst((v) => v.word));
+  return { vocabulary, names, actions, values, valueWords, cues, terms };
+}
+
+/** A span of text: where a name, word or value was found. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/** Whether a span overlaps any of the spans taken. */
+export function overlaps(taken: readonly Span[], from: number, to: number): boolean {
+  return taken.some((t) => from < t.to && to > t.from);
+}
+
+/** A name found in a text, with where. */
+export interface NameHit extends Span {
+  hit: NamePattern;
 }
 
 /**
- * The names said in a normalised text, longest first and without overlaps: each stretch of text
- * counts for one name only ("new travel date" is not also "date").
+ * The names said in a normalised text, in order and without overlaps: the longest name wins each
+ * stretch of text ("new travel date" is not also "date").
  */
-export function namesIn(words: Words, norm: string): NamePattern[] {
-  const taken: [number, number][] = [];
-  const out: { at: number; hit: NamePattern }[] = [];
+export function namesAt(words: Words, norm: string): NameHit[] {
+  const taken: Span[] = [];
+  const out: NameHit[] = [];
   for (const hit of words.names) {
-    const re = new RegExp(hit.re.source, "gu");
+    const re = global(hit.re);
     for (let m = re.exec(norm); m !== null; m = re.exec(norm)) {
       const [from, to] = [m.index, m.index + m[0].length];
-      if (taken.some(([a, b]) => from < b && to > a)) continue;
-      taken.push([from, to]);
-      out.push({ at: from, hit });
+      if (overlaps(taken, from, to)) continue;
+      taken.push({ from, to });
+      out.push({ from, to, hit });
     }
   }
-  return out.sort((a, b) => a.at - b.at).map((x) => x.hit);
+  return out.sort((a, b) => a.from - b.from);
 }
 
-/** The first change word said in a normalised text, with where it is; `null` for none. */
-export function firstAction(words: Words, norm: string): { action: string; at: number } | null {
-  let best: { action: string; at: number } | null = null;
-  for (const a of words.actions) {
-    const m = a.re.exec(norm);
-    if (m !== null && (best === null || m.index < best.at)) best = { action: a.action, at: m.index };
+/** A value word found in a text, with where. */
+export interface ValueHit extends Span {
+  word: ValueWord;
+}
+
+/** The value words said in a normalised text, in order and without overlaps (the longest wins). */
+export function valueWordsAt(words: Words, norm: string): ValueHit[] {
+  const taken: Span[] = [];
+  const out: ValueHit[] = [];
+  for (const word of words.valueWords) {
+    const re = global(word.re);
+    for (let m = re.exec(norm); m !== null; m = re.exec(norm)) {
+      const [from, to] = [m.index, m.index + m[0].length];
+      if (overlaps(taken, from, to)) continue;
+      taken.push({ from, to });
+      out.push({ from, to, word });
+    }
   }
-  return best;
+  return out.sort((a, b) => a.from - b.from);
+}
+
+/** A change word found in a text, with where. */
+export interface ActionHit extends Span {
+  pattern: ActionPattern;
+}
+
+/**
+ * The change words said in a normalised text, in order: the longest wins each stretch, and a word
+ * inside a longer name or value ("credit" of "credit card") is not a change word there.
+ */
+export function actionsAt(words: Words, norm: string, covered: readonly Span[]): ActionHit[] {
+  const all: ActionHit[] = [];
+  for (const pattern of words.actions) {
+    const re = global(pattern.re);
+    for (let m = re.exec(norm); m !== null; m = re.exec(norm)) {
+      const [from, to] = [m.index, m.index + m[0].length];
+      if (covered.some((c) => c.from <= from && c.to >= to && c.to - c.from > to - from)) continue;
+      all.push({ from, to, pattern });
+    }
+  }
+  // The longest match wins each stretch ("add three checked bags" over "checked bags").
+  all.sort((a, b) => (b.to - b.from) - (a.to - a.from));
+  const taken: Span[] = [];
+  const out: ActionHit[] = [];
+  for (const hit of all) {
+    if (overlaps(taken, hit.from, hit.to)) continue;
+    taken.push(hit);
+    out.push(hit);
+  }
+  return out.sort((a, b) => a.from - b.from);
+}
+
+// Global copies, one per pattern: `exec` with `lastIndex` needs the "g" flag.
+const globals = new WeakMap<RegExp, RegExp>();
+function global(re: RegExp): RegExp {
+  let g = globals.get(re);
+  if (g === undefined) globals.set(re, g = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"));
+  g.lastIndex = 0;
+  return g;
 }

@@ -27,57 +27,64 @@ export const ASKS =
 
 const FILLER = "oh|ok|okay|alright|all right|great|perfect|well|then|so|and|um|uh|hmm|ah";
 const YES_WORD = "yes|yeah|yea|yep|yup|ya|yess+|sure|certainly|absolutely|definitely|of course|correct|exactly|" +
-  "affirmative|confirmed|agreed|deal|right";
+  "affirmative|confirmed|agreed|deal|right|oui|s[ií]|approved|confirm";
+// Verbs a customer tells the agent to go on with: "Please cancel it", "go ahead and book it".
+const DO_VERB = "do|cancel|book|change|make|process|issue|send|apply|update|upgrade|downgrade|refund|submit|add|" +
+  "remove|delete|email|place|return|exchange|modify|finali[sz]e|complete|use|charge|move|switch|rebook";
 const GO_AHEAD = String.raw`go ahead|proceed|i (?:do )?confirm|i'?m confirming|please do(?: it| that| so)?\b(?! not)|` +
-  "book it|make (?:the|that|those|these) changes?|go for it|let'?s do (?:it|that|this)|i (?:agree|accept|approve)";
+  "book it|make (?:the|that|those|these) changes?|go for it|let'?s do (?:it|that|this)|i (?:agree|accept|approve)|" +
+  String.raw`(?:i'?d|i would|i) (?:like|want|wish) to (?:proceed|` +
+  String.raw`go ahead|continue)|let'?s (?:proceed|go ahead|continue)`;
 const ACK = "ok|okay|k|alright|all right|fine|very well|works for me|sounds (?:good|great|fine|perfect|right)|" +
-  "that (?:works|sounds (?:good|great|fine|perfect))(?: for me)?|(?:that'?s|that is|this is) (?:fine|good|ok|okay)" +
-  "(?: with me)?|(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:good|great|perfect|fine)(?: to me)?";
+  "that (?:works|sounds (?:good|great|fine|perfect|right))(?: for me)?|(?:that'?s|that is|this is) (?:fine|good|ok|okay)" +
+  "(?: with me)?|(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:good|great|perfect|fine|right)(?: to me)?";
 const THANKS = "thanks?|thank you|thx|many thanks|i (?:really )?appreciate|appreciate|much appreciated|" +
   "(?:you'?re|you are) (?:the best|great|awesome|amazing|wonderful|very|so|the most|a star)|" +
   "have a (?:good|great|nice)|bye|goodbye|cheers|great|awesome|wonderful|perfect|excellent|cool|good|" +
-  "i see|got it|understood|oh";
-const CHANGE_VERB = "change|modify|upgrade|downgrade|add|remove|move|adjust|switch|cancel|book|rebook|reschedule";
-const HEDGE_WORD = "if|unless|once|as long as|provided|providing|only if|assuming|maybe|perhaps|possibly|probably|" +
+  "i see|got it|understood|oh|merci|gracias";
+const HEDGE_WORD = "unless|once|as long as|provided|providing|only if|assuming|maybe|perhaps|possibly|probably|" +
   "not sure|unsure|not certain|i guess|i suppose|i think so|kind of|sort of|depends|hesitant|hmm+";
 const ACTION = "do|go ahead|proceed|cancel|book|change|make|charge|continue|process|issue|send|upgrade|downgrade|" +
   "modify|add|remove|update|touch|bother|submit|finali[sz]e";
 const NOT_NOW = "yet|now|right now|today|at the moment|at this moment|for now|at this (?:time|point)|interested|" +
   "necessary|needed|what i (?:want|wanted|asked|meant)";
 const HOLD_PHRASE = "hold off|wait a (?:moment|minute|second|sec|bit)|please wait|never ?mind|changed? my mind|" +
-  "let'?s not|i'?ll pass|i will pass|let me think|no thanks?|no thank you";
+  "let'?s not|i'?ll pass|i will pass|let me think|no thanks?|no thank you|scratch that|not interested";
 const NO_NEXT = "thanks|thank|please|i|i'\\w+|that|that'?s|this|it|it'?s|we|let'?s|not|don'?t|do not|sorry|wait|" +
-  "stop|never|need|way";
+  "stop|never|need|way|leave|keep|just";
+// What a price or an offer is said to be when it is turned down.
+const TOO = "expensive|costly|pricey|steep|much|high|low|little";
+const BUDGET = "over|above|beyond|outside|exceeds?|exceeding|higher than|more than|past";
 
 /** An affirmation that carries assent by itself ("yes", "go ahead", "that's correct"). */
 export const STRONG_YES = alt(
   String.raw`^(?:(?:${FILLER})[\s,!.]+){0,3}(?:${YES_WORD})\b`,
   String.raw`\b(?:${GO_AHEAD})\b`,
   String.raw`(?:^|[,.!] |please |just |go ahead and |you can )do (?:it|that)\b`,
+  String.raw`^(?:(?:${FILLER})[\s,!.]+){0,3}(?:please\s+)?(?:just\s+)?do (?:it|that|so)\b`,
+  // "Please cancel it", "Go ahead and book that one", "Just send it": the change, told to be made.
+  String.raw`(?:^(?:(?:${FILLER})[\s,!.]+){0,3}|\bplease\s+|\bgo ahead and\s+|\bjust\s+)(?:${DO_VERB})\s+` +
+    String.raw`(?:it|that|this|them|those|these)(?:\s+one)?(?:\s+(?:please|now|then|for me))?[.!]*$`,
   String.raw`\b(?:that'?s|that is|it'?s|it is|this is) (?:correct|right|accurate|good to go)\b`,
   String.raw`\b(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:correct|right|accurate)\b`,
   String.raw`\byou (?:can|may) (?:go ahead|proceed|do it|do that|cancel|book|make)\b`,
 );
+/**
+ * A yes that only confirms a fact ("Yes, that's the right order ID", "Yes, my email is ..."): it
+ * answers a question about a value, not the proposal of a change.
+ */
+export const FACT_YES = new RegExp(
+  String.raw`^(?:(?:${FILLER})[\s,!.]+){0,3}(?:${YES_WORD})[\s,!.\u2014\u2013-]+(?:` +
+    String.raw`(?:that'?s|that is|it'?s|it is|this is|those are|these are)\s+(?:the|my|our)\s+(?!one\b|ones\b)` +
+    String.raw`(?:[\w'-]+\s+){0,3}[\w'-]+|(?:my|the)\s+(?:[\w'-]+\s+){0,3}?(?:is|are)\s+\S+(?:\s+\S+){0,3})[.!]*$`,
+);
 /** Acknowledgements ("ok", "sounds good"): a yes only when a sentence holds nothing else (see `ONLY_PUNCTUATION`). */
-export const ACKNOWLEDGEMENT = new RegExp(String.raw`\b(?:${ACK})\b`, "g");
+export const ACKNOWLEDGEMENT = new RegExp(String.raw`\b(?:${ACK})(?:\s+(?:to|for|with|by) me)?\b`, "g");
 /** What a sentence of acknowledgements leaves once they are taken out. */
 export const ONLY_PUNCTUATION = /^[\s,.!]*$/;
 /** Thanks, praise and goodbyes, which say nothing either way. */
 export const PLEASANTRY = new RegExp(
   String.raw`^(?:(?:oh|ok|okay|great|perfect|wonderful|awesome)[\s,!]+)?(?:${THANKS})\b`,
-);
-/** A sentence after a yes that adds a request rather than doubting the proposal. */
-export const ADDITIVE = new RegExp(
-  String.raw`^(?:also|and|plus|additionally|in addition|by the way|btw|one more thing|oh and|while you'?re at it|` +
-    String.raw`after that|separately|lastly|finally)\b|\b(?:also|as well)\b`,
-);
-/** A polite request put as a question ("Could you make sure ...?"). */
-export const REQUEST = /^(?:(?:and|also|please)[\s,]+)?(?:could|can|would|will) you (?:please |also |kindly )*\w+/;
-/** A further change asked for after a yes ("Also, I'd like to upgrade"). */
-export const ADDS_CHANGE = new RegExp(String.raw`\b(?:to|please|also|you|and) (?:${CHANGE_VERB})\b`);
-/** A change slipped into the yes itself ("Yes, and please also add a bag"). */
-export const ALSO_CHANGE = new RegExp(
-  String.raw`\b(?:and|plus)(?: please)? also (?:${CHANGE_VERB})\b|, also (?:please )?(?:${CHANGE_VERB})\b`,
 );
 /** A condition or a hesitation. */
 export const HEDGE = alt(
@@ -87,6 +94,9 @@ export const HEDGE = alt(
   String.raw`\bbefore (?:proceeding|doing|going ahead|that|confirming|finali[sz]ing)\b`,
   String.raw`\b(?:check|confirm|verify|tell me|let me know|show me)\b[^.?!]{0,40}\bfirst\b`,
 );
+/** "If" as a condition, not as "whether" after "let me know", "check", "tell me" ("let me know if there are fees"). */
+export const CONDITIONAL_IF =
+  /(?<!\b(?:know|tell me|check|confirm|ask|asking|wonder|wondering|wondered|find out|see|clarify|verify|sure)(?:\s+[\w'$,-]+){0,6}?\s+(?:and\s+)?)\bif\b/;
 /** A correction or an exception to what was proposed. */
 export const CHANGE =
   /\b(?:but|however|instead|actually|rather|except|although|though|on second thought|second thoughts)\b/;
@@ -102,11 +112,37 @@ export const HOLD = alt(
   String.raw`\bnot (?:${NOT_NOW})\b`,
   String.raw`\b(?:${HOLD_PHRASE})\b`,
   String.raw`\b(?:i'?d|i would) (?:rather|prefer) not\b|\bi(?:'ll| will) think (?:about|it over)\b`,
-  String.raw`\b(?:don'?t|do not) (?:want|wish) to (?:${ACTION}|pay|move)\b`,
+  String.raw`\b(?:don'?t|do not) (?:want|wish) (?:you |me |us |anyone )?to (?:${ACTION}|pay|move)\b`,
   String.raw`\b(?:don'?t|do not) need (?:that|this|it|to|any (?:further|more|other)|anything)\b`,
   String.raw`^(?:(?:oh|um|uh|no|actually|sorry)[\s,]+)?(?:wait|stop|hold on|hang on|hold up)\b`,
+  // A yes taken back in the same breath: "Yes — wait, no", "Sure, hold on".
+  String.raw`[,;:\u2014\u2013-]\s*(?:wait|hold on|hang on|hold up)\b`,
+  String.raw`(?:[,;:\u2014\u2013-]|\bwait)\s*(?:no|nope|nah)[.!]*$`,
   String.raw`^(?:(?:no|actually|please|ok|okay|oh|sorry)[\s,]+){0,3}` +
     String.raw`(?:(?:cancel|scratch) that|forget (?:it|that|about it))(?: request| please)?[.!]*$`,
+  // "Leave it as it is", "Let's keep things the way they are".
+  String.raw`\b(?:leave|keep) (?:it|that|them|things|` +
+    String.raw`everything)(?: (?:as (?:it is|they are|is)|the way (?:it is|they are)|` +
+    String.raw`alone|unchanged))?(?: for now| please)?[.!]*$`,
+  String.raw`\b(?:keep|stick with|stay with) (?:my|the) (?:current|original|existing)\b`,
+  String.raw`\bi (?:don'?t|do not) think so\b|\b(?:that|this|it) (?:doesn'?t|` +
+    String.raw`does not|won'?t|will not) work (?:for me|for us)\b`,
+);
+/**
+ * Turning a proposal down without a "no": over budget, too expensive, not enough, "I appreciate the
+ * offer, but", or asking for something else instead. Read only where the reply has no yes.
+ */
+export const TURN_DOWN = alt(
+  String.raw`\b(?:${BUDGET}) (?:my|our|the) budget\b|` +
+    String.raw`\bmore than (?:i'?m |i am |we'?re |we are |i |` +
+    String.raw`we )?(?:willing|want|wanted|hoped|expected|planned|can) to\b`,
+  String.raw`\btoo (?:${TOO})\b|\b(?:can'?t|cannot|can not) afford\b`,
+  String.raw`\b(?:appreciate|thank you for|thanks for) (?:the|your|this|that) (?:offer|suggestion|proposal|option)\b` +
+    String.raw`[^.?!]{0,20}\bbut\b`,
+  String.raw`\b(?:isn'?t|is not|not|doesn'?t seem|does not seem) (?:nearly |quite |really )?(?:enough|sufficient|` +
+    String.raw`acceptable|fair|reasonable)\b`,
+  String.raw`\binstead\b|^(?:(?:oh|um|well|hmm+)[\s,]+)?actually\b|\bon second thought\b`,
+  String.raw`\b(?:i'?d|i would|we'?d|we would) (?:rather|prefer)\b`,
 );
 
 // ---- An agent's refusal ------------------------------------------------------------------------
@@ -121,7 +157,8 @@ const INFO = "ids?|numbers?|details|information|info|names?|email|code|confirmat
   "date of birth|payment method";
 const FAULT = "error|went wrong|did not work|didn'?t work|not working|not responding|unresponsive|timed out|" +
   "time ?out|outage|technical|glitch|system (?:issue|problem|is down)|service (?:is )?unavailable|" +
-  "temporar(?:y|ily)|try again|failed|failure|issue on (?:my|our) (?:side|end)|" +
+  "temporar(?:y|ily)|try again|failed|failure|issue on (?:my|our) (?:side|end)|insufficient|" +
+  "not (?:have )?enough (?:balance|funds|money|credit|seats?)|(?:doesn'?t|does not|don'?t|do not) have enough|" +
   // A server status, not an amount: "a 503 error", "HTTP 500", "status 502".
   "(?:http|status|code|error) 50[0-9]|50[0-9] (?:error|internal|server|bad gateway|service|gateway)";
 
@@ -133,7 +170,7 @@ export const REFUSE = every(
   String.raw`(?:\bnot|n't) (?:${FORBIDDEN})\b`,
   String.raw`\bcan no longer\b|\bno longer (?:possible|allowed|permitted|eligible)\b`,
   String.raw`\b(?:ineligible|non-?refundable|non-?modifiable|non-?changeable|prohibited|forbidden)\b`,
-  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive)\b`,
+  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive|offer|support|accept)\b`,
   String.raw`\b(?:${DOES_NOT}) apply (?:in|to) (?:this|your|you)\b`,
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
   // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
@@ -143,6 +180,24 @@ export const REFUSE = every(
   String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,
   String.raw`\b(?:do not|don'?t) have the (?:ability|authority|option|permission|capability|means)\b`,
   String.raw`\b(?:no way|no option|no provision|not an option|not in a position) to\b`,
+  // "Our policy prohibits ...", "The rules don't permit ...".
+  String.raw`\b(?:prohibits?|forbids?|disallows?|precludes?|bars)\b`,
+  // "That request falls outside our refund policy", "beyond what our policy covers".
+  String.raw`\b(?:falls?|is|are|lies|goes) (?:outside|beyond) (?:of )?(?:(?:our|the|this|your|what)\s+)?` +
+    String.raw`(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|rules|scope|guidelines|terms|allow(?:s|ed)?|cover(?:s|ed)?)\b`,
+  // "I'm going to have to say no", "I have to turn that down".
+  String.raw`\b(?:have|has|need|going) to (?:say no|turn (?:it |this |that |you )?down|decline|refuse|deny)\b`,
+  String.raw`\b(?:no|not (?:make|grant|offer) (?:an?|any)) exceptions?\b|` +
+    String.raw`\bexceptions? (?:can(?:not|'t)|are not|aren'?t)\b`,
+  String.raw`\bpolic(?:y|ies) (?:is|are) (?:quite |very |rather |really )?(?:strict|fixed|firm|final)\b`,
+  String.raw`\b(?:already|have) (?:provided|given|offered|issued) (?:you )?the maximum\b|` +
+    String.raw`\b(?:is|are) (?:already )?the maximum (?:allowed|allowable|permitted|possible)\b`,
+  String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:can|` +
+    String.raw`able to|allowed to|permitted to|authori[sz]ed to) ` +
+    String.raw`(?:do|offer|allow|provide|approve|honou?r|make|arrange|process)\b`,
+  String.raw`\bno (?:refunds?|changes?|exceptions?|compensation|` +
+    String.raw`modifications?|cancellations?|credits?) (?:is|are|can be|will be) ` +
+    String.raw`(?:possible|allowed|permitted|available|offered|given|made)\b`,
 );
 /** A system failure, which an apology reports without refusing anything. */
 export const FAILURE = new RegExp(String.raw`\b(?:${FAULT})\b`);
@@ -154,6 +209,8 @@ export const NEED_INFO = alt(
   String.raw`\bplease (?:provide|share|give me|send me)\b`,
   String.raw`\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|confirm)\b`,
 );
+/** A negative subject in front of a refusal word: "nothing in our policy prohibits it". */
+export const NO_ONE_BEFORE = /\b(?:nothing|none|never|nobody|no one)\b(?:\s+[\w']+){0,4}\s*$/;
 /** A condition in front of a refusal word makes it hypothetical. */
 export const CONDITION = /\b(?:if|whether|unless|in case|once|when)\b/;
 
@@ -163,16 +220,22 @@ export const CONDITION = /\b(?:if|whether|unless|in case|once|when)\b/;
 const DONE = "cancell?ed|canceled|booked|updated|changed|modified|processed|added|removed|issued|sent|refunded|" +
   "upgraded|downgraded|confirmed|completed|applied|credited|charged|transferred|rebooked|reserved|created|submitted|" +
   "initiated|placed|exchanged|adjusted|finali[sz]ed|executed|corrected|amended|arranged|reimbursed|waived|granted|" +
-  "approved|made|taken care of|handled|returned";
+  "approved|made|taken care of|handled|returned|moved|switched";
 const DID = "cancell?ed|canceled|booked|updated|changed|modified|processed|added|removed|issued|sent|refunded|" +
   "upgraded|downgraded|completed|applied|credited|transferred|rebooked|reserved|created|submitted|initiated|placed|" +
   "exchanged|adjusted|finali[sz]ed|executed|corrected|amended|arranged|waived|granted|taken care of|handled|" +
-  "made the (?:changes?|booking|reservation|updates?|cancellation|refund|modifications?|adjustments?)";
+  "made the (?:changes?|booking|reservation|updates?|cancellation|refund|modifications?|adjustments?)|recorded|" +
+  "deleted|emailed|moved|switched|" +
+  // "I have already provided the maximum certificate": a compensation handed over is a change.
+  String.raw`(?:provided|given)(?: you)?(?: with)? (?:a|an|the|your) (?:[\w$-]+ ){0,3}` +
+  "(?:certificates?|vouchers?|credits?|refunds?|compensation)";
 const DO = "cancel|book|update|change|modify|process|add|remove|issue|send|refund|upgrade|downgrade|apply|complete|" +
   "submit|place|make|rebook|reserve|exchange|return";
 const ADVERB = "now|just|also|successfully|already|gone ahead and|went ahead and";
 const STATE = "cancell?ed|canceled|booked|confirmed|updated|complete|completed|done|processed|changed|modified|" +
-  "upgraded|downgraded|finali[sz]ed|issued|added|refunded";
+  "upgraded|downgraded|finali[sz]ed|issued|added|refunded|deleted|removed|sent|recorded|exchanged";
+const STATE_HEADING = "cancell?ed|canceled|booked|confirmed|updated|completed|processed|changed|modified|" +
+  "upgraded|downgraded|issued|added|refunded|deleted|removed|sent|applied|credited|submitted|done";
 const WAS_DONE = "cancell?ed|canceled|updated|changed|modified|processed|added|removed|issued|sent|refunded|upgraded|" +
   "downgraded|applied|credited|completed|submitted|rebooked|successful|charged|placed";
 const MODAL_WORD = "will|would|can|could|should|shall|may(?! \\d)|might|must|going to|gonna|once|after|when|" +
@@ -208,6 +271,9 @@ export const CLAIM_DONE = every(
   String.raw`\bsuccessfully\s+(?:${DONE})\b|\b(?:was|is|has been)\s+successful\b`,
   String.raw`\b(?:has|have)\s+(?:now\s+)?taken effect\b`,
   String.raw`\b(?:went|gone|goes) through\b(?!\s+(?:the|your|with|a|all|my|our|each|every))`,
+  String.raw`\bconsider it (?:done|handled|taken care of)\b|\b(?:went|has gone|have gone) out\b`,
+  // A heading that reports: "Refund issued: $120", "Booking confirmed!".
+  String.raw`^(?:(?:your|the)\s+)?(?:[\w-]+\s+){0,2}(?:${STATE_HEADING})(?=\s*(?:[:!]|$|\.\s|\.$))`,
 );
 /** Phrases that announce a report ("I can confirm that"), removed before the modal test. */
 export const ANNOUNCE = new RegExp(
@@ -229,6 +295,8 @@ export const CAUSED_ELSEWHERE = alt(
   // (right after the reported act: "caused by the delay" further on says nothing of who acted).
   String.raw`^[\s,]*(?:[\w-]+\s+){0,2}?by the (?!(?:agent|assistant|ai|bot|system)\b)[a-z][\w-]*\b|\bago\b`,
   String.raw`\bdue to (?:bad |the )?weather\b|\bdue to (?:an? )?(?:operational|mechanical|technical)\b`,
+  // "I recorded 0 of 20 steps": nothing was done.
+  String.raw`^\s*(?:0|zero|none|nothing)\b`,
 );
 /** A flight, not a reservation, is what the airline cancels or delays. */
 export const FLIGHT_CANCELLED = new RegExp(

@@ -4,7 +4,10 @@
  * customer's reply does (approves or declines the proposal, gives facts, ends). Deterministic, from
  * the text, the conversation so far and the domain's vocabulary (`Domain.vocabulary`); it names no
  * domain. The scripted user reads language agents through it, and the judge's text checks
- * (`envs/text.ts`) are its parts.
+ * (`envs/text.ts`) are its parts. The labelling rules it follows are those of the hand-labelled
+ * τ-bench airline turns it is measured on (tests/reader_corpus_test.ts): a request counts only for
+ * what it asks the customer to supply, a proposal only for one settled change asked to be approved,
+ * a reply approves only a proposal.
  *
  * @module
  */
@@ -25,8 +28,21 @@ export interface AgentReading {
   facts: string[];
   /** Whether it describes one specific change it will make and asks the customer to approve it. */
   proposes: boolean;
-  /** The change proposed (a name of the vocabulary's actions), when it proposes; else `null`. */
+  /**
+   * The change proposed (a name of the vocabulary's actions), when it proposes; else `null`. A proposal
+   * that only settles how a pending change is paid ("Would you like to proceed using your Visa?") takes
+   * the change from `context` (the agent's earlier messages, the customer's last one), and is `null`
+   * when none names it.
+   */
   action: string | null;
+  /**
+   * The change the message says the agent will make without asking yet to approve it ("Here's the
+   * plan: I'll cancel reservation ABC123."), the first half of a proposal made in two messages; `null`
+   * when it states none (or proposes, or claims a change done).
+   */
+  plans: string | null;
+  /** Whether it says it cannot go on with the request ("I can't continue without your reservation id"). */
+  gives_up: boolean;
   /** Whether it says a change has been made. */
   claims_done: boolean;
   /** Whether it declines something the customer asked for, because a rule forbids it or it cannot be done. */
@@ -34,13 +50,16 @@ export interface AgentReading {
   /** Whether it says it is handing the customer over to a human now. */
   transfers: boolean;
   /**
-   * Whether it tells the customer something besides the above: facts, options, an answer, a plan, an
-   * apology for a failure.
+   * Whether it tells the customer something: facts, options, an answer, a plan, an apology for a
+   * failure, an outcome (a done-claim or a refusal tells something too); never with a proposal.
    */
   informs: boolean;
-  /** Whether it greets the customer or asks in general how it can help. */
+  /** Whether it greets the customer or asks in general how it can help (not "anything else?"). */
   greets: boolean;
-  /** Whether none of the above could be read: the message says nothing the reader understands. */
+  /**
+   * Whether the message says nothing the reader understands: it is in no language the reader knows
+   * ("Blorf quix zanth?"), or none of the above and no question could be read in it.
+   */
   unread: boolean;
 }
 
@@ -108,6 +127,14 @@ export function readAgentMessage(domain: DomainRef, text: string, context: Agent
  */
 export function readUserMessage(domain: DomainRef, text: string, previousAgentText: string = ""): UserReading {
   const v = vocabulary(domain);
-  const proposal = previousAgentText === "" ? null : readAgent(v, previousAgentText, {});
-  return readUser(v, text, proposal);
+  return readUser(v, text, previousAgentText === "" ? null : previousReading(v, previousAgentText));
+}
+
+// The customer's messages are read one by one after the same agent message: keep its reading.
+let last: { vocabulary: ResolvedVocabulary; text: string; reading: AgentReading } | null = null;
+function previousReading(vocabulary: ResolvedVocabulary, text: string): AgentReading {
+  if (last === null || last.vocabulary !== vocabulary || last.text !== text) {
+    last = { vocabulary, text, reading: readAgent(vocabulary, text, {}) };
+  }
+  return last.reading;
 }

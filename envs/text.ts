@@ -176,39 +176,39 @@ export function isQuestion(sentence: string): boolean {
 /**
  * Whether a customer's reply is an explicit yes to what the agent proposed: "Yes", "yes please",
  * "Yes, go ahead", "Sure, proceed", "I confirm", "That's correct, please do it", "Yep, book it",
- * "Please go ahead with the cancellation", "Sounds good, let's do it". Not a yes: a no or a refusal
- * ("No", "No thanks", "Don't do that", "not yet", "wait"), a question ("Yes, but how much is it?",
- * "Can you check first?"), a conditional or hesitant answer ("Yes if it's under $200", "I'm not sure",
- * "Maybe"), "ok" alone followed by a new request, thanks alone ("Thanks"), or a yes that adds a change
- * ("Yes, but use my other card").
+ * "ok do it", "Please cancel it.", "Sounds right to me.", "I'd like to proceed with these changes".
+ * Not a yes: a no or a holding off ("No", "Don't do that", "not yet", "wait", "Yes, I don't want you to
+ * do it.", "Yes — wait, no."), a question alone ("Can you check first?", "Could you go ahead?"), a
+ * conditional or hesitant answer ("Yes if it's under $200", "I'm not sure", "Maybe"), a yes-but that
+ * changes or doubts the proposal ("Yes, but use my other card", "Yes, but how much is it?"), "ok" alone
+ * followed by a new request, thanks alone ("Thanks"), or a yes that only confirms a fact ("Yes, that's
+ * the right order ID.").
  *
- * A yes may come with details the agent asked for ("Yes, use my gift card") and, after a strong yes,
- * with a further request introduced as one ("Also, could you add a bag?"); any other question, a
+ * A yes may come with details the agent asked for ("Yes, use my gift card"), a question or a further,
+ * separate request ("Yes, go ahead. How long will the refund take?", "Yes. Also, add a bag"); a
  * condition, a "but"/"instead"/"actually" or a decline anywhere in the reply makes it no yes.
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { isExplicitYes } from "./text.ts";
- * isExplicitYes("Yes, please go ahead."); // true
- * isExplicitYes("Yes, but how much is it?"); // false
+ * assertEquals(isExplicitYes("Yes, please go ahead."), true);
+ * assertEquals(isExplicitYes("Yes, but how much is it?"), false);
+ * assertEquals(isExplicitYes("Yes, that's the right order ID."), false);
  * ```
  */
 export function isExplicitYes(text: string): boolean {
   const sentences = sentencesOf(text);
   const whole = sentences.join(" ");
-  if (P.HEDGE.test(whole) || P.CHANGE.test(whole) || P.ALSO_CHANGE.test(whole) || sentences.some(declines)) {
+  if (P.HEDGE.test(whole) || P.CONDITIONAL_IF.test(whole) || P.CHANGE.test(whole) || sentences.some(declines)) {
     return false;
   }
-  let strong = false, weak = false, more = false, moved = false;
+  let strong = false, weak = false, more = false;
   for (const s of sentences) {
-    const yes = P.STRONG_YES.test(s);
-    if (strong && !yes) {
-      // After the yes: details and separate requests, but no further change and no doubt.
-      const aside = P.ADDITIVE.test(s) || P.REQUEST.test(s);
-      if ((aside && P.ADDS_CHANGE.test(s)) || (isQuestion(s) && !aside && !moved)) return false;
-      moved ||= aside;
-    } else if (isQuestion(s)) return false;
-    else if (yes) strong = true;
+    // "Yes, could you also ...?": the yes before the question still counts.
+    const said = isQuestion(s) ? s.split(/,\s+/)[0] : s;
+    if (isQuestion(said)) more = true;
+    else if (P.STRONG_YES.test(said) && !P.FACT_YES.test(said)) strong = true;
     else if (isAcknowledgement(s)) weak = true;
     else if (!P.PLEASANTRY.test(s)) more = true;
   }
@@ -223,17 +223,24 @@ function isAcknowledgement(sentence: string): boolean {
 }
 
 /**
- * Whether a customer's reply declines or holds off ("No", "Please don't", "Not now", "Wait, ...", "Cancel that").
+ * Whether a customer's reply declines or holds off: "No", "Please don't", "Not now", "Wait, ...",
+ * "Cancel that", "Nope, leave it", "Let's hold off", "Yes — wait, no."; or, with no yes in it, turns
+ * the proposal down: "That's over my budget", "$50 isn't enough", "I appreciate the offer, but ...",
+ * "Actually, I'd prefer the later flight", "Could you book the other one instead?".
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { isDecline } from "./text.ts";
- * isDecline("No, please don't do that."); // true
- * isDecline("No problem, go ahead."); // false
+ * assertEquals(isDecline("No, please don't do that."), true);
+ * assertEquals(isDecline("That's a bit above my budget."), true);
+ * assertEquals(isDecline("No problem, go ahead."), false);
  * ```
  */
 export function isDecline(text: string): boolean {
-  return sentencesOf(text).some(declines);
+  const sentences = sentencesOf(text);
+  if (sentences.some(declines)) return true;
+  return sentences.some((s) => P.TURN_DOWN.test(s)) && !sentences.some((s) => P.STRONG_YES.test(s));
 }
 
 function declines(sentence: string): boolean {
@@ -265,7 +272,8 @@ export function isRefusal(text: string): boolean {
     for (const hit of s.matchAll(P.REFUSE)) {
       excused ??= P.FAILURE.test(s) || P.NEED_INFO.test(s);
       if (excused) break;
-      if (!P.CONDITION.test(preceding(s, hit.index ?? 0))) return true;
+      const before = preceding(s, hit.index ?? 0);
+      if (!P.CONDITION.test(before) && !P.NO_ONE_BEFORE.test(before)) return true;
     }
   }
   return false;

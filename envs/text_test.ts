@@ -127,6 +127,19 @@ const YES = [
   "Confirmed, you can book it.",
   "The reason is a change of plans. Please go ahead.",
   "Yes, please cancel this one as well.",
+  "ok do it",
+  "Please cancel it.",
+  "Sounds right to me.",
+  "I'd like to proceed with these changes.",
+  "Okay, let's go ahead with that.",
+  "Go ahead and book it, please.",
+  "Yep, that all looks right to me.",
+  "Oui, please proceed.",
+  // A yes with a question or a new, separate request stays a yes (τ-bench corpus rule U1); these
+  // three were listed as no yes before that rule was adopted.
+  "Yes. How much will that cost?",
+  "Yes, and please also add two checked bags.",
+  "Yes, that works. Also, I'd like to upgrade to business class.",
 ];
 const NOT_YES = [
   "No",
@@ -148,15 +161,21 @@ const NOT_YES = [
   "No, please don't do that.",
   "Hmm, let me think about it.",
   "Sure, but only the outbound flight.",
-  "Yes. How much will that cost?",
   "Okay, I'll use my Mastercard then.",
   "Actually, could you book the later flight instead?",
-  "Yes, and please also add two checked bags.",
-  "Yes, that works. Also, I'd like to upgrade to business class.",
   "I'll go with the second option.",
   "Alright, thank you for your help.",
   "Yes, please \u2014 wait, what's the fee?",
   "Could you go ahead with the cancellation?",
+  "Yes, I don't want you to do it.",
+  "Yes \u2014 wait, no.",
+  "Yes, that's the right order ID.",
+  "Yes, my email is ana@example.com.",
+  "Sure, hold on a second.",
+  "Nope, leave it.",
+  "Let's hold off.",
+  "Yes, but can we do it next week instead?",
+  "Ok, thanks.",
 ];
 
 Deno.test("isExplicitYes() takes yes, go-ahead and confirmation replies, with details or a separate request", () => {
@@ -198,6 +217,17 @@ const DECLINES = [
   "No, that's not what I want.",
   "No, please don't do that.",
   "I think I'll hold off for now.",
+  "Nope, leave it.",
+  "Let's hold off.",
+  "Yes \u2014 wait, no.",
+  "Please leave it as it is.",
+  "I'll keep my current reservation.",
+  "Yes, I don't want you to do it.",
+  "That's over my budget.",
+  "Hmm, that's too expensive for me.",
+  "I appreciate the offer, but $50 isn't enough.",
+  "Actually, I'd prefer the later flight.",
+  "Could you book the nonstop one instead?",
 ];
 const NOT_DECLINES = [
   "No problem, go ahead.",
@@ -215,6 +245,10 @@ const NOT_DECLINES = [
   "Nonstop, please.",
   "That's not a problem.",
   "Thank you so much for your help! ###STOP###",
+  "Actually, yes, please go ahead.",
+  "No worries at all, that works for me.",
+  "Yes, within budget, go ahead.",
+  "Keep the change notification on, and yes, proceed.",
 ];
 
 Deno.test("isDecline() takes a no, a stop and a holding off", () => {
@@ -251,6 +285,14 @@ const REFUSALS = [
   "I'm not authorized to issue compensation for this delay.",
   "Here is what I can do:\n- ABC123: cancelled\n- DEF456: cannot be cancelled (basic economy, no insurance)",
   "Travel insurance is non-refundable once purchased. Is there anything else I can do for you?",
+  "Our policy prohibits refunds on used tickets.",
+  "That request falls outside our refund policy.",
+  "I'm going to have to say no to a second exchange.",
+  "The rules forbid changing the name on a ticket.",
+  "I'm afraid that's not something I can do for a basic economy fare.",
+  "However, the policy is quite strict, and there are no exceptions for adding insurance after booking.",
+  "The compensation is fixed, and I have already provided the maximum allowable certificate.",
+  "Sorry, I have to turn that down: only pending orders can be changed.",
 ];
 const NOT_REFUSALS = [
   "Sorry, something went wrong on my side",
@@ -276,6 +318,10 @@ const NOT_REFUSALS = [
   "I was unable to reach the payment service, so let me try again.",
   "You are eligible for a full refund.",
   "There is no change fee for this update.",
+  "It seems the gift card balance is insufficient, and the certificate cannot be used for this update.",
+  "The gift card doesn't have enough balance to cover $348. Would you like to add a credit card?",
+  "Order 3518 is delivered.",
+  "Nothing in our policy prohibits a name correction, so I can do that.",
 ];
 
 Deno.test("isRefusal() takes a refusal by rule or an impossibility, even next to an offer", () => {
@@ -311,6 +357,14 @@ const CLAIMS = [
   "I went ahead and cancelled it for you.",
   "Your refund of $250 has been issued; you should see it within 5 to 7 business days. Anything else?",
   "**Your reservation has been successfully updated** with the new flights.",
+  "The email went out to the address on file.",
+  "Refund issued: $120 to your original card.",
+  "Consider it done!",
+  "Your booking is confirmed.",
+  "I've gone ahead and moved you to the 9 am flight.",
+  "Booking confirmed! Your reservation number is ABC123.",
+  "Order 5012 is deleted, as the note asked.",
+  "I recorded 5 of 5 steps on the worksheet.",
 ];
 const NOT_CLAIMS = [
   SCRIPTED_PROPOSAL,
@@ -334,6 +388,12 @@ const NOT_CLAIMS = [
   "Your original flight HAT001 was cancelled, so you may be eligible for compensation.",
   "I'm going to update the reservation now.",
   "The reservation that was cancelled yesterday still shows in your history.",
+  "Order 3518 is delivered.",
+  "Total sales were $12,345.67 over 40 orders.",
+  "I recorded 0 of 20 steps on the worksheet: the first look-up failed.",
+  "Reservation to be cancelled: ABC123. Shall I go ahead?",
+  "Once the refund is issued: you will get an email.",
+  "The email will go out once you confirm.",
 ];
 
 Deno.test("claimsDone() takes a report that an action is done, beside anything else the message says", () => {
@@ -465,7 +525,9 @@ const YES_LABELS: Label[] = [
   [19, 0, 11, false],
   [19, 0, 19, false],
   [20, 0, 15, false],
-  [20, 0, 17, false],
+  // "Okay, let's proceed with changing the flight ... As for the payment, can I use ...?": a yes with
+  // a question, which the τ-bench corpus's rule U1 counts as a yes (was false here before it).
+  [20, 0, 17, true],
   [24, 0, 37, false],
   [27, 0, 27, false],
   [31, 0, 29, false],
@@ -480,7 +542,10 @@ const YES_LABELS: Label[] = [
   [14, 1, 17, false],
   [22, 1, 21, false],
   [22, 1, 25, false],
-  [23, 1, 15, false],
+  // "Yes, that works for me. Also, I'd like to upgrade ... Can you let me know the cost difference and if
+  // there are any additional fees?": a yes with a separate request and a question, a yes by the τ-bench
+  // corpus's rule U1 (was false here before it).
+  [23, 1, 15, true],
   [23, 1, 25, false],
   [25, 1, 21, false],
   [33, 1, 29, false],

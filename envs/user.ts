@@ -18,8 +18,7 @@ import { canonicalJson } from "./json.ts";
 import type { Rng } from "./rng.ts";
 import type { AgentReading } from "./reader.ts";
 import { readAgent } from "./_read_agent.ts";
-import { firstAction, wordsOf } from "./_read_words.ts";
-import { normalizeText } from "./text.ts";
+import { wordsOf } from "./_read_words.ts";
 import { checkProposal } from "./_user_match.ts";
 import { fieldOf, type ResolvedVocabulary, type Vocabulary, vocabularyOf } from "./vocabulary.ts";
 import type { Intent, Json, Message, Task, Tool, ToolCall, UserRead, UserReport, UserSimulator } from "./types.ts";
@@ -87,11 +86,6 @@ const UNREAD = [
   "Sorry, what do you mean?",
 ];
 const GO_ON = ["Okay.", "Alright, go on.", "I see."];
-// An agent saying it cannot go on with the request, as the playbooks and language agents put it.
-const GIVES_UP =
-  /\b(?:could not|couldn't|cannot|can't|can not|unable to|not able to) (?:complete|finish|continue|go on|proceed with|help (?:you )?with) (?:this|that|your|the|without)\b|\bhave not made any change/i;
-// A change the agent says it will make.
-const PLAN = /\b(?:i|we)(?:'ll| will| would| can|'d| am going to|'m going to)\b/i;
 const AGAIN = ["As I said: {opening}", "{opening}", "Like I said, {opening}"];
 
 /**
@@ -160,6 +154,8 @@ class Customer implements ScriptedUser {
   // The agent's statements since the user's last reply that moved on: a proposal split over two
   // messages names its change in the first.
   #earlier: string[] = [];
+  // The change the first of those statements said the agent will make.
+  #planned: string | null = null;
   #lastUserText = "";
 
   constructor(task: Task, rng: Rng, options: CustomerOptions) {
@@ -217,15 +213,17 @@ class Customer implements ScriptedUser {
       this.#unread++;
       return this.#noProgress(read("unread"), UNREAD);
     }
-    if (r.proposes) return this.#answer([...this.#earlier, text].join("\n"), r.action);
+    // A proposal made in two messages is of the change its first one stated.
+    if (r.proposes) return this.#answer([...this.#earlier, text].join("\n"), this.#planned ?? r.action);
     this.#earlier = [];
+    this.#planned = null;
     if (r.claims_done) return this.#done(text);
     if (r.refuses) return this.#stop(ACCEPT_NO, false, read("refuse"));
     if (r.transfers) return this.#stop(ACCEPT_NO, false, read("transfer"));
     if (r.asks.length > 0) return this.#askedInWords(r);
     if (r.greets) return this.#again(read("greet"));
-    if (GIVES_UP.test(text)) return this.#stop(ACCEPT_NO, false, read("inform"));
-    return this.#informed(text);
+    if (r.gives_up) return this.#stop(ACCEPT_NO, false, read("inform"));
+    return this.#informed(r, text);
   }
 
   // Asked for fields in words: the facts of those fields it has (those named by their own names first).
@@ -249,23 +247,16 @@ class Customer implements ScriptedUser {
 
   // Told something that is not a done-claim: the answer to a question it asked, a plan stated before
   // a proposal, or something that leaves its request open.
-  #informed(text: string): Reply {
+  #informed(r: AgentReading, text: string): Reply {
     const question = Object.hasOwn(this.#options.vocabulary.goals, this.#task.goal) &&
       this.#options.vocabulary.goals[this.#task.goal] === null;
     if (question) return this.#stop(THANKS, true, read("inform"));
-    if (this.#plans(text)) {
+    if (r.plans !== null && this.#earlier.length === 0) {
       this.#earlier.push(text);
+      this.#planned = r.plans;
       return { templates: GO_ON, intent: { kind: "provide", facts: {} }, read: read("inform") };
     }
     return this.#noProgress(read("inform"));
-  }
-
-  // A statement of a change it will make, before the question that asks to approve it.
-  #plans(text: string): boolean {
-    if (this.#earlier.length > 0 || !PLAN.test(text)) return false;
-    const words = wordsOf(this.#options.vocabulary);
-    return firstAction(words, normalizeText(text)) !== null ||
-      checkProposal(words, this.#request(), { text, action: null }).facts.length > 0;
   }
 
   // The facts asked for that it has, or that it has none of them (`name` says a missing one's name).
@@ -292,6 +283,7 @@ class Customer implements ScriptedUser {
   // A proposal, with the call when the agent gave one: yes when it matches the request.
   #answer(text: string, action: string | null, call?: ToolCall): Reply {
     this.#earlier = [];
+    this.#planned = null;
     const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), { text, action, call });
     const how: UserRead = {
       kind: "propose",

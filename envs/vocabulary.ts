@@ -46,16 +46,23 @@ export interface FieldWords {
   names: readonly string[];
   /**
    * What a value of the field looks like in a message: an `id` is a token shaped like one of the
-   * `values` patterns; a `date` is a calendar date in any of its usual forms; an `amount` is a sum
-   * of money; a `count` is a whole number said with one of the field's `names` ("2 bags").
+   * `values` patterns; a `date` is a calendar date in any of its usual forms, or a day said relative to
+   * another ("the day after", "two days later"); an `amount` is a sum of money; a `count` is a whole
+   * number said with one of the field's `names` ("2 bags"); a `person` is a person's name (capitalised
+   * words: "Mei Garcia"); a `place` is a capitalised name or an upper-case code said right after one of
+   * the field's `before` words ("from Houston", "to SEA").
    * @default {"id" when `values` are given, else none: the field's values are not recognised}
    */
-  kind?: "id" | "date" | "amount" | "count";
-  /** Patterns of a value of the field (with `kind` `"id"`), e.g. `/\b[A-Z0-9]{6}\b/`. */
+  kind?: "id" | "date" | "amount" | "count" | "person" | "place";
+  /**
+   * Patterns of a value of the field, e.g. `/\b[A-Z0-9]{6}\b/` (an id's shapes, or any other shape the
+   * field's values take, besides those of its `kind`).
+   */
   values?: readonly RegExp[];
   /**
    * Words that give a value of the field when a customer says them, lower case: a cabin's
-   * `["basic economy", "economy", "business"]`. The longest one said counts.
+   * `["basic economy", "economy", "business"]`. The longest one said counts. An agent asking with two
+   * of them as alternatives ("economy or business?") asks for the field.
    * @default {none}
    */
   words?: readonly string[];
@@ -66,6 +73,41 @@ export interface FieldWords {
    * @default {none: records of this field are named by their value}
    */
   describe?: string;
+  /**
+   * The words right before a value of kind `"place"`, lower case: an origin's `["from"]`, a
+   * destination's `["to"]`; "from X to Y" gives both.
+   * @default {none: a place is not recognised}
+   */
+  before?: readonly string[];
+  /**
+   * Whether a value of a shape (an id, a date, a person, a place; not one of `words`) counts only when
+   * the customer's sentence says one of `cues` or of the field's `names` before it: for a field whose
+   * values look like another's (a date of birth is a date, a chosen flight's number is a flight
+   * number) or like any capitalised words (a person, a place). A value that counts for such a field
+   * is not also another field's.
+   * @default {false}
+   */
+  cued?: boolean;
+  /** The words, besides its names, that make a value of a `cued` field count ("born", "passenger"). @default {none} */
+  cues?: readonly string[];
+  /**
+   * Whether the field is a term of a change rather than what the change is (how to pay, a reason,
+   * insurance): a proposal may still ask for it, while a message that asks for any other field is not
+   * yet a proposal; and its words never say which change is proposed.
+   * @default {false}
+   */
+  term?: boolean;
+  /**
+   * Names of the field too vague to say what is asked ("details", "information"), among its `names`:
+   * they ask for this field only when the message asks for no other.
+   * @default {none}
+   */
+  vague?: readonly string[];
+  /**
+   * Fields a value of this one gives as well (a passenger's name says who travels).
+   * @default {none}
+   */
+  implies?: readonly string[];
 }
 
 /** Which field a task's fact is, and its own names. */
@@ -89,21 +131,32 @@ export interface FactWords {
 
 /** A change an agent may propose: the words that say it and the tools that make it. */
 export interface ActionWords {
-  /** Words (verbs or nouns, lower case) that say the change, e.g. `["cancel", "cancellation"]`. */
+  /**
+   * Words (verbs or nouns, lower case) that say the change, e.g. `["cancel", "cancellation"]`. A verb
+   * matches in any of its forms ("cancelled", "issuing"), and the words of a phrase with up to four
+   * words between them ("change your return flights"). A word that is also a field's name or value
+   * ("bags", "economy") says the change only when no other word does.
+   */
   words: readonly string[];
   /** The writing tools that make it. */
   tools: readonly string[];
+  /**
+   * Other changes this one may carry along (a flight change may also change the cabin and the bags):
+   * a proposal that says both is this change.
+   * @default {none}
+   */
+  includes?: readonly string[];
 }
 
 /** A vocabulary with its defaults filled in (see `vocabularyOf()`). */
 export interface ResolvedVocabulary {
-  /** The fields, by name. */
+  /** The fields, as declared. */
   fields: Readonly<Record<string, FieldWords>>;
-  /** The facts with a declared field (any other fact is the field of its own name). */
+  /** The facts; none when the domain declares none. */
   facts: Readonly<Record<string, FactWords>>;
-  /** The changes an agent may propose, by name. */
+  /** The changes, declared or one per writing tool. */
   actions: Readonly<Record<string, ActionWords>>;
-  /** The change each declared goal asks for, or `null` (goals not listed: unknown). */
+  /** The change of each goal; none when the domain declares none. */
   goals: Readonly<Record<string, string | null>>;
 }
 
@@ -194,6 +247,11 @@ export function vocabularyProblem(vocabulary: Vocabulary, tools: Domain["tools"]
   for (const [name, field] of Object.entries(vocabulary.fields)) {
     if (field.names.length === 0) return `field "${name}" has no names`;
     if (field.kind === "id" && (field.values ?? []).length === 0) return `field "${name}" is an id without values`;
+    if (field.kind === "place" && (field.before ?? []).length === 0) {
+      return `field "${name}" is a place without the words before it`;
+    }
+    const odd = (field.implies ?? []).find((f) => !Object.hasOwn(vocabulary.fields, f));
+    if (odd !== undefined) return `field "${name}" implies "${odd}", which is not one of its fields`;
   }
   for (const [fact, words] of Object.entries(vocabulary.facts ?? {})) {
     if (!Object.hasOwn(vocabulary.fields, words.field)) {
@@ -204,6 +262,8 @@ export function vocabularyProblem(vocabulary: Vocabulary, tools: Domain["tools"]
     const odd = action.tools.find((t) => !writes.has(t));
     if (odd !== undefined) return `change "${name}" is made by "${odd}", which is not a tool that writes`;
     if (action.words.length === 0) return `change "${name}" has no words`;
+    const unknown = (action.includes ?? []).find((a) => !Object.hasOwn(vocabulary.actions ?? {}, a));
+    if (unknown !== undefined) return `change "${name}" includes "${unknown}", which is not one of its changes`;
   }
   for (const [goal, action] of Object.entries(vocabulary.goals ?? {})) {
     if (action !== null && !Object.hasOwn(vocabulary.actions ?? {}, action)) {

@@ -21,9 +21,13 @@ export const ORDERS_VOCABULARY: Vocabulary = {
     subject: { names: ["subject", "subject line", "title"] },
     body: { names: ["body", "message", "text", "content"] },
     amount: { names: ["amount", "sum", "refund amount", "total"], kind: "amount" },
-    reason: { names: ["reason", "why"] },
-    steps: { names: ["steps", "number of steps"], kind: "count" },
-    other: { names: ["details", "information"] },
+    reason: {
+      names: ["reason", "why"],
+      words: ["wrong size", "late delivery", "damaged", "not as described", "defective", "broken", "because of"],
+      term: true,
+    },
+    steps: { names: ["steps", "number of steps", "levels", "referrals"], kind: "count" },
+    other: { names: ["details", "information"], vague: ["details", "information"] },
   },
   facts: {
     start_date: { field: "date", names: ["first day (YYYY-MM-DD)", "start date", "first day", "from date"] },

@@ -1,0 +1,195 @@
+// What an agent's message asks the customer for: the fields named in its requests (questions,
+// "please provide ...", "I'll need your ...", the items of a list it introduces as a request), not those
+// named in a purpose ("so I can locate your reservation"), as a modifier ("the cabin of your
+// reservation"), as known ("this reservation"), in an offer ("Would you like me to ...?") or in a soft
+// invitation ("if you have more details, feel free to share"). Private to envs/.
+import { isQuestion, sentencesOf } from "./text.ts";
+import * as R from "./_read_patterns.ts";
+import { BULLET } from "./_text_patterns.ts";
+import { type NameHit, namesAt, valueWordsAt, type Words } from "./_read_words.ts";
+
+/** What a message asks for. */
+export interface Asked {
+  /** The fields, in the order asked. */
+  fields: string[];
+  /** The facts named by their own names. */
+  facts: string[];
+}
+
+// One sentence's part in what is asked.
+interface Part {
+  /** The fields, in the order the sentence names them. */
+  fields: string[];
+  facts: string[];
+  /** Fields asked only by vague names ("the details"): dropped when another field is asked. */
+  vaguely: Set<string>;
+}
+
+/** What a message asks the customer for. */
+export function asksOf(words: Words, text: string): Asked {
+  const parts: Part[] = [];
+  // A need stated before the explicit requests of other things is background ("To see if you qualify I
+  // need your status. Could you give me your user ID?"); one stated after them, or pointed back at, asks.
+  const background: Part[] = [];
+  let requested = false, pointsBack = false, underHeader = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === "") continue;
+    const item = BULLET.test(line);
+    if (!item) underHeader = false;
+    const sentences = sentencesOf(line);
+    sentences.forEach((s, i) => {
+      const r = readSentence(words, s, item && underHeader);
+      if (r.kind === "request") {
+        parts.push(r.part);
+        requested ||= r.part.fields.length > 0;
+        pointsBack ||= R.POINTS_BACK.test(s);
+      } else if (r.kind === "need") (requested ? parts : background).push(r.part);
+      // A request or need that ends in a colon introduces a list of what it asks for.
+      if (!item && i === sentences.length - 1) underHeader = r.kind !== "none" && /:\s*$/.test(s);
+    });
+  }
+  if (!requested || pointsBack) parts.unshift(...background);
+  const fields: string[] = [], facts: string[] = [], vaguely = new Set<string>();
+  for (const p of parts) {
+    for (const f of p.fields) if (!fields.includes(f)) fields.push(f);
+    for (const f of p.facts) if (!facts.includes(f)) facts.push(f);
+  }
+  for (const f of fields) if (parts.every((p) => !p.fields.includes(f) || p.vaguely.has(f))) vaguely.add(f);
+  const others = fields.some((f) => !vaguely.has(f));
+  const kept = fields.filter((f) => !(others && vaguely.has(f)));
+  return { fields: kept, facts: facts.filter((f) => kept.includes(words.vocabulary.facts[f]?.field ?? f)) };
+}
+
+type Read = { kind: "request" | "need" | "none"; part: Part };
+
+// Where a sentence asks: the span of its request and whether it only asks for terms of a change.
+interface Span {
+  kind: "request" | "need";
+  start: number;
+  end: number;
+  onlyTerms: boolean;
+}
+
+function readSentence(words: Words, s: string, listed: boolean): Read {
+  const part: Part = { fields: [], facts: [], vaguely: new Set() };
+  const approval = R.APPROVAL.test(s);
+  // Alternatives of a field's values in a question ("one-way or round-trip?") ask for the field.
+  const offered = isQuestion(s) || approval || R.REQUEST.test(s) ? alternatives(words, s) : [];
+  for (const [field] of offered) part.fields.push(field);
+  const span = requestSpan(words, s, listed, approval);
+  if (span === "none") return { kind: "none", part };
+  if (span === null) return { kind: part.fields.length > 0 ? "request" : "none", part };
+  const names = namesAt(words, s);
+  let hits = asked(s, names, span.start, span.end);
+  // "... once you confirm which ones you'd like to cancel", "look for the ID, and once you have it, let
+  // me know": the name the request points back at.
+  if (hits.length === 0 && /\b(?:which ones?|it|them)\b/.test(s.slice(span.start, span.end))) {
+    hits = names.filter((n) => n.to <= span.start).slice(-1);
+  }
+  if (span.onlyTerms) hits = hits.filter((h) => words.terms.has(h.hit.field));
+  add(words, part, hits, offered);
+  return { kind: span.kind, part };
+}
+
+// The span a sentence asks in; `null` when it asks nothing by its names, "none" when it asks nothing at all.
+function requestSpan(words: Words, s: string, listed: boolean, approval: boolean): Span | null | "none" {
+  // In an approval or an offer, only a request made after it asks ("..., and let me know which card").
+  const after = approval || R.OFFER.test(s) ? (R.APPROVAL.exec(s) ?? R.OFFER.exec(s))! : null;
+  const tail = after === null ? s : s.slice(after.index + after[0].length);
+  const found = R.REQUEST.exec(tail);
+  const request = found === null ? null : found.index + s.length - tail.length;
+  const need = R.NEED.exec(s), deferred = R.DEFERRED.exec(s);
+  let kind: Span["kind"], start: number;
+  if (listed) [kind, start] = ["request", 0];
+  else if (after !== null && request === null) return null;
+  else if (request !== null) [kind, start] = ["request", request];
+  else if (isQuestion(s)) [kind, start] = ["request", 0];
+  else if (deferred !== null && /\b(?:which|what)\b/.test(s)) [kind, start] = ["request", deferred.index];
+  else if (need !== null) [kind, start] = ["need", need.index];
+  else return null;
+  // "Once you have the reservation ID, please share it": the deferred request names it first.
+  if (deferred !== null && deferred.index < start) start = deferred.index;
+  // A soft invitation asks nothing ("if you have more details, feel free to share"); "if so, please
+  // confirm ..." and "let me know if you have a preferred card" still do.
+  const soft = R.SOFT.exec(s);
+  if (!listed && soft !== null && (soft.index < start || /\bfeel free\b/.test(soft[0])) && !/\bif so\b/.test(s)) {
+    return "none";
+  }
+  // A list item's label ("Trip type: is it one way?") names what it asks: a label of a few words
+  // naming a field, not a sentence that ends in a colon; an item that states a value asks nothing.
+  const label = R.LABEL.exec(s);
+  const named = label !== null && label[1].split(/\s+/).length <= 5 && namesAt(words, label[1]).length > 0;
+  if (named && label[1].length < start) start = 0;
+  if (listed && label !== null && !R.REQUEST.test(label[2]) && !isQuestion(label[2]) && statesValue(words, label[2])) {
+    return "none";
+  }
+  const purpose = R.PURPOSE.exec(s.slice(start + 1));
+  const end = purpose === null ? s.length : start + 1 + purpose.index;
+  // "Would you like to purchase insurance?": a question about what the customer wishes asks only for a
+  // term of the change; "Would you like to change your reservation?" does not ask for the reservation.
+  const choice = listed || request !== null ? null : R.CHOICE.exec(s);
+  const onlyTerms = choice !== null &&
+    !/\b(?:what|which|how many|how much|when|where|who)\b/.test(s.slice(0, choice.index));
+  return { kind, start, end, onlyTerms };
+}
+
+// Adds the names asked for to a sentence's part, in the order the sentence says them.
+function add(words: Words, part: Part, hits: readonly NameHit[], offered: readonly [string, number][]): void {
+  const at = new Map(offered);
+  for (const hit of hits) {
+    const f = hit.hit.field;
+    const vague = (words.vocabulary.fields[f]?.vague ?? []).includes(hit.hit.name);
+    if (!part.fields.includes(f)) {
+      part.fields.push(f);
+      if (vague) part.vaguely.add(f);
+    } else if (!vague) part.vaguely.delete(f);
+    if (!at.has(f) || at.get(f)! > hit.from) at.set(f, hit.from);
+    if (hit.hit.fact !== undefined && !part.facts.includes(hit.hit.fact)) part.facts.push(hit.hit.fact);
+  }
+  part.fields.sort((a, b) => (at.get(a) ?? 0) - (at.get(b) ?? 0));
+}
+
+// The names a request asks for: in its span, not known already, not modifiers of another name.
+function asked(s: string, hits: readonly NameHit[], start: number, end: number): NameHit[] {
+  const out: NameHit[] = [];
+  let previous: NameHit | null = null, dropping = false;
+  for (const hit of hits) {
+    if (hit.from < start || hit.to > end) continue;
+    const between = previous === null ? "" : s.slice(previous.to, hit.from);
+    if (R.KNOWN_BEFORE.test(s.slice(Math.max(0, hit.from - 24), hit.from))) dropping = true;
+    else if (R.VALUE_AFTER.test(s.slice(hit.to, hit.to + 24))) dropping = true;
+    else if (R.QUALIFIES.test(s.slice(hit.to, hit.to + 16))) dropping = true;
+    else if (previous !== null && R.MODIFIER.test(between) && !/[,;]/.test(between)) dropping = true;
+    else if (previous !== null && dropping && R.LISTED.test(between)) dropping = true;
+    else if (previous !== null && R.ANY_OTHER.test(between)) dropping = true;
+    else dropping = false;
+    if (!dropping) out.push(hit);
+    previous = hit;
+  }
+  return out;
+}
+
+// Two or more values of one field offered as alternatives ("basic economy, economy or business"):
+// each such field, with where its values start.
+function alternatives(words: Words, s: string): [string, number][] {
+  const byField = new Map<string, { words: Set<string>; from: number }>();
+  for (const v of valueWordsAt(words, s)) {
+    const f = byField.get(v.word.field) ?? { words: new Set<string>(), from: v.from };
+    byField.set(v.word.field, { ...f, words: f.words.add(v.word.word) });
+  }
+  return [...byField].filter(([, f]) => f.words.size >= 2 && /\bor\b/.test(s.slice(f.from)))
+    .map(([field, f]) => [field, f.from]);
+}
+
+// Whether a list item's text states a value (an id, a number, a date, a value word): a summary, not a request.
+function statesValue(words: Words, rest: string): boolean {
+  if (/\d/.test(rest)) return true;
+  if (valueWordsAt(words, rest).length > 0) return true;
+  for (const res of words.values.values()) {
+    for (const re of res) {
+      re.lastIndex = 0;
+      if (re.test(rest)) return true;
+    }
+  }
+  return false;
+}

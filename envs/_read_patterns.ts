@@ -1,0 +1,220 @@
+// The English of the text readers (`_read_agent.ts`, `_read_user.ts`): how a sentence asks, asks for
+// approval, offers, hands over or gives a value, as patterns compiled once over normalised sentences
+// (lower case, straight apostrophes, markdown gone). They name no domain: a domain's words come from
+// its vocabulary. Gaps between words are bounded and never nested. Private to envs/.
+
+// A pattern whose alternatives are the pieces.
+function alt(...pieces: string[]): RegExp {
+  return new RegExp(pieces.join("|"));
+}
+
+// ---- Asking ------------------------------------------------------------------------------------
+
+// Not "check": "please check your email for it" points to where a value is, it asks for none.
+const ASK_VERB = "provide|share|give|send|tell|confirm|let me know|specify|enter|select|choose|pick|double-check|" +
+  "verify|advise|indicate|clarify|state|list|include|spell|type|reply with|respond with|describe";
+
+/** Where a sentence starts asking the customer for something ("could you provide", "let me know which"). */
+export const REQUEST = alt(
+  String.raw`\bplease\s+(?:also\s+|kindly\s+)?(?:${ASK_VERB})\b`,
+  String.raw`\b(?:could|can|would|will) you(?:\s+(?:please|kindly|also|first))*\s+(?:${ASK_VERB})\b`,
+  String.raw`\b(?:let me know|tell me|inform me)\b`,
+  String.raw`\bmay i (?:have|get|ask|know)\b|\bi(?:'d| would) (?:need|like) (?:to know|to have|to get|you to)\b`,
+  String.raw`\b(?:kindly|do you (?:have|know|remember)|what(?:'s| is| are| was| were) (?:your|the))\b`,
+  String.raw`\b(?:can|could|may) i (?:have|get|ask|know|see|grab|` +
+    String.raw`take)\b|^(?:and )?(?:your|the) [^,.?!]{1,40},? please\b`,
+);
+/** A statement of what the agent needs ("I'll need your user ID", "the reservation ID is required"). */
+export const NEED = alt(
+  String.raw`\b(?:i|we)(?:'ll|'d| will| would| do|'m going to|'re going to| am going to| are going to)?` +
+    String.raw`(?: also| still| first| just| then| now)? (?:need|require)\s+` +
+    String.raw`(?:your|the|to know|to have|to get|to gather|to collect|some|a few|following|specific|a|an|both|all|` +
+    String.raw`each|more|additional|this|that|these|those|details|information)\b`,
+  String.raw`\b(?:is|are) (?:required|needed|necessary)\b`,
+);
+/** A request made only conditionally ("if you have more details, feel free to share"). */
+export const SOFT = alt(
+  String.raw`\bif (?:you(?:'re| are)? (?:have|need|would like|'d like|want|wish|are unable|can'?t|cannot|believe|` +
+    String.raw`think|prefer|decide|require|still|ever|'re unable|` +
+    String.raw`are not able)|there (?:is|are|was|were|'s|might|may))\b`,
+  String.raw`\b(?:feel free|should you|in case you|whenever you|if needed|if necessary|if you'?d prefer)\b`,
+);
+/** An offer of something the agent would do ("Would you like me to search?", "Shall I transfer you?"). */
+export const OFFER =
+  /\b(?:(?:would|do) you (?:like|want) me to|shall i|should i|can i (?!have|get|ask|know|see|grab|take)|may i (?!have|get|ask|know)|want me to)\b/;
+/** A customer's choice offered as a yes/no question ("Would you like to purchase travel insurance?"). */
+export const CHOICE =
+  /\b(?:would|do) you (?:like|want|wish|prefer|need)\b|\bwould you prefer\b|\bdo you (?:need|plan)\b/;
+/** Where a request's object ends and its purpose begins ("..., so I can locate your booking"). */
+export const PURPOSE = new RegExp(
+  String.raw`(?:,\s*|\s)(?:so (?:that )?(?:i|we) (?:can|may|could)|so i|in order to|this will help|which will help|` +
+    String.raw`and i(?:'ll| will| can)|, and i\b|, then i\b|before i\b|and we(?:'ll| will| can))|` +
+    String.raw`,\s*to (?:help|locate|find|look up|assist|proceed|determine|check|verify|process|identify|make sure|` +
+    String.raw`ensure|complete|finali[sz]e|search|calculate|see|access)\b|` +
+    String.raw`\sto (?:help (?:me |us )?)?(?:locate|find|identify|look up|access|retrieve|pull up)\b|` +
+    String.raw`\s(?:that|which) (?:might|may|could|will|would|can) help\b`,
+);
+/** A request put off until the customer has what it asks ("once you have the reservation ID, ..."). */
+export const DEFERRED =
+  /\b(?:once|when|after|as soon as) you(?:'ve| have)? (?:have|find|locate|get|got|found|retrieve|know|confirm|decide|are ready)\b/;
+/** A name referred to as already known ("this reservation", "the same dates"): not asked for. */
+export const KNOWN_BEFORE =
+  /(?:\b(?:this|that|these|those|the above|the listed|the current|your current|the existing|your existing|the original|your original|said)\s+)$/;
+/** Between a name and the next: a modifier ("the cabin class of your reservation"). */
+export const MODIFIER =
+  /^\s*(?:[\w'$-]+\s+){0,5}?(?:of|for|on|in|to|with|about|from|under|at|within|by|associated with)\s+(?:[\w'$-]+\s+){0,3}$/;
+/** After a name: what the name only qualifies ("the checked bag fee", "the fare difference"). */
+export const QUALIFIES =
+  /^\s*(?:fees?|costs?|prices?|charges?|allowances?|polic(?:y|ies)|differences?|amounts?|totals?|balances?|rules?|limits?|restrictions?)\b/;
+/** Right after a name: its value, so it is not asked ("cancel reservation ABC123"). */
+export const VALUE_AFTER = /^\s*(?:is\s+|:\s*)?#?[a-z0-9_]*\d[a-z0-9_]*\b/;
+/** Between two names: a list ("your user ID, reservation ID and"). */
+export const LISTED = /^\s*(?:,|and|or|&|\/)?\s*(?:and|or)?\s*(?:your|the|my|his|her|their|its|a|an)?\s*$/;
+/** Between two names: an alternative left open ("or any other information"). */
+export const ANY_OTHER = /\bor (?:any )?other\b/;
+/** A request that points back at what an earlier sentence named ("please provide those details"). */
+export const POINTS_BACK =
+  /\b(?:them|those|these|it|this information|that information|the necessary|the above|this info|the (?:requested|required) (?:details|information))\b/;
+/** A list item's label: "Trip type: ..." (the rest says what it is, or asks). */
+export const LABEL = /^([^:?]{1,60}):\s*(.*)$/;
+
+// ---- Asking for approval -----------------------------------------------------------------------
+
+// What "please confirm" is followed by when it asks for a yes rather than for a value.
+const CONFIRM_YES =
+  String.raw`\s*[,.!]|\s*$| and\b| with\b| by\b| whether (?:you|to)| (?:that )?you(?: would|'d| want| wish)|` +
+  String.raw` if (?:you|everything|this|that|all|these|the (?:details|above|information|changes|summary))`;
+const ALL_RIGHT = "ok|okay|alright|all right|correct|fine|acceptable|good";
+const PROCEED = "proceed|go ahead|continue|move forward";
+
+/** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm if you'd like to proceed"). */
+export const APPROVAL = alt(
+  String.raw`\b(?:shall|should) i (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|issue|send|` +
+    String.raw`submit|place|apply|finali[sz]e)\b`,
+  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
+  String.raw`\bplease confirm(?:${CONFIRM_YES})`,
+  String.raw`\bconfirm (?:with|by (?:saying|replying|answering|typing)) (?:a |an )?["']?(?:yes|ok)\b`,
+  String.raw`\b(?:can|could|would) you (?:please )?confirm (?:(?:if|whether|that) )?` +
+    String.raw`(?:you\b|everything|this|these|the (?:details|above))`,
+  String.raw`\bonce you confirm\b(?!\s+(?:which|what|the|your|how|whether|if|when))`,
+  String.raw`\b(?:with|upon|after) your confirmation\b|\bawait(?:ing)? your confirmation\b`,
+  String.raw`\b(?:is|does|would) (?:that|this|it) (?:sound |look |` +
+    String.raw`work )?(?:${ALL_RIGHT})(?: (?:to|for|with) you)?\b\s*[?]`,
+  String.raw`\bis it (?:${ALL_RIGHT}) (?:if i|for me to|to)\b`,
+  String.raw`\byes or no\b|\b(?:do i|may i|can i) have your (?:permission|approval|consent|go-ahead|confirmation|ok)\b`,
+  String.raw`\b(?:may|can) i (?:proceed|go ahead)\b|\bready (?:for me )?to proceed\s*\?`,
+  String.raw`\bif you(?:'d| would) like (?:me )?to (?:${PROCEED})\b[^.?!]{0,80}\blet me know\b`,
+  String.raw`\blet me know if you(?:'d| would)? (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
+  String.raw`\b(?:let me know|confirm) (?:if|whether) you(?:'d| would)? (?:like|want) (?:me )?to ` +
+    String.raw`(?:make|apply|process|complete|finali[sz]e|go through with) (?:this|these|the|that) ` +
+    String.raw`(?:changes?|booking|cancellation|upgrade|update|modifications?)\b`,
+  String.raw`\bplease (?:reply|answer|respond|say) (?:with )?["']?(?:yes|ok)\b`,
+);
+/** Asking whether the agent should make a change it names ("Would you like me to cancel it?"). */
+export const OFFER_TO_ACT = alt(
+  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to\b|\b(?:shall|should) i\b|\bcan i go ahead and\b`,
+  String.raw`\bplease confirm (?:that )?you(?: would|'d) like\b|\bwant me to\b`,
+  String.raw`\bare you sure (?:you want|you'd like|you would like) to\b|` +
+    String.raw`\blet me know if you(?:'d| would) like (?:me )?to\b`,
+);
+/** After an offer to act, something that is no change ("Would you like me to search ...?"). */
+export const NOT_A_CHANGE =
+  /^\s*(?:(?:go ahead and|first|also|now)\s+)?(?:search|look|check|find|explore|see|review|verify|help|assist|transfer|connect|show|research|investigate|contact|escalate|keep|try|recheck|double-check|note|list|get|retrieve|pull up|calculate|explain|tell|walk)\b/;
+/** "I can proceed with issuing the certificate": a plan that a "how would you like to proceed?" asks about. */
+export const WILL_PROCEED = /\b(?:i|we) (?:can|will|'ll|could) (?:now )?(?:proceed|go ahead) (?:with|and)\b/;
+/** "Just let me know how you'd like to proceed". */
+export const HOW_TO_PROCEED = /\blet me know how you(?:'d| would) like to proceed\b/;
+/** What an agent adds after the approval it asks ("..., and I'll update your reservation"). */
+export const AFTERWARDS =
+  /,?\s+(?:and|then|so)\s+(?:i|we)(?:'ll| will| can| shall)?\b|,\s+(?:i|we)(?:'ll| will)\b|,\s*and (?:if|let me know|please|provide|tell|specify|confirm)\b/;
+/** A choice left open in an approval ("one of these options", "any other changes", "which"). */
+export const OPEN_CHOICE =
+  /\b(?:one of (?:these|those|the|them)|any (?:of|other)|any|which|either|explore|something else|anything else|further (?:assistance|help|options?)|(?:a new|another|other|a different|different) (?:reservations?|bookings?|flights?|ones?|options?|orders?|dates?|times?)|to [a-z]+ or [a-z]+ (?:your|the|this|that|these|those|it|them|my))\b/;
+/** A change left open ("changing the cabin class", with no new value). */
+export const OPEN_CHANGE =
+  /\b(?:chang|modif|updat|adjust|edit|alter)\w*\s+(?:the|your|its|their|any)\s+(?:[\w-]+\s+){0,2}[\w-]+\s*[?.!]*$/;
+/** Where an approval's first alternative ends ("..., or is there anything else?"). */
+export const ALTERNATIVE =
+  /,?\s+or\s+(?:is there|would you|should i|shall i|do you|if you|need|anything|would|can i|perhaps|maybe|keep)\b|,\s+or\b/;
+/** An offer that holds only if something not yet known is true ("if you are a gold member, I can offer ..."). */
+export const ELIGIBLE_IF = new RegExp(
+  String.raw`\bif you(?:'re| are| have| were| had| qualify|` +
+    String.raw` meet)\b[^.?!]{0,160}?\b(?:i|we) (?:can|could|may|might|would|will)` +
+    String.raw`(?: be able to)? (?:offer|provide|issue|give|send|grant)\b`,
+);
+/** The agent saying it cannot go on with the request ("I can't continue without your id", "I could not complete this"). */
+export const GIVES_UP = new RegExp(
+  String.raw`\b(?:could not|couldn'?t|cannot|can'?t|can not|unable to|not able to) (?:complete|finish|continue|go on|` +
+    String.raw`proceed with|help (?:you )?with) (?:this|that|your|the|without)\b|\bhave not made any change`,
+);
+/** A plan the agent states ("I will cancel ...", "Let's proceed with upgrading ..."). */
+export const PLAN = alt(
+  String.raw`^(?:(?:great|ok|okay|alright|sure|perfect|thank you|thanks|certainly|understood|however|so|then|` +
+    String.raw`therefore|alternatively|in that case)[,!.]?\s+)?` +
+    String.raw`(?:i will|i'll|i am going to|i'm going to|i can|we will|we'll|let'?s|let me|to confirm,)\b`,
+  String.raw`\b(?:you(?:'d| would) like to|here (?:is|are) the (?:details|` +
+    String.raw`changes|summary)|here'?s (?:a|the) summary)\b`,
+);
+/** A statement of what is generally so ("insurance typically covers cancellations"): it names no change proposed. */
+export const GENERALLY =
+  /\b(?:typically|usually|generally|normally|in general|polic(?:y|ies)|covers?|allows?|allowed|permitted|can only|cannot|can'?t|not possible)\b/;
+/** A priced choice of a value ("Economy: $121", "Business ($338)"): the value is still open. */
+export const PRICED = /^\s*(?:price|fare|class|cabin)?\s*[:(]\s*\$\s?\d/;
+
+// ---- Handing over, greeting --------------------------------------------------------------------
+
+/** Saying it hands the customer over ("I will transfer you to a human agent", "Transferring you now"). */
+export const TRANSFER = alt(
+  String.raw`\b(?:transferr?(?:ing)?|connect(?:ing)?|escalat(?:e|ing))\s+(?:you|` +
+    String.raw`your (?:call|case|request|conversation|chat|issue))\b`,
+  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) (?:over|on|along)\b`,
+  String.raw`\byou(?:'re| are| will be|'ll be) (?:being |now )?(?:transferred|connected|escalated)\b`,
+  String.raw`\b(?:i(?:'ve| have)|has been|have been) (?:transferred|escalated|connected)\b`,
+);
+/** Words before a hand-over that make it an offer, an advice or a condition ("I can transfer you"). */
+export const TRANSFER_NOT_NOW = new RegExp(
+  String.raw`\b(?:can|could|would|may|might|should|if|whether|recommend|suggest|suggesting|offer|happy to|able to|` +
+    String.raw`want me to|like me to|like to be|prefer|option|unless|once)\b(?:\s+[\w']+){0,6}\s*$`,
+);
+/** A greeting or a general offer of help. */
+export const GREETING =
+  /\b(?:how (?:can|may|might|could) i (?:help|assist)|what can i (?:do|help)|hello\b|hi\b|hey\b|welcome\b|good (?:morning|afternoon|evening)\b|thank you for (?:contacting|calling|reaching out|choosing))/;
+
+// ---- A customer's reply ------------------------------------------------------------------------
+
+/** The end of a conversation ("that's all", "have a good day"). */
+export const CLOSING = alt(
+  String.raw`\b(?:that'?s all|that is all|that'?s everything|` +
+    String.raw`that is everything|i'?m all set|i am all set|all set for now)\b`,
+  String.raw`\b(?:have|enjoy) a (?:good|great|nice|wonderful|lovely) (?:day|one|evening|night|weekend|trip)\b`,
+  String.raw`\b(?:goodbye|bye|farewell)\b|\bno further (?:changes|questions|help|assistance)\b`,
+  String.raw`\b(?:don'?t|do not) need (?:anything|any (?:further|more|other)|more)\b|\bnothing else\b`,
+  String.raw`\bthat(?:'s| is| was) (?:all|everything) i (?:needed|need|wanted)\b`,
+);
+/** "My user id is X", "The reason is that ...": a name followed by its value. */
+export const GIVES =
+  /^\s*(?:is|are|was|were|would be|will be|should be|needs to be|has to be|:|=|-)\s+(?!(?:not|n't|also|still|in|on|for|under|eligible|correct|right|wrong|cancell?ed|canceled|delayed|booked|there|possible|available|fine|ok|okay|a problem|too)\b)\S/;
+/** "Reason: late delivery", "subject "Your order"": a name with its value, whoever's it is. */
+export const LABELLED = /^\s*(?::\s*\S|:?\s*["'\u201C]\S)/;
+/** "As for the payment, ...", "For the reason, ...": a name introducing its value. */
+export const AS_FOR = /\b(?:as for|as to|regarding|for) (?:the|my|his|her|our|their) $/;
+/** Words before a name that make it the owner of a value ("my", "the", "his"). */
+export const OWNER = /\b(?:my|the|his|her|our|their|its)\s+(?:[\w-]+\s+){0,2}$/;
+/** Pointing at what the agent listed ("all of these", "both", "the first one", "that one"). */
+export const POINTING =
+  /\b(?:all (?:of )?(?:these|those|them|the above)|both of (?:them|these|those)|the (?:first|second|third|fourth|fifth|last|other) one|(?:this|that) one|each of (?:them|these|those))\b/;
+/** A day said relative to another: "the day after", "two days later", "moving it back one day". */
+export const RELATIVE_DAY = new RegExp(
+  String.raw`\b(?:the (?:day|week) (?:after|before)|the (?:next|following|previous) day|tomorrow|` +
+    String.raw`(?:a|one|two|three|\d{1,2}) (?:days?|weeks?) (?:later|earlier|after|before|ahead)|` +
+    String.raw`(?:back|forward|ahead) (?:by )?(?:a|one|two|\d{1,2}) days?|same dates? as)\b`,
+);
+/** Common capitalised words that are no person's or place's name. */
+export const NOT_A_NAME = new Set(
+  ("i the a an this that these those my your our his her their thank thanks yes no hi hello dear please could can " +
+    "would will should may also and but or so if when flight flights option options class economy business basic " +
+    "first gold silver regular member card visa mastercard american express paypal gift certificate insurance " +
+    "travel reservation booking order item items monday tuesday wednesday thursday friday saturday sunday january " +
+    "february march april may june july august september october november december mr mrs ms dr est pst utc am pm " +
+    "ok okay sure great perfect just only total old round trip one way nonstop direct as for regarding").split(" "),
+);

@@ -1,0 +1,189 @@
+// Whether an agent's message proposes one change and asks for its approval, and which change: an
+// approval request ("Shall I go ahead?", "Please confirm if you'd like to proceed with this upgrade")
+// about a change the message settles. Not a proposal: a menu ("one of these options"), a generic
+// offer ("Would you like to change the cabin class?"), an offer to hand over, an offer that depends on
+// an eligibility not yet known, a message still asking what the change is (a field other than its
+// terms) or leaving a value open with prices for each. Private to envs/.
+import { normalizeText } from "./text.ts";
+import * as R from "./_read_patterns.ts";
+import { type ActionHit, actionsAt, namesAt, type Span, valueWordsAt, type Words } from "./_read_words.ts";
+
+/** What a message proposes. */
+export interface Proposal {
+  proposes: boolean;
+  /** The change proposed, when it proposes. */
+  action: string | null;
+}
+
+/** What `proposalOf()` knows besides the message. */
+export interface ProposalContext {
+  /** The fields the message asks for. */
+  asks: readonly string[];
+  /** The agent's earlier messages since the customer's last one, joined. */
+  earlier: string;
+  /** The customer's last message. */
+  previous: string;
+}
+
+const NONE: Proposal = { proposes: false, action: null };
+
+/** Whether a message proposes a change, and which. */
+export function proposalOf(words: Words, sentences: readonly string[], context: ProposalContext): Proposal {
+  const approvals: string[] = [];
+  const planned = sentences.some((s) => R.WILL_PROCEED.test(s) && hits(words, s).some((h) => !h.pattern.term));
+  for (const s of sentences) {
+    const clause = firstAlternative(s);
+    const offer = R.OFFER_TO_ACT.exec(clause);
+    if (R.APPROVAL.test(clause) || (planned && R.HOW_TO_PROCEED.test(clause))) approvals.push(clause);
+    else if (offer !== null && !R.NOT_A_CHANGE.test(clause.slice(offer.index + offer[0].length))) {
+      if (hits(words, clause).some((h) => !h.pattern.term)) approvals.push(clause);
+    }
+  }
+  if (approvals.length === 0) return NONE;
+  if (approvals.every((c) => !specific(words, c))) return NONE;
+  const text = sentences.join(" ");
+  if (R.ELIGIBLE_IF.test(text)) return NONE;
+  // A message still asking what the change is proposes nothing yet.
+  if (context.asks.some((f) => !words.terms.has(f))) return NONE;
+  if (openValue(words, sentences, approvals)) return NONE;
+  const action = actionOf(words, sentences, approvals, context);
+  if (action !== null) return { proposes: true, action };
+  // Approving only how a change is paid ("Would you like to proceed with this total using your card?")
+  // re-proposes a change made pending before, which the message does not name.
+  return approvals.some((c) => namesTerm(words, c)) ? { proposes: true, action: null } : NONE;
+}
+
+// A change the agent says it will make: a first-person plan before a change word.
+const WILL =
+  /\b(?:i|we)(?: will|'ll|'d| would| can| am going to|'m going to| are going to|'re going to)\b|\blet(?:'s| me| us)\b/;
+
+/**
+ * The change a message says the agent will make, without asking to approve it ("Here's the plan:
+ * I'll cancel reservation ABC123."), or `null`: the first half of a proposal made in two messages.
+ */
+export function plannedChange(words: Words, sentences: readonly string[]): string | null {
+  for (const s of sentences) {
+    const will = WILL.exec(s);
+    if (will === null || R.GENERALLY.test(s)) continue;
+    const after = s.slice(will.index);
+    const hit = hits(words, after).find((h) => !h.pattern.term);
+    if (hit !== undefined) return hit.pattern.action;
+  }
+  return null;
+}
+
+// Whether a clause names a term of a change (how to pay, a reason) by a name or a value word.
+function namesTerm(words: Words, clause: string): boolean {
+  const fields = [
+    ...namesAt(words, clause).map((n) => n.hit.field),
+    ...valueWordsAt(words, clause).map((v) => v.word.field),
+  ];
+  return fields.some((f) => words.terms.has(f));
+}
+
+// "Would you like me to proceed with the cancellation, or is there anything else ...?": its first part.
+function firstAlternative(sentence: string): string {
+  const m = R.ALTERNATIVE.exec(sentence);
+  return m === null ? sentence : sentence.slice(0, m.index);
+}
+
+// What an approval clause asks to approve: from the approval on, up to what the agent adds after it
+// ("..., and I'll update your reservation").
+function approved(clause: string): string {
+  const m = R.APPROVAL.exec(clause) ?? R.OFFER_TO_ACT.exec(clause);
+  const from = m === null ? 0 : m.index;
+  const rest = clause.slice(from);
+  const end = R.AFTERWARDS.exec(rest);
+  return end === null ? rest : rest.slice(0, end.index);
+}
+
+// An approval clause that points at one change: not a transfer, a menu, a generic or open change.
+function specific(words: Words, clause: string): boolean {
+  if (/\b(?:transfer|human|live agent|representative|supervisor|connect you)\b/.test(clause)) return false;
+  const object = approved(clause);
+  if (R.OPEN_CHOICE.test(object) && !/\d/.test(object)) return false;
+  // "Which one would you like to book?": a choice asked, not a change to approve.
+  if (/^(?:(?:so|and|also|now)\s+)?(?:which|what)\b/.test(clause)) return false;
+  if (R.OPEN_CHANGE.test(object)) return false;
+  // Two different changes offered as alternatives ("change or cancel your reservation?").
+  const said = hits(words, clause).filter((h) => !h.pattern.term);
+  const kinds = new Set(said.map((h) => h.pattern.action));
+  return !(kinds.size >= 2 && /\bor\b/.test(clause) && !/\band\b/.test(clause));
+}
+
+// A value still open: two or more values of a field offered each with a price ("Economy: $121,
+// Business: $239"), none of them named where the approval is asked.
+function openValue(words: Words, sentences: readonly string[], approvals: readonly string[]): boolean {
+  const priced = new Map<string, Set<string>>();
+  for (const s of sentences) {
+    const here = valueWordsAt(words, s).filter((v) =>
+      !words.terms.has(v.word.field) && R.PRICED.test(s.slice(v.to, v.to + 16))
+    );
+    // A price list: values priced side by side, or a list item led by its value ("- Economy: $121"),
+    // not one flight's own cabin ("Cabin: Economy ($130)").
+    for (const v of here) {
+      if (here.length < 2 && s.slice(0, v.from).trim() !== "") continue;
+      const set = priced.get(v.word.field) ?? new Set<string>();
+      priced.set(v.word.field, set.add(v.word.word));
+    }
+  }
+  const named = new Set(approvals.flatMap((c) => valueWordsAt(words, c).map((v) => v.word.field)));
+  return [...priced].some(([field, values]) => values.size >= 2 && !named.has(field));
+}
+
+// The change words of a text, with what its names and value words cover (a word inside "credit card"
+// is not a change word there).
+function hits(words: Words, norm: string): ActionHit[] {
+  const names = namesAt(words, norm), values = valueWordsAt(words, norm);
+  const covered: Span[] = [...names, ...values];
+  // A one-word change whose object is a term of a change is about the term ("purchase travel
+  // insurance", "use the certificate"), not a change of its own.
+  const terms = [
+    ...names.filter((n) => words.terms.has(n.hit.field)),
+    ...values.filter((v) => words.terms.has(v.word.field)),
+  ];
+  return actionsAt(words, norm, covered).filter((h) =>
+    /\s/.test(h.pattern.word.trim()) ||
+    !terms.some((t) =>
+      t.from >= h.to && /^\s*(?:(?:the|a|an|my|your|some|any)\s+)?(?:[\w-]+\s+)?$/.test(norm.slice(h.to, t.from))
+    )
+  );
+}
+
+// Which change: the one the approval names, else the plan the message states, else any the message
+// names, else the one said before (earlier messages, the customer's request); a change that includes
+// another said with it wins ("a new flight and an upgrade" is a flight change).
+function actionOf(
+  words: Words,
+  sentences: readonly string[],
+  approvals: readonly string[],
+  context: ProposalContext,
+): string | null {
+  const plans = sentences.filter((s) => R.PLAN.test(s));
+  // The message's own sentences, those stating what is generally so left out when others name a change.
+  const specific = sentences.filter((s) => !R.GENERALLY.test(s)).join(" ");
+  const whole = hits(words, specific).some((h) => !h.pattern.term) ? specific : sentences.join(" ");
+  const zones: [string, "any" | "strong" | "weak"][] = [
+    [approvals.join(" "), "any"],
+    [plans.slice(0, 1).join(" "), "any"],
+    [whole, "strong"],
+    [normalizeText(context.earlier), "any"],
+    [normalizeText(context.previous), "any"],
+    [whole, "weak"],
+  ];
+  for (const [text, strength] of zones) {
+    if (text === "") continue;
+    const found = hits(words, text).filter((h) => !h.pattern.term);
+    const pick = strength === "weak"
+      ? found.find((h) => h.pattern.weak)
+      : found.find((h) => !h.pattern.weak) ?? (strength === "any" ? found[0] : undefined);
+    if (pick === undefined) continue;
+    const including = found.find((h) => includes(words, h.pattern.action, pick.pattern.action));
+    return (including ?? pick).pattern.action;
+  }
+  return null;
+}
+
+function includes(words: Words, action: string, other: string): boolean {
+  return action !== other && (words.vocabulary.actions[action]?.includes ?? []).includes(other);
+}

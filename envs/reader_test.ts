@@ -1,0 +1,439 @@
+import { assertEquals } from "@std/assert";
+import { type AgentReading, readAgentMessage, readUserMessage } from "./reader.ts";
+import { getDomain } from "./domains.ts";
+import { fieldOf, vocabularyOf } from "./vocabulary.ts";
+
+// The cases whose reading differs from the one wanted, with what was read: [] when all agree.
+function misread<T>(cases: readonly [string, T][], read: (text: string) => T): [string, T][] {
+  return cases.filter(([text, want]) => JSON.stringify(read(text)) !== JSON.stringify(want))
+    .map(([text]) => [text, read(text)]);
+}
+
+const agent = (text: string, previous = "") => readAgentMessage("airline", text, { previous });
+const asks = (text: string) => agent(text).asks;
+const proposal = (text: string) => [agent(text).proposes, agent(text).action] as const;
+
+// ---- What an agent asks for ---------------------------------------------------------------------
+
+Deno.test("readAgentMessage() reads the fields a request asks for, however it is put", () => {
+  const cases: [string, string[]][] = [
+    ["Could you give me your user id and reservation id?", ["user_id", "reservation_id"]],
+    ["To get started, I'll need your booking reference.", ["reservation_id"]],
+    ["What's the confirmation code on your booking?", ["reservation_id"]],
+    ["Is this a one-way trip or a round trip?", ["trip_type"]],
+    ["Please share the date you'd like to fly, and tell me whether you prefer economy or business.", ["date", "cabin"]],
+    ["Once you find your reservation number, please send it over and I'll cancel it.", ["reservation_id"]],
+    ["I still need the reservation ID before I can cancel anything.", ["reservation_id"]],
+    ["Would you like to add travel insurance for $30 per passenger?", ["insurance"]],
+    ["Would you prefer a nonstop flight or one with a layover?", ["other"]],
+    ["What would you like to change about this booking?", ["other"]],
+    ["Which flight would you like: the 8 am or the 5 pm one?", ["flight_choice"]],
+    ["Could you tell me the origin and destination of the trip you booked, so I can find the reservation?", [
+      "origin",
+      "destination",
+    ]],
+    ["What's the cabin class of your current reservation?", ["cabin"]],
+    ["Could you give me your email address? I will look up your user id with it.", ["email"]],
+    [
+      "To book this, I'll need a few things:\n\n1. Passengers: first name, last name and date of birth of each\n" +
+      "2. Payment method: which card from your profile",
+      ["passengers", "name", "date_of_birth", "payment_method"],
+    ],
+    ["Please confirm which reservation you want to upgrade.", ["reservation_id"]],
+  ];
+  assertEquals(misread(cases, asks), []);
+});
+
+Deno.test("readAgentMessage() reads no ask in offers, soft invitations, pointers and descriptions", () => {
+  const cases: [string, string[]][] = [
+    ["Would you like me to look up other flights for you?", []],
+    ["If you have any other details, feel free to share them.", []],
+    ["You can find the reservation number in your confirmation email.", []],
+    ["Would you like to make any changes to this reservation?", []],
+    ["Would you like to explore other options, such as a different date?", []],
+    ["Your reservation ABC123 is in economy, with 2 checked bags and travel insurance.", []],
+    ["If you need anything else regarding your reservation, please let me know.", []],
+    ["Would you like me to transfer you to a human agent?", []],
+    ["Please confirm if you would like me to go ahead and cancel the reservation.", []],
+    ["Here is your booking:\n\n- Reservation ID: ABC123\n- Cabin: economy\n- Payment method: Visa ending 1234", []],
+  ];
+  assertEquals(misread(cases, asks), []);
+});
+
+Deno.test("readAgentMessage() names a fact asked by its own name, and every fact of every domain's playbook", () => {
+  for (const name of ["airline", "retail", "orders"]) {
+    const v = vocabularyOf(getDomain(name));
+    const misses: string[] = [];
+    for (const [fact, words] of Object.entries(v.facts)) {
+      const first = words.names?.[0];
+      if (first === undefined) continue;
+      const r = readAgentMessage(name, `Could you give me your ${first}?`);
+      if (!r.asks.includes(fieldOf(v, fact)) || !r.facts.includes(fact) || r.proposes || r.unread) {
+        misses.push(`${fact}: ${JSON.stringify([r.asks, r.facts])}`);
+      }
+    }
+    assertEquals(misses, [], name);
+  }
+  const r = readAgentMessage(
+    "retail",
+    "Could you give me your ids of the items and ids of the new items, one per item?",
+  );
+  assertEquals([r.asks, r.facts], [["item_id"], ["item_ids", "new_item_ids"]]);
+  const identify = readAgentMessage(
+    "retail",
+    "First I need to identify you: could you give me your email, or your first name, last name and zip code?",
+  );
+  assertEquals(identify.asks, ["email", "name", "zip"]);
+});
+
+// ---- Proposals -------------------------------------------------------------------------------------
+
+const ASK = "Shall I go ahead? Please answer yes or no.";
+
+Deno.test("readAgentMessage() reads the proposals of ark's scripted agents in every domain, and their change", () => {
+  const cases: [string, string, string][] = [
+    [
+      "airline",
+      `I will cancel reservation ZH45RN entirely; the refund of $1986 goes back to the original payment methods. ${ASK}`,
+      "cancel",
+    ],
+    [
+      "airline",
+      `I will change reservation 97B373 to the flights HAT189 on 2024-05-16 in economy; $48 will be refunded to credit_card_5377861. ${ASK}`,
+      "change_flights",
+    ],
+    [
+      "airline",
+      `I will move reservation 8SWHI9 to basic economy on the same flights; $120 will be refunded to gift_card_1. ${ASK}`,
+      "change_cabin",
+    ],
+    [
+      "airline",
+      `I will set reservation XIMGKG to 3 checked bags, 1 of them paid; $50 will be charged to credit_card_1. ${ASK}`,
+      "change_baggage",
+    ],
+    ["airline", `I will reduce reservation XIMGKG to 1 checked bags. ${ASK}`, "change_baggage"],
+    [
+      "airline",
+      `I will update passenger Rosa Mendoza on reservation ABC123 to Rosa Patel, born 1990-02-03. ${ASK}`,
+      "change_passengers",
+    ],
+    ["airline", `I will add the passenger to reservation ABC123. ${ASK}`, "change_passengers"],
+    [
+      "airline",
+      `I'm sorry about the cancelled flight. I will send you a travel certificate of $200 ($100 per passenger). ${ASK}`,
+      "send_certificate",
+    ],
+    [
+      "airline",
+      `I will book flight HAT022 from LAS to LGA on 2024-05-25 in business for 1 passenger(s), insurance no, 0 checked bag(s) (0 paid), for a total of $735 paid with credit_card_3623169. ${ASK}`,
+      "book",
+    ],
+    [
+      "retail",
+      `I will cancel order #W4632104 ($988.54 paid) for the reason "no longer needed": the whole order is refunded to its payment methods, a gift card at once and other methods within 5 to 7 business days. ${ASK}`,
+      "cancel",
+    ],
+    [
+      "retail",
+      `I will change the items of order #W4632104: 7119349779 to 2071487230; the price difference of $20.00 will be charged to paypal_1. Items can be changed only once per order: afterwards the order cannot be changed or cancelled. ${ASK}`,
+      "modify_items",
+    ],
+    [
+      "retail",
+      `I will change the shipping address of order #W9901667 to 5161 River Road, Apt 48, San Antonio, TX 78243, USA. ${ASK}`,
+      "modify_address",
+    ],
+    [
+      "retail",
+      `I will pay order #W6645932 with paypal_0432836 instead. The $82.21 paid with credit_card_4652266 is refunded to it (a gift card at once, other methods within 5 to 7 business days). ${ASK}`,
+      "modify_payment",
+    ],
+    [
+      "retail",
+      `I will request a return of items 4978363844, 4461218321 of order #W3788879 worth $300.10, refunded to paypal_1. An order can be returned only once, and you will get an email with instructions. ${ASK}`,
+      "return",
+    ],
+    [
+      "retail",
+      `I will request an exchange of order #W4387186: 8464289531 to 2071487230; the price difference of $207.78 will be refunded to paypal_9196958. An order can be exchanged only once, and you will get an email with instructions. ${ASK}`,
+      "exchange",
+    ],
+    ["orders", `I will refund $87.45 on order 5838 (reason: late delivery). ${ASK}`, "refund"],
+    ["orders", `I will permanently delete test order 5012, with its items, payments and refunds. ${ASK}`, "delete"],
+    ["orders", `I will cancel order 4410 (status pending → cancelled). ${ASK}`, "cancel"],
+    [
+      "orders",
+      `I will email customer C0134 at rosa.rossi.1@example.com with the subject "Your order 5950 is on its way". ${ASK}`,
+      "email",
+    ],
+  ];
+  const wrong = cases.filter(([d, text, action]) => {
+    const r = readAgentMessage(d, text);
+    return !r.proposes || r.action !== action || r.claims_done || r.refuses || r.unread;
+  }).map(([d, text]) => [text.slice(0, 50), readAgentMessage(d, text).action]);
+  assertEquals(wrong, []);
+});
+
+Deno.test("readAgentMessage() reads a proposal however the agent asks for the go-ahead", () => {
+  const cases: [string, [boolean, string | null]][] = [
+    ["Here's the summary: flight HAT123 on May 3 in economy, $230 on your Visa ending 1234. Shall I book it?", [
+      true,
+      "book",
+    ]],
+    ["Would you like me to go ahead and upgrade reservation ABC123 to business for $400?", [true, "change_cabin"]],
+    [
+      "To confirm, I'll move your return flight to HAT210 on May 22 and upgrade you to business. Does that sound good?",
+      [true, "change_flights"],
+    ],
+    ["I can add 2 checked bags to reservation ABC123 for $100. Would you like me to proceed?", [
+      true,
+      "change_baggage",
+    ]],
+    ["As a gold member you are eligible for a $100 travel certificate. Should I issue it?", [true, "send_certificate"]],
+    ["Please confirm that you'd like me to cancel reservation XYZ789.", [true, "cancel"]],
+    [
+      "Reservation XYZ789 can be cancelled for a full refund of $420. Would you like to proceed with the cancellation?",
+      [true, "cancel"],
+    ],
+    ["I'll change the passenger's name from Ana Lee to Ana Park. Is that okay?", [true, "change_passengers"]],
+    ['The new flights are HAT001 and HAT002, and the upgrade adds $90. Please confirm with a "yes" to proceed.', [
+      true,
+      "change_flights",
+    ]],
+  ];
+  assertEquals(misread(cases, proposal), []);
+});
+
+Deno.test("readAgentMessage() reads no proposal in menus, generic offers, transfers, conditions and open values", () => {
+  const cases: [string, [boolean, string | null]][] = [
+    ["Here are two options:\n1. HAT001 at 8 am ($120)\n2. HAT002 at 5 pm ($140)\nWhich one would you like to book?", [
+      false,
+      null,
+    ]],
+    ["Would you like to proceed with one of these flights?", [false, null]],
+    ["Basic economy can't be modified, but you can change the cabin class. Would you like to change the cabin class?", [
+      false,
+      null,
+    ]],
+    ["Would you like to book a new reservation instead?", [false, null]],
+    ["Would you like me to transfer you to a human agent?", [false, null]],
+    ["If you're a gold member, I can offer a certificate. Would you like to proceed?", [false, null]],
+    ["Would you like me to search for flights on another day?", [false, null]],
+    ["I can book flight HAT100 for you. Shall I go ahead? Please also tell me which cabin you want.", [false, null]],
+    ["Flight HAT100:\n- Economy: $120\n- Business: $310\nWould you like to proceed with booking?", [false, null]],
+    ["Would you like to change or cancel your reservation?", [false, null]],
+    ["Your reservation has been cancelled. Is there anything else I can help with?", [false, null]],
+    ["Could you confirm which of your reservations you'd like to cancel?", [false, null]],
+  ];
+  assertEquals(misread(cases, proposal), []);
+});
+
+Deno.test("readAgentMessage() takes a payment-only re-proposal's change from what was said before", () => {
+  const text =
+    "The gift card did not cover it. Would you like to proceed using your credit card ending in 1234 instead?";
+  assertEquals(agent(text, "Please change my flight to May 20.").proposes, true);
+  assertEquals(agent(text, "Please change my flight to May 20.").action, "change_flights");
+  const earlier = readAgentMessage("airline", "Would you like to proceed with this total using your Visa?", {
+    earlier: ["I can book flight HAT100 on May 3 in economy for $230."],
+  });
+  assertEquals([earlier.proposes, earlier.action], [true, "book"]);
+});
+
+// ---- Done, refusals, hand-overs, information, greetings, nonsense -----------------------------------
+
+const flags = (r: AgentReading) =>
+  Object.entries({
+    claims: r.claims_done,
+    refuses: r.refuses,
+    transfers: r.transfers,
+    informs: r.informs,
+    greets: r.greets,
+  })
+    .filter(([, v]) => v).map(([k]) => k);
+
+Deno.test("readAgentMessage() reads done-claims, refusals, hand-overs, information and greetings", () => {
+  const cases: [string, string[]][] = [
+    [
+      "Reservation ZH45RN is cancelled. $1986 will be refunded to the original payment methods within 5 to 7 business days.",
+      ["claims", "informs"],
+    ],
+    [
+      "Done: reservation 97B373 now has the flights HAT189 on 2024-05-16, and $48 will be refunded to credit_card_5377861.",
+      ["claims", "informs"],
+    ],
+    ["I'm sorry, but I can't do that: flights of a basic economy reservation cannot be changed.", [
+      "refuses",
+      "informs",
+    ]],
+    [
+      "I'm sorry, that did not work (user not found). I'm sorry I could not complete this for you. Is there anything else I can help with?",
+      ["informs"],
+    ],
+    ["Our policy prohibits changing the origin of a reservation.", ["refuses", "informs"]],
+    ["I'm going to have to say no to a refund for this fare.", ["refuses", "informs"]],
+    ["Consider it done! Your new seat is 12A.", ["claims", "informs"]],
+    ["I will transfer you to a human agent now; please hold.", ["transfers", "informs"]],
+    ["Let me transfer you to a specialist who can help with this.", ["transfers", "informs"]],
+    ["I can transfer you to a human agent if you wish.", ["informs"]],
+    ["I recommend contacting a human agent about this.", ["informs"]],
+    ["Hello! How can I help you today?", ["greets"]],
+    ["Order 3518 is delivered.", ["informs"]],
+    ["Total sales were $12,345.67", ["informs"]],
+    ["Thanks for your patience. Have a great day!", ["informs"]],
+  ];
+  assertEquals(misread(cases, (t) => flags(agent(t))), []);
+});
+
+Deno.test("readAgentMessage() reads gibberish as unread and any real message as read", () => {
+  const gibberish = ["Blorf quix zanth? Wibble 42 snorp.", "ka lo mi tu ne po ra", "Zzyx vrop gleeb!!", "qwrt zxcv 17"];
+  assertEquals(gibberish.filter((t) => !agent(t).unread), []);
+  const real = [
+    "Hello! How can I help you today?",
+    "I'm sorry about the delay.",
+    "Have a nice day!",
+    "Here are your options:\n1. Cancel the reservation\n2. Keep it as it is",
+    "Order 3518 is delivered.",
+    "Total sales were $12,345.67",
+    "Is there anything else I can help with?",
+    "Could you give me your order id?",
+    "I'm sorry, our system is not responding right now (503 service unavailable). Please try again later.",
+  ];
+  assertEquals(real.filter((t) => agent(t).unread), []);
+  assertEquals(real.filter((t) => readAgentMessage("orders", t).unread), []);
+});
+
+// ---- A customer's reply -----------------------------------------------------------------------------
+
+const PROPOSAL =
+  `I will cancel reservation ZH45RN entirely; the refund of $1986 goes back to the original payment methods. ${ASK}`;
+const MENU = "Here are two options:\n1. HAT001 at 8 am ($120)\n2. HAT002 at 5 pm ($140)\nWhich one would you like?";
+const user = (text: string, previous = PROPOSAL) => readUserMessage("airline", text, previous);
+
+Deno.test("readUserMessage() approves a proposal with a clear yes only", () => {
+  const yes = [
+    "ok do it",
+    "Please cancel it.",
+    "Sounds right to me.",
+    "Yes, go ahead.",
+    "Yes, I confirm.",
+    "I'd like to proceed.",
+  ];
+  assertEquals(yes.filter((t) => !user(t).approves), []);
+  const not = [
+    "Yes, I don't want you to do it.",
+    "Yes \u2014 wait, no.",
+    "Yes, that's the right order ID.",
+    "Maybe later.",
+  ];
+  assertEquals(not.filter((t) => user(t).approves), []);
+  // A yes to a menu or to an offer to transfer approves no change.
+  assertEquals(user("Yes, the first one please.", MENU).approves, false);
+  assertEquals(user("Yes, please transfer me.", "Would you like me to transfer you to a human agent?").approves, false);
+});
+
+Deno.test("readUserMessage() declines a proposal with a no, a holding off or a turning down", () => {
+  const no = [
+    "Nope, leave it.",
+    "Let's hold off.",
+    "No, please don't.",
+    "That's more than I want to spend.",
+    "Actually, I'd rather keep my current flight.",
+  ];
+  assertEquals(no.filter((t) => !user(t).declines), []);
+  const not = ["No problem, go ahead.", "Yes, please."];
+  assertEquals(not.filter((t) => user(t).declines), []);
+  // "No, that's all" after a done-claim declines nothing: nothing was proposed.
+  assertEquals(user("No, that's all, thanks.", "Your reservation has been cancelled. Anything else?").declines, false);
+});
+
+Deno.test("readUserMessage() reads the fields a customer gives, each value for one field", () => {
+  const cases: [string, string[]][] = [
+    ["My user ID is sara_doe_123 and the booking code is ABC123.", ["user_id", "reservation_id"]],
+    ["I'd like to fly from Denver to Boston on June 3rd in economy, just me.", [
+      "origin",
+      "destination",
+      "date",
+      "cabin",
+      "passengers",
+    ]],
+    ["It's for two passengers, and we'll check 3 bags.", ["passengers", "baggage"]],
+    ["Please use my Visa ending in 4242.", ["payment_method"]],
+    ["I'm a gold member and I have travel insurance.", ["membership", "insurance"]],
+    ["I'll go with option 2.", ["flight_choice"]],
+    ["The cheapest nonstop one, departing after 5 pm.", ["other"]],
+    ["Kevin's date of birth is April 12, 2001.", ["date_of_birth"]],
+    ["My email is sara_doe_123@example.com.", ["email"]],
+    ["The reason is a family emergency.", ["reason"]],
+    ["I want the same dates as my current booking.", ["date"]],
+    ["Please change the passenger to Mei Garcia, that's her name now.", ["passengers", "name"]],
+    ["Yes, please go ahead.", []],
+    ["Thank you!", []],
+  ];
+  const sorted = cases.map(([t, want]): [string, string[]] => [t, [...want].sort()]);
+  assertEquals(misread(sorted, (t) => user(t, "").provides.sort()), []);
+  const listed = "I found these reservations: ABC123, DEF456, GHI789. Which reservation(s) would you like to cancel?";
+  assertEquals(user("Please cancel all of these.", listed).provides, ["reservation_id"]);
+  assertEquals(readUserMessage("retail", "My email is ava.kovacs6432@example.com and it's order #W2737009.").provides, [
+    "email",
+    "order_id",
+  ]);
+  assertEquals(
+    readUserMessage("orders", "Please refund 87.45 on order 5838, reason: late delivery.").provides.sort(),
+    ["amount", "order_id", "reason"],
+  );
+});
+
+Deno.test("readUserMessage() ends on a closing or the stop marker, not on thanks alone", () => {
+  const ends = [
+    "That's all, thanks!",
+    "Thanks! ###STOP###",
+    "I don't need anything else. Have a good day.",
+    "Goodbye.",
+  ];
+  assertEquals(ends.filter((t) => !user(t, "").ends), []);
+  const goes = ["Thank you.", "I'll find it and get back to you.", "Okay, what's next?"];
+  assertEquals(goes.filter((t) => user(t, "").ends), []);
+});
+
+Deno.test("readAgentMessage() and readUserMessage() read more ways of saying the same things", () => {
+  const proposals = [
+    "Your new flight would be HAT101 on May 5 for $80. Let me know if you'd like me to make this change.",
+    "Are you sure you want to cancel reservation ABC123?",
+    "Can you confirm you want me to cancel reservation ABC123?",
+    "Reservation ABC123 qualifies for a full refund. Is it okay if I proceed with the cancellation?",
+    "I will upgrade reservation ABC123 to business for $300. Please reply 'yes' to confirm.",
+  ];
+  assertEquals(proposals.filter((t) => !agent(t).proposes), []);
+  assertEquals(
+    agent("Flight HAT001 on May 3, economy, $120. Do you want me to proceed with booking this flight?").action,
+    "book",
+  );
+  const asked: [string, string[]][] = [
+    ["Can I get your reservation number?", ["reservation_id"]],
+    ["Your user ID, please.", ["user_id"]],
+    ["Where will you be flying from, and where are you flying to?", ["origin", "destination"]],
+    ["Please provide the following:\n- User ID\n- Reservation ID", ["user_id", "reservation_id"]],
+    ["I'm going to need your user ID to look this up.", ["user_id"]],
+    ["Please check your email for the reservation ID, and once you have it, let me know.", ["reservation_id"]],
+  ];
+  assertEquals(misread(asked, asks), []);
+  const handOvers = [
+    "Let me hand you over to a colleague who can help.",
+    "You will be transferred to a human agent shortly.",
+  ];
+  assertEquals(handOvers.filter((t) => !agent(t).transfers), []);
+  const refusals = [
+    "Waiving the fee isn't something I'm able to do.",
+    "We don't offer refunds on basic economy tickets.",
+  ];
+  assertEquals(refusals.filter((t) => !agent(t).refuses), []);
+  assertEquals(user("The first one, please.", MENU).provides, ["flight_choice"]);
+  assertEquals(user("No bags and no insurance, thanks.", "").provides.sort(), ["baggage", "insurance"]);
+  assertEquals(user("It's for two adults.", "").provides, ["passengers"]);
+  assertEquals(["I don't think so.", "That doesn't work for me."].filter((t) => !user(t).declines), []);
+  assertEquals(
+    ["Approved.", "Confirm, please.", "Sure thing, go for it!", "Alright, book it."].filter((t) => !user(t).approves),
+    [],
+  );
+});
