@@ -56,8 +56,10 @@ export function checkProposal(words: Words, request: Request, proposal: Proposal
       : undefined;
     if (arg !== undefined) (sameJson(arg, value) ? facts : conflicts).push(fact);
     else if (wanted.every(isStated)) facts.push(fact);
-    // Values of its field were said, and not this one: another card, another date.
-    else if (ofField.length > 0 && isRecognised(v, field)) conflicts.push(fact);
+    // Values of its field were said, and not this one: another card, another date. Only a value that
+    // looks like one of its field's is contradicted by another of them (a preference for the cheapest
+    // flight is not contradicted by a flight number).
+    else if (ofField.length > 0 && wanted.some((w) => looksLike(words, field, w))) conflicts.push(fact);
   }
   const lacking = request.lacks.filter((f) => said.some((s) => s.field === fieldOf(v, f)));
   if (!compatible(v, request.goal, proposal)) return { verdict: "other_change", facts };
@@ -88,10 +90,10 @@ function sameJson(a: Json, b: Json): boolean {
   return jsonEqual(a, b);
 }
 
-// Whether values of a field are recognised in text, so that one stated otherwise is a contradiction.
-function isRecognised(v: ResolvedVocabulary, field: string): boolean {
-  const f = v.fields[field];
-  return f !== undefined && ((f.values?.length ?? 0) > 0 || (f.words?.length ?? 0) > 0 || f.kind !== undefined);
+// Whether a value of the user's reads as a value of its field (an amount said as one).
+function looksLike(words: Words, field: string, value: string | number): boolean {
+  const text = typeof value === "number" ? `$${value}` : value;
+  return valuesSaid(words, text).some((s) => s.field === field);
 }
 
 // The strings and numbers a value holds (an object's or a list's, one level of objects down).

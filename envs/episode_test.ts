@@ -152,7 +152,8 @@ Deno.test("scriptedUser() declines a write its request does not want and refusal
     intent: { kind: "propose", call: { name: "transfer", args: { from: "a", to: "b", amount: 7 } } },
   }]);
   const r = await play(task, wrong);
-  assertEquals(r.events[2].intent, { kind: "decline" });
+  // No: the amount is not the one the user asked for, and the user says which it is.
+  assertEquals(r.events[2].intent, { kind: "decline", facts: { amount: 5 } });
   const refused = await play(overdraw, playbook(toy));
   assertEquals(refused.success, true);
   // The customer accepts the refusal, though what it wanted was not done.
