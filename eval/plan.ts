@@ -5,6 +5,7 @@
  * @module
  */
 import { deriveSeed, parseTaskId, type Task, taskSuite } from "../envs/mod.ts";
+import { TEXT_MODE } from "../agents/mod.ts";
 import { type Condition, CONDITIONS, type ResolvedConfig } from "./config.ts";
 import { conditionDefinition } from "./conditions/registry.ts";
 
@@ -53,7 +54,9 @@ export function conditionVariants(
 
 /**
  * A cell's child seed: `deriveSeed(seed, agent, task, run, condition)`, plus the variant when
- * there is one (so nominal cells keep the seeds they had before conditions existed).
+ * there is one (so nominal cells keep the seeds they had before conditions existed). An agent in
+ * text mode (`AGENT@text`) draws as `AGENT` does: speaking in words is the only difference, so the
+ * two can be compared cell by cell.
  *
  * @example
  * ```ts
@@ -62,7 +65,8 @@ export function conditionVariants(
  * ```
  */
 export function cellSeed(seed: string, cell: CellKey): string {
-  const { agent, task, run, condition, variant } = cell;
+  const { task, run, condition, variant } = cell;
+  const agent = cell.agent.endsWith(TEXT_MODE) ? cell.agent.slice(0, -TEXT_MODE.length) : cell.agent;
   return variant === null
     ? deriveSeed(seed, agent, task, run, condition)
     : deriveSeed(seed, agent, task, run, condition, variant);
