@@ -77,14 +77,19 @@ export function bagDetails(args: Json, db: Store): Detail[] {
   return [...either(total, added !== null && added > 0 ? added : null), ...present([cost > 0 ? cost : null])];
 }
 
-/** Details of a flight change: the new cabin when it changes and the flights it adds (else the reservation). */
+/**
+ * Details of a flight change: the new cabin when it changes and the flights it adds, a flight on
+ * another date among them (else the reservation).
+ */
 export function flightDetails(args: Json, db: Store): Detail[] {
   const a = argsOf(args), id = text(a.reservation_id) ?? "";
   const cabin = db.get<{ cabin: string }>(CABIN, id)?.cabin;
   const newCabin = typeof a.cabin === "string" && cabin !== undefined && a.cabin !== cabin ? a.cabin : null;
-  const kept = new Set(db.all<{ flight_number: string; date: string }>(LEGS, id).map((l) => l.flight_number));
+  // A leg is kept when its flight and its date both are: the same flight on another day is a new one.
+  const kept = new Set(db.all<{ flight_number: string; date: string }>(LEGS, id).map((l) => `${l.flight_number} ${l.date}`));
   const legs = Array.isArray(a.flights) ? a.flights : [];
-  const added = legs.map((l) => text(argsOf(l).flight_number)).filter((n): n is string => n !== null && !kept.has(n));
+  const added = legs.map(argsOf).filter((l) => !kept.has(`${l.flight_number} ${l.date}`))
+    .map((l) => text(l.flight_number)).filter((n): n is string => n !== null);
   const changes = present([newCabin, ...new Set(added)]);
   return changes.length > 0 ? changes : present([id]);
 }
