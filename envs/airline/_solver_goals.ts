@@ -64,10 +64,11 @@ function identify(p: Play, withRes: boolean, lookUser: boolean, lookRes = withRe
 /**
  * Asks for a payment id and, when verifying, checks that it may pay `amount` for a change. Without
  * checks it does not ask: it takes the card on file (the one the reservation was paid with, else the
- * profile's first), as careless agents do.
+ * profile's first by id), as careless agents do.
  */
 function payment(p: Play, k: Known, amount: number, ok = canPayChange): Decision | string {
-  const onFile = k.res?.payment_history?.[0]?.payment_id ?? Object.keys(k.user?.payment_methods ?? {})[0];
+  // The profile's first card by id, whatever order its fields come in.
+  const onFile = k.res?.payment_history?.[0]?.payment_id ?? Object.keys(k.user?.payment_methods ?? {}).sort()[0];
   if (typeof onFile === "string") p.guess("payment_id", onFile);
   const ask = p.need(["payment_id"]);
   if (ask) return ask;
