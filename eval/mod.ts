@@ -158,4 +158,4 @@ export {
   shardOut,
   shardText,
 } from "./shard.ts";
-export { type TextModeAgreement, textModeAgreement } from "./text_mode.ts";
+export { type TextModeAgreement, textModeAgreement, type Verdictful } from "./text_mode.ts";

@@ -19,7 +19,8 @@ export interface TextModeAgreement {
   disagreements: string[];
 }
 
-type Verdictful = Pick<
+/** What `textModeAgreement()` reads of a record: its cell and its verdict. */
+export type Verdictful = Pick<
   EpisodeRecord,
   "agent" | "task" | "run" | "condition" | "variant" | "success" | "violations" | "milestones"
 >;

@@ -13,7 +13,9 @@ export const MISREAD_LIMIT = 0.05;
 
 /** The agent's messages a scripted user read as text, those it could not read, and their share. */
 export interface Misread {
+  /** The agent's messages the scripted user read as text. */
   messages: number;
+  /** Of those, the ones it could not read at all. */
   unread: number;
   /** `unread / messages`. */
   share: number;
