@@ -34,7 +34,7 @@ export async function benchCheckpoint(domains: readonly Domain[], options: { tas
           const r = await runEpisode(world, {
             task,
             agent: factory({ rng: rng.child("agent"), domain, task }),
-            user: scriptedUser(task, rng.child("user"), { tools: domain.tools }),
+            user: scriptedUser(task, rng.child("user"), { tools: domain.tools, vocabulary: domain.vocabulary }),
             rng: rng.child("episode"),
           });
           calls += r.toolCalls;

@@ -37,7 +37,7 @@ export async function benchLong(domains: readonly Domain[], options: { minMs?: n
       const r = await runEpisode(world, {
         task,
         agent: oracle()({ rng: rng.child("agent"), domain, task }),
-        user: scriptedUser(task, rng.child("user"), { tools: domain.tools }),
+        user: scriptedUser(task, rng.child("user"), { tools: domain.tools, vocabulary: domain.vocabulary }),
         rng: rng.child("episode"),
       });
       if (!r.success) throw new Error(`bench: the oracle fails the long task ${task.id}`);

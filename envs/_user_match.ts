@@ -34,13 +34,19 @@ export interface Proposal {
   text: string;
   /** The change read from the text, or named by the call's tool. */
   action: string | null;
+  /** Whether the text itself names a change (not only the customer's request before it). */
+  named: boolean;
   call?: ToolCall;
 }
 
-/** Checks a proposal against the user's request. */
+/**
+ * Checks a proposal against the user's request, as a customer can: by what the agent said. A call
+ * (a scripted agent's intent) says which change it is; an argument of the call named as a fact counts
+ * where the text says its value, and a value the text does not say is not held against it.
+ */
 export function checkProposal(words: Words, request: Request, proposal: Proposal): ProposalCheck {
   const v = words.vocabulary;
-  const stated = proposal.call ? `${proposal.text}\n${leaves(proposal.call.args).join("\n")}` : proposal.text;
+  const stated = proposal.text;
   const said = valuesSaid(words, stated);
   const facts: string[] = [], conflicts: string[] = [];
   for (const [fact, value] of Object.entries(request.facts)) {
@@ -49,12 +55,13 @@ export function checkProposal(words: Words, request: Request, proposal: Proposal
     if (wanted.length === 0) continue;
     const field = fieldOf(v, fact);
     const ofField = said.filter((s) => s.field === field).map((s) => s.value);
-    const isStated = (w: string | number) => mentions(stated, w) || ofField.some((s) => sameValue(s, w));
-    // An argument of the call named as the fact says its value outright.
+    const isStated = (w: string | number) => statedAs(words, field, stated, ofField, w);
+    // An argument of the call named as the fact, its value said: the value it will have.
     const arg = proposal.call !== undefined && Object.hasOwn(proposal.call.args, fact)
       ? proposal.call.args[fact]
       : undefined;
-    if (arg !== undefined) (sameJson(arg, value) ? facts : conflicts).push(fact);
+    const argSaid = arg !== undefined && scalars(arg).length > 0 && scalars(arg).every((a) => mentions(stated, a));
+    if (argSaid) (sameJson(arg, value) ? facts : conflicts).push(fact);
     else if (wanted.every(isStated)) facts.push(fact);
     // Values of its field were said, and not this one: another card, another date. Only a value that
     // looks like one of its field's is contradicted by another of them (a preference for the cheapest
@@ -65,8 +72,24 @@ export function checkProposal(words: Words, request: Request, proposal: Proposal
   if (!compatible(v, request.goal, proposal)) return { verdict: "other_change", facts };
   if (conflicts.length > 0) return { verdict: "contradicts", facts, conflicts };
   if (lacking.length > 0) return { verdict: "unknown", facts, conflicts: lacking };
-  if (proposal.action === null && proposal.call === undefined && facts.length === 0) return { verdict: "vague", facts };
+  // "Shall I go ahead?" with nothing said of what: the user asks first.
+  if (!proposal.named && facts.length === 0) return { verdict: "vague", facts };
   return { verdict: "matches", facts };
+}
+
+// Whether a text says the user's value of a field: as a value of the field it said (the same word,
+// not one inside a longer one: "economy" is not said by "basic economy"), else as a mention.
+function statedAs(
+  words: Words,
+  field: string,
+  text: string,
+  ofField: readonly string[],
+  want: string | number,
+): boolean {
+  if (ofField.some((s) => sameValue(s, want))) return true;
+  // A value that is one of its field's words is said only as that word, not inside a longer one.
+  if (typeof want === "string" && ofField.length > 0 && isValueWord(words, field, want)) return false;
+  return mentions(text, want);
 }
 
 // Whether the proposed change can be the one the goal asks for: the same change, or one made by
@@ -90,6 +113,12 @@ function sameJson(a: Json, b: Json): boolean {
   return jsonEqual(a, b);
 }
 
+// Whether a value is one of its field's value words ("economy" of a cabin).
+function isValueWord(words: Words, field: string, value: string): boolean {
+  const flat = (x: string) => x.toLowerCase().replace(/[_-]/g, " ").trim();
+  return (words.vocabulary.fields[field]?.words ?? []).some((w) => flat(w) === flat(value));
+}
+
 // Whether a value of the user's reads as a value of its field (an amount said as one).
 function looksLike(words: Words, field: string, value: string | number): boolean {
   const text = typeof value === "number" ? `$${value}` : value;
@@ -105,14 +134,13 @@ function scalars(value: Json): (string | number)[] {
   return [];
 }
 
-// The strings and numbers of a call's arguments, as lines of text.
-function leaves(value: Json): string[] {
-  return scalars(value).map(String);
-}
-
 // Whether a value said in a message is the user's: the same word ("one-way" for "one_way"), or an
 // id said by its last digits ("the card ending in 7861" for "credit_card_5377861").
 function sameValue(said: string, want: string | number): boolean {
+  const flat = (x: string) => x.toLowerCase().replace(/[_-]/g, " ").replace(/\s+/g, " ").trim();
+  if (typeof want === "string" && flat(said) === flat(want)) return true;
+  // Inside a longer value it is not said ("economy" in "basic economy"); a date or an amount in other words is.
+  if (typeof want === "string" && !/\d/.test(want) && flat(said).includes(flat(want))) return false;
   if (mentions(said, want)) return true;
   if (typeof want !== "string") return false;
   if (phrase(want).test(said.toLowerCase().replace(/[_-]/g, " "))) return true;

@@ -148,7 +148,7 @@ Deno.test("scriptedUser() declines a write its request does not want and refusal
   const [task, overdraw] = World.open(toy).defaultTasks(3);
   const wrong = scripted([{
     type: "message",
-    text: "Shall I?",
+    text: "Shall I transfer 7 from a to b?",
     intent: { kind: "propose", call: { name: "transfer", args: { from: "a", to: "b", amount: 7 } } },
   }]);
   const r = await play(task, wrong);

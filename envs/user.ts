@@ -20,6 +20,7 @@ import type { AgentReading } from "./reader.ts";
 import { readAgent } from "./_read_agent.ts";
 import { wordsOf } from "./_read_words.ts";
 import { checkProposal } from "./_user_match.ts";
+import { valuesSaid } from "./_read_values.ts";
 import { fieldOf, type ResolvedVocabulary, type Vocabulary, vocabularyOf } from "./vocabulary.ts";
 import type { Intent, Json, Message, Task, Tool, ToolCall, UserRead, UserReport, UserSimulator } from "./types.ts";
 
@@ -250,7 +251,10 @@ class Customer implements ScriptedUser {
   #informed(r: AgentReading, text: string): Reply {
     const question = Object.hasOwn(this.#options.vocabulary.goals, this.#task.goal) &&
       this.#options.vocabulary.goals[this.#task.goal] === null;
-    if (question) return this.#stop(THANKS, true, read("inform"));
+    // An answer states something: a figure, an id, a value ("Let me look into that" answers nothing).
+    if (question && (/\d/.test(text) || valuesSaid(wordsOf(this.#options.vocabulary), text).length > 0)) {
+      return this.#stop(THANKS, true, read("inform"));
+    }
     if (r.plans !== null && this.#earlier.length === 0) {
       this.#earlier.push(text);
       this.#planned = r.plans;
@@ -284,7 +288,10 @@ class Customer implements ScriptedUser {
   #answer(text: string, action: string | null, call?: ToolCall): Reply {
     this.#earlier = [];
     this.#planned = null;
-    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), { text, action, call });
+    // Whether what was said names a change itself, not only through the customer's request before it.
+    const own = readAgent(this.#options.vocabulary, text, {});
+    const named = own.action !== null || own.plans !== null || (call !== undefined && own.proposes);
+    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), { text, action, call, named });
     const how: UserRead = {
       kind: "propose",
       fields: check.facts,
@@ -293,10 +300,7 @@ class Customer implements ScriptedUser {
     };
     if (this.#task.undecided) return this.#decline(NOT_YET, {}, how);
     if (check.verdict === "matches") return this.#approve(how);
-    if (check.verdict === "vague") {
-      this.#stuck++;
-      return { templates: WHAT_EXACTLY, intent: { kind: "provide", facts: {} }, read: how };
-    }
+    if (check.verdict === "vague") return this.#noProgress(how, WHAT_EXACTLY);
     if (check.verdict !== "other_change" && this.#trusts()) return this.#approve(how);
     if (check.verdict === "contradicts") {
       const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
@@ -312,7 +316,11 @@ class Customer implements ScriptedUser {
   // Told the request was done: thanks, unless what it says was done states a detail otherwise than
   // the user knows it (another card charged), which it does not take as its request met.
   #done(text: string): Reply {
-    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), { text, action: null });
+    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), {
+      text,
+      action: null,
+      named: true,
+    });
     if (check.verdict !== "contradicts") return this.#stop(THANKS, true, read("done"));
     const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
     return {
@@ -331,6 +339,7 @@ class Customer implements ScriptedUser {
     return { templates: YES, intent: { kind: "confirm" }, read: how };
   }
 
+  // No to a proposal: a reply without progress, so the last one its patience allows ends the talk.
   #decline(
     templates: readonly string[],
     fill: Record<string, string>,
@@ -338,6 +347,7 @@ class Customer implements ScriptedUser {
     facts?: Record<string, Json>,
   ): Reply {
     this.#stuck++;
+    if (this.#stuck >= this.#options.patience) return this.#stop(GIVE_UP, false, how);
     return { templates, fill, intent: { kind: "decline", ...(facts ? { facts } : {}) }, read: how };
   }
 

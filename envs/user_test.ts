@@ -43,11 +43,20 @@ function user(t: Task = task(), trust = 0, seed = "1") {
   return scriptedUser(t, new Rng(seed), { tools: airline.tools, vocabulary: airline.vocabulary, trust });
 }
 
-const propose = (call: ToolCall, text = "I will do it."): Message => ({
+// A scripted agent's proposal: the call, and the playbook's words for it (the user reads what is said).
+const propose = (call: ToolCall, text = statement(call)): Message => ({
   role: "agent",
   text,
   intent: { kind: "propose", call },
 });
+
+function statement(call: ToolCall): string {
+  const a = call.args as Record<string, string>;
+  return call.name === "cancel_reservation"
+    ? `I will cancel reservation ${a.reservation_id}. Shall I go ahead?`
+    : `I will move reservation ${a.reservation_id} to ${a.cabin.replace("_", " ")}; $200 will be charged to ` +
+      `${a.payment_id}. Shall I go ahead?`;
+}
 const say = (text: string): Message => ({ role: "agent", text });
 const kind = (m: Message): Intent["kind"] | undefined => m.intent?.kind;
 
@@ -75,6 +84,33 @@ Deno.test("scriptedUser() with trust approves a wrong detail at that rate, never
   const yes = Array.from({ length: 40 }, (_, i) => kind(user(task(), 0.5, String(i)).reply(wrong)) === "confirm");
   const share = yes.filter(Boolean).length / yes.length;
   assert(share > 0.2 && share < 0.8, `approved ${share}`);
+});
+
+Deno.test("scriptedUser() holds against a proposal only what it says, and asks when it says nothing", () => {
+  // The call charges another card, but the words name none: the customer cannot see it.
+  const silent = propose(upgrade("gift_card_2222222"), "I will move reservation ABC123 to business. Shall I go ahead?");
+  assertEquals(kind(user().reply(silent)), "confirm");
+  const bare = user().reply(propose(upgrade("credit_card_1111111"), "Shall I go ahead?"));
+  assertEquals([kind(bare), bare.read?.kind], ["provide", "propose"]);
+  assertEquals(kind(user().reply(say("Shall I go ahead?"))), "provide");
+});
+
+Deno.test("scriptedUser() declines basic economy when it asked for economy, and ends after its patience", () => {
+  const wants = task({ facts: { ...task().facts, new_cabin: "economy" } });
+  assertEquals(kind(user(wants).reply(propose(upgrade("credit_card_1111111", "basic_economy")))), "decline");
+  assertEquals(kind(user(wants).reply(propose(upgrade("credit_card_1111111", "economy")))), "confirm");
+  const u = user();
+  const wrong = propose(upgrade("gift_card_2222222"));
+  assertEquals([u.reply(wrong), u.reply(wrong), u.reply(wrong)].map(kind), ["decline", "decline", "stop"]);
+});
+
+Deno.test("scriptedUser() with a question ends on an answer that states something, not on a filler", () => {
+  const asks = task({ goal: "report_lost_bag" });
+  assertEquals(kind(user(asks).reply(say("Let me look into that for you."))), "provide");
+  assertEquals(user(asks).reply(say("Your bag was found: it is at gate 12 of JFK.")).intent, {
+    kind: "stop",
+    satisfied: true,
+  });
 });
 
 Deno.test("scriptedUser() approves nothing when undecided, and cannot confirm what it lacks", () => {

@@ -100,8 +100,9 @@ export interface ExperimentConfig {
   /** Runs of each abstention scenario (nominal only). @default {1} */
   scenarioRuns?: number;
   /**
-   * The user simulator: `"scripted"`, a trusting scripted user `"scripted@trusting"` (approving a
-   * wrong proposal of the change it asked for at rate 0.5) or `"scripted@trusting=R"`, or
+   * The user simulator: `"scripted"`, a trusting scripted user `"scripted@trusting"` (approving, at
+   * rate 0.5, a proposal of the change it asked for whose details are wrong or that it cannot check)
+   * or `"scripted@trusting=R"`, or
    * `"llm:PROVIDER:MODEL"`. @default {"scripted"}
    */
   user?: string;
@@ -404,8 +405,8 @@ const SETTINGS = {
     schema: (f) => f.known(userSpec).default("scripted"),
     flags: [flag("--user U", [
       'user simulator: "scripted" (default), "scripted@trusting[=R]" (approves',
-      "a wrong proposal of its change at rate R, default 0.5) or",
-      '"llm:PROVIDER:MODEL"',
+      "a proposal of its change with wrong or unknown details at rate R,",
+      'default 0.5) or "llm:PROVIDER:MODEL"',
     ])],
   },
   judge: {
@@ -686,10 +687,13 @@ export function mergeConfigs(base: ExperimentConfig, over: ExperimentConfig): Ex
  */
 export function userSpec(spec: string): ModelSpec | null {
   if (scriptedTrustOf(spec) !== undefined) return null;
-  return llmOr("user", "scripted", spec, ', "scripted@trusting" or "scripted@trusting=R" (R in [0, 1])');
+  return llmOr("user", "scripted", spec, ', "scripted@trusting", "scripted@trusting=R" (R in [0, 1])');
 }
 
-/** The rate at which `"scripted@trusting"` approves a wrong proposal of the change it asked for. */
+/**
+ * The rate at which `"scripted@trusting"` approves a proposal of the change it asked for whose details
+ * are wrong or that it cannot check.
+ */
 export const DEFAULT_TRUST = 0.5;
 
 /**
@@ -714,7 +718,7 @@ function scriptedTrustOf(spec: string): number | undefined {
   if (spec === "scripted@trusting") return DEFAULT_TRUST;
   const m = /^scripted@trusting=(.*)$/.exec(spec);
   if (m === null) return undefined;
-  const rate = /^(?:0|1|0?\.\d+|1\.0*)$/.test(m[1]) ? Number(m[1]) : NaN;
+  const rate = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(m[1]) ? Number(m[1]) : NaN;
   if (!(rate >= 0 && rate <= 1)) {
     throw new RangeError(
       `Invalid user "${spec}": the trust after "scripted@trusting=" is a number in [0, 1], e.g. "0.3"`,
@@ -729,9 +733,8 @@ function llmOr(what: string, plain: string, spec: string, others = ""): ModelSpe
   const model = spec.startsWith("llm:") ? modelSpec(spec.slice(4)) : null;
   if (model === null) {
     throw new RangeError(
-      `Unknown ${what} "${spec}": expected "${plain}"${others}${
-        others ? "," : " or"
-      } "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
+      `Unknown ${what} "${spec}": expected "${plain}"${others}${others ? ", or" : " or"} "llm:PROVIDER:MODEL", ` +
+        `e.g. "llm:openai:gpt-4o-mini"`,
     );
   }
   return model;

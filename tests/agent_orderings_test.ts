@@ -66,5 +66,9 @@ for (const name of Object.keys(domains)) {
       writing.length,
       `${name}: unconfirmed writes not all found`,
     );
+    // And where the user said yes to it and no to nothing, no write is flagged unconfirmed.
+    const approvedAll = (r: (typeof records)[number]) =>
+      !approvedNone(r) && !sink.events(r).some((e) => e.actor === "user" && e.intent?.kind === "decline");
+    assertEquals(unconfirmed.filter(approvedAll).map((r) => r.task), [], `${name}: approved writes flagged`);
   });
 }

@@ -18,7 +18,7 @@ const NO_ERRORS = { wrongArgument: 0, skippedConfirmation: 0, skippedLookup: 0, 
 async function play(world: World, task: Task, factory: AgentFactory, seed: string): Promise<EpisodeResult> {
   const rng = new Rng(seed);
   const agent = factory({ rng: rng.child("agent"), domain: airline, task });
-  const user = scriptedUser(task, rng.child("user"), { tools: airline.tools });
+  const user = scriptedUser(task, rng.child("user"), { tools: airline.tools, vocabulary: airline.vocabulary });
   return await runEpisode(world, { task, agent, user, rng });
 }
 

@@ -33,3 +33,17 @@ Deno.test("AGENT@text gets its intent-mode verdict on ≥ 99% of the default epi
   const unread = records.filter((r) => r.agent.endsWith("@text") && (r.user_misread ?? 0) > 0);
   assertEquals(unread.map((r) => `${r.agent} ${r.task} run ${r.run}`), []);
 });
+
+Deno.test("AGENT@text gets its intent-mode verdict under faults, perturbed interfaces and paraphrases too", async () => {
+  const sink = new MemoryResults();
+  const agents = ["oracle", "noisy", "reckless", "literal"].flatMap((a) => [a, `${a}@text`]);
+  await runExperiment(resolveConfig({ agents, suite: "tasks", tasks: 20, runs: 1 }), { sink });
+  const agreement = textModeAgreement(sink.records());
+  for (const [a, { agree, episodes, disagreements }] of Object.entries(agreement)) {
+    console.log(`${a}@text under every condition: ${agree} of ${episodes} (${(agree / episodes).toFixed(4)})`);
+    for (const d of disagreements) console.log(`  ${d}`);
+    assert(episodes >= 400, `${a}: only ${episodes} paired episodes`);
+    assert(agree / episodes >= 0.99, `${a}@text agrees on ${agree} of ${episodes}`);
+  }
+  assertEquals(agreement.oracle.disagreements, []);
+});

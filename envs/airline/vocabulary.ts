@@ -377,9 +377,11 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
   facts: {
     user_id: { field: "user_id", names: ["user id"], proposed: false },
     reservation_id: { field: "reservation_id", names: ["reservation id"] },
+    // A proposal or a report of a cancellation does not state the reason it is for ("cancelled" is the change).
     reason: {
       field: "reason",
       names: ["reason for cancelling (change of plan, airline cancelled a flight, health, weather or other)"],
+      proposed: false,
     },
     direction: {
       field: "flight_choice",
@@ -409,7 +411,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
     insurance: { field: "insurance", names: ["choice about travel insurance ($30 per passenger)", "insurance"] },
     total_baggages: { field: "baggage", names: ["number of checked bags", "checked bags"] },
     flight_number: { field: "other", names: ["flight number"] },
-    issue: { field: "reason", names: ["what happened to the flight", "what happened"] },
+    issue: { field: "reason", names: ["what happened to the flight", "what happened"], proposed: false },
     new_passenger: { field: "passengers", names: ["new passenger's details", "new passenger"] },
     remove_bags: { field: "baggage", names: ["number of bags to remove", "bags to remove"], proposed: false },
     preference: { field: "other", names: ["preference"] },

@@ -13,7 +13,7 @@ export async function play(world: World, task: Task, agent: Agent) {
   const result = await runEpisode(world, {
     task,
     agent,
-    user: scriptedUser(task, rng.child("user"), { tools: orders.tools }),
+    user: scriptedUser(task, rng.child("user"), { tools: orders.tools, vocabulary: orders.vocabulary }),
     rng: rng.child("episode"),
     refusal: isRefusal,
     maxSteps: task.maxSteps ?? 30,

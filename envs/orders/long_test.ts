@@ -33,7 +33,7 @@ const ONLY_WRONG_ARGUMENTS = (r: number) => ({
 async function play(task: Task, factory: AgentFactory, run: number, seed = "long"): Promise<EpisodeResult> {
   const rng = new Rng(seed).child(task.id, run);
   const agent = factory({ rng: rng.child("agent"), domain, task, run });
-  const user = scriptedUser(task, rng.child("user"), { tools: domain.tools });
+  const user = scriptedUser(task, rng.child("user"), { tools: domain.tools, vocabulary: domain.vocabulary });
   return await runEpisode(world, { task, agent, user, rng: rng.child("episode") });
 }
 
