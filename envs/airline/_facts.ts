@@ -86,7 +86,9 @@ export function flightDetails(args: Json, db: Store): Detail[] {
   const cabin = db.get<{ cabin: string }>(CABIN, id)?.cabin;
   const newCabin = typeof a.cabin === "string" && cabin !== undefined && a.cabin !== cabin ? a.cabin : null;
   // A leg is kept when its flight and its date both are: the same flight on another day is a new one.
-  const kept = new Set(db.all<{ flight_number: string; date: string }>(LEGS, id).map((l) => `${l.flight_number} ${l.date}`));
+  const kept = new Set(
+    db.all<{ flight_number: string; date: string }>(LEGS, id).map((l) => `${l.flight_number} ${l.date}`),
+  );
   const legs = Array.isArray(a.flights) ? a.flights : [];
   const added = legs.map(argsOf).filter((l) => !kept.has(`${l.flight_number} ${l.date}`))
     .map((l) => text(l.flight_number)).filter((n): n is string => n !== null);
