@@ -3,7 +3,7 @@
 // each value counted for one field only (the longest reading wins; a `cued` field's value counts only
 // after one of its cues). Private to envs/.
 import * as R from "./_read_patterns.ts";
-import { overlaps, type Span, valueWordsAt, type Words } from "./_read_words.ts";
+import { type Span, Taken, valueWordsAt, type Words } from "./_read_words.ts";
 
 /** A value of a field said in a text, as written. */
 export interface SaidValue {
@@ -21,8 +21,9 @@ export const DATE = new RegExp(
   "giu",
 );
 /** A sum of money: $1,234.50, 120 dollars, USD 80, 446.78. */
+// Digits and separators bounded: a run of "1,1,1,..." is not scanned again from each of its digits.
 export const AMOUNT =
-  /(?:\$\s?|\busd\s?)\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd)\b|(?<![\w.$])\d[\d,]*\.\d{2}(?![\w.])/gi;
+  /(?:\$\s?|\busd\s?)\d[\d,]{0,15}(?:\.\d{1,4})?|\b\d[\d,]{0,15}(?:\.\d{1,4})?\s?(?:dollars|usd)\b|(?<![\w.$])\d[\d,]{0,15}\.\d{2}(?![\w.])/gi;
 const NUMBER_WORDS = "no|zero|one|a|an|two|three|four|five|six|seven|eight|nine|ten";
 const COUNT = `(?:\\d{1,3}|${NUMBER_WORDS})`;
 const PERSON = /(?<![\p{L}\p{N}_])\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+){1,2}(?![\p{L}\p{N}_])/gu;
@@ -115,13 +116,8 @@ export function valuesSaid(words: Words, text: string): SaidValue[] {
   }
   // The longest reading of each stretch wins; of two as long, the field declared first.
   found.sort((a, b) => (b.to - b.from) - (a.to - a.from) || a.order - b.order);
-  const taken: Span[] = [];
-  const out: (Candidate)[] = [];
-  for (const c of found) {
-    if (overlaps(taken, c.from, c.to)) continue;
-    taken.push(c);
-    out.push(c);
-  }
+  const taken = new Taken(text.length);
+  const out = found.filter((c) => taken.take(c.from, c.to));
   return out.sort((a, b) => a.from - b.from).map(({ field, value }) => ({ field, value }));
 }
 

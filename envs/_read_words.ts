@@ -10,6 +10,8 @@ export interface NamePattern {
   fact?: string;
   name: string;
   re: RegExp;
+  /** A literal every match holds: where a text lacks it, the pattern is not run. */
+  needle: string;
 }
 
 /** A word of a change as a pattern. */
@@ -17,6 +19,8 @@ export interface ActionPattern {
   action: string;
   word: string;
   re: RegExp;
+  /** A literal every match holds: where a text lacks it, the pattern is not run. */
+  needle: string;
   /** Whether the word is also a field's name or value ("bags", "economy"): it says the change only when nothing else does. */
   weak: boolean;
   /** Whether the word is a name or value of a field that is a term of a change (how to pay): it never says the change. */
@@ -28,6 +32,8 @@ export interface ValueWord {
   field: string;
   word: string;
   re: RegExp;
+  /** A literal every match holds: where a text lacks it, the pattern is not run. */
+  needle: string;
 }
 
 /** The compiled vocabulary. */
@@ -56,7 +62,18 @@ export function wordsOf(vocabulary: ResolvedVocabulary): Words {
   return w;
 }
 
-const parts = (words: string) => words.toLowerCase().replace(/[_-]/g, " ").trim().split(/\s+/).map(escape);
+const bare = (words: string) => words.toLowerCase().replace(/[_-]/g, " ").trim().split(/\s+/);
+const parts = (words: string) => bare(words).map(escape);
+
+// The first word of a phrase, which every match of it holds as written.
+const firstWord = (words: string) => bare(words)[0];
+
+// The part of a verb's first word that all its forms keep ("cancel" of "cancelled", "issu" of "issuing").
+function stem(words: string): string {
+  const word = firstWord(words);
+  if (!/^[a-z]+$/.test(word) || word.length < 3) return word;
+  return word.endsWith("e") || /[^aeiou]y$/.test(word) ? word.slice(0, -1) : word;
+}
 
 /** A name or word as a pattern over normalised text: whole words, "_", "-" and " " alike, an optional plural "s". */
 export function phrase(words: string): RegExp {
@@ -102,7 +119,7 @@ function compile(vocabulary: ResolvedVocabulary): Words {
   const fields = Object.entries(vocabulary.fields);
   const names: NamePattern[] = [];
   for (const [field, words] of fields) {
-    for (const name of words.names) names.push({ field, name, re: phrase(name) });
+    for (const name of words.names) names.push({ field, name, re: phrase(name), needle: firstWord(name) });
   }
   for (const [fact, words] of Object.entries(vocabulary.facts)) {
     // A fact is also named by its own key ("direction", "new item ids"), as the scripted user says it.
@@ -110,7 +127,7 @@ function compile(vocabulary: ResolvedVocabulary): Words {
     const all = (words.names ?? []).some((n) => n.toLowerCase() === own)
       ? words.names ?? []
       : [...words.names ?? [], own];
-    for (const name of all) names.push({ field: words.field, fact, name, re: phrase(name) });
+    for (const name of all) names.push({ field: words.field, fact, name, re: phrase(name), needle: firstWord(name) });
   }
   // The longest first; of two as long, a fact's own name (the fact is then known too).
   names.sort((a, b) => b.name.length - a.name.length || Number(b.fact !== undefined) - Number(a.fact !== undefined));
@@ -123,7 +140,8 @@ function compile(vocabulary: ResolvedVocabulary): Words {
   for (const [action, words] of Object.entries(vocabulary.actions)) {
     for (const word of words.words) {
       const field = said.get(word.toLowerCase().replace(/[_-]/g, " "));
-      actions.push({ action, word, re: actionPattern(word), weak: field !== undefined, term: terms.has(field ?? "") });
+      const weak = field !== undefined, term = terms.has(field ?? "");
+      actions.push({ action, word, re: actionPattern(word), needle: stem(word), weak, term });
     }
   }
   actions.sort(longestFirst((a) => a.word));
@@ -132,7 +150,7 @@ function compile(vocabulary: ResolvedVocabulary): Words {
   const cues = new Map<string, readonly RegExp[]>();
   for (const [field, words] of fields) {
     if (words.values) values.set(field, words.values.map((r) => new RegExp(r.source, r.flags.replace("g", "") + "g")));
-    for (const word of words.words ?? []) valueWords.push({ field, word, re: phrase(word) });
+    for (const word of words.words ?? []) valueWords.push({ field, word, re: phrase(word), needle: firstWord(word) });
     if (words.cued) cues.set(field, [...words.names, ...(words.cues ?? [])].map(phrase));
   }
   valueWords.sort(longestFirst((v) => v.word));
@@ -145,9 +163,21 @@ export interface Span {
   to: number;
 }
 
-/** Whether a span overlaps any of the spans taken. */
-export function overlaps(taken: readonly Span[], from: number, to: number): boolean {
-  return taken.some((t) => from < t.to && to > t.from);
+/**
+ * The stretches of a text already taken by what was found there: a new span is checked in the time of
+ * its own length, so a text with thousands of hits is still read in linear time.
+ */
+export class Taken {
+  readonly #at: Uint8Array;
+  constructor(length: number) {
+    this.#at = new Uint8Array(length);
+  }
+  /** Takes a span unless it overlaps one taken before; whether it did. */
+  take(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) if (this.#at[i] === 1) return false;
+    this.#at.fill(1, from, to);
+    return true;
+  }
 }
 
 /** A name found in a text, with where. */
@@ -160,15 +190,14 @@ export interface NameHit extends Span {
  * stretch of text ("new travel date" is not also "date").
  */
 export function namesAt(words: Words, norm: string): NameHit[] {
-  const taken: Span[] = [];
+  const taken = new Taken(norm.length);
   const out: NameHit[] = [];
   for (const hit of words.names) {
+    if (!norm.includes(hit.needle)) continue;
     const re = global(hit.re);
     for (let m = re.exec(norm); m !== null; m = re.exec(norm)) {
       const [from, to] = [m.index, m.index + m[0].length];
-      if (overlaps(taken, from, to)) continue;
-      taken.push({ from, to });
-      out.push({ from, to, hit });
+      if (taken.take(from, to)) out.push({ from, to, hit });
     }
   }
   return out.sort((a, b) => a.from - b.from);
@@ -181,15 +210,14 @@ export interface ValueHit extends Span {
 
 /** The value words said in a normalised text, in order and without overlaps (the longest wins). */
 export function valueWordsAt(words: Words, norm: string): ValueHit[] {
-  const taken: Span[] = [];
+  const taken = new Taken(norm.length);
   const out: ValueHit[] = [];
   for (const word of words.valueWords) {
+    if (!norm.includes(word.needle)) continue;
     const re = global(word.re);
     for (let m = re.exec(norm); m !== null; m = re.exec(norm)) {
       const [from, to] = [m.index, m.index + m[0].length];
-      if (overlaps(taken, from, to)) continue;
-      taken.push({ from, to });
-      out.push({ from, to, word });
+      if (taken.take(from, to)) out.push({ from, to, word });
     }
   }
   return out.sort((a, b) => a.from - b.from);
@@ -205,24 +233,23 @@ export interface ActionHit extends Span {
  * inside a longer name or value ("credit" of "credit card") is not a change word there.
  */
 export function actionsAt(words: Words, norm: string, covered: readonly Span[]): ActionHit[] {
+  // The covered spans at each position where one starts or runs: a hit looks only at its own start.
+  const at = new Map<number, Span[]>();
+  for (const c of covered) for (let i = c.from; i < c.to; i++) at.set(i, [...at.get(i) ?? [], c]);
   const all: ActionHit[] = [];
   for (const pattern of words.actions) {
+    if (!norm.includes(pattern.needle)) continue;
     const re = global(pattern.re);
     for (let m = re.exec(norm); m !== null; m = re.exec(norm)) {
       const [from, to] = [m.index, m.index + m[0].length];
-      if (covered.some((c) => c.from <= from && c.to >= to && c.to - c.from > to - from)) continue;
+      if ((at.get(from) ?? []).some((c) => c.to >= to && c.to - c.from > to - from)) continue;
       all.push({ from, to, pattern });
     }
   }
   // The longest match wins each stretch ("add three checked bags" over "checked bags").
   all.sort((a, b) => (b.to - b.from) - (a.to - a.from));
-  const taken: Span[] = [];
-  const out: ActionHit[] = [];
-  for (const hit of all) {
-    if (overlaps(taken, hit.from, hit.to)) continue;
-    taken.push(hit);
-    out.push(hit);
-  }
+  const taken = new Taken(norm.length);
+  const out = all.filter((hit) => taken.take(hit.from, hit.to));
   return out.sort((a, b) => a.from - b.from);
 }
 

@@ -437,3 +437,17 @@ Deno.test("readAgentMessage() and readUserMessage() read more ways of saying the
     [],
   );
 });
+
+Deno.test("readAgentMessage() and readUserMessage() read 50 KB runs of letters, digits and sentences", () => {
+  // Each of these took seconds while a value pattern was unbounded (an email scanned from every position).
+  const runs = ["a_".repeat(25000), "1".repeat(50000), "1,".repeat(25000), "a.".repeat(25000), "x-".repeat(25000)];
+  for (const domain of ["airline", "retail", "orders"]) {
+    for (const text of runs) {
+      assertEquals(readUserMessage(domain, text, PROPOSAL).provides, [], `${domain}: ${text.slice(0, 6)}`);
+      assertEquals(readAgentMessage(domain, text).asks, [], `${domain}: ${text.slice(0, 6)}`);
+    }
+    const email = readUserMessage(domain, `${"z".repeat(50000)} and you can write to tomas.berg@post.example.net`);
+    assertEquals(email.provides, ["email"], domain);
+    assertEquals(readAgentMessage(domain, "What is it? ".repeat(4000)).unread, false, domain);
+  }
+});

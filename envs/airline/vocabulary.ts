@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Vocabulary } from "../vocabulary.ts";
+import { EMAIL_ADDRESS, type Vocabulary } from "../vocabulary.ts";
 
 // What a customer says when talking about a trip, which makes a capitalised name or a code a place.
 const TRAVEL = [
@@ -92,7 +92,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
       cued: true,
       term: true,
     },
-    email: { names: ["email", "e-mail", "email address", "mail"], values: [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/] },
+    email: { names: ["email", "e-mail", "email address", "mail"], values: [EMAIL_ADDRESS] },
     payment_method: {
       names: [
         "payment method",
