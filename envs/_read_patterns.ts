@@ -82,29 +82,39 @@ export const LABEL = /^([^:?]{1,60}):\s*(.*)$/;
 
 // What "please confirm" is followed by when it asks for a yes rather than for a value.
 const CONFIRM_YES =
-  String.raw`\s*[,.!]|\s*$| and\b| with\b| by\b| whether (?:you|to)| (?:that )?you(?: would|'d| want| wish)|` +
+  String.raw`\s*[,.!(]|\s*$| and\b| with\b| by\b| whether (?:you|to)| (?:that )?you(?: would|'d| want| wish)|` +
   String.raw` if (?:you|everything|this|that|all|these|the (?:details|above|information|changes|summary))`;
-const ALL_RIGHT = "ok|okay|alright|all right|correct|fine|acceptable|good";
+const ALL_RIGHT = "ok|okay|alright|all right|correct|fine|acceptable|good|right";
 const PROCEED = "proceed|go ahead|continue|move forward";
+// What an approval points at: the change the message has described.
+const THE_CHANGE = String.raw`that|this|it|everything|all (?:of )?(?:this|that)`;
+// How a yes/no question says the change is fine ("sounds good", "looks right", "works for you").
+const FITS = String.raw`(?:(?:sound|look|seem)s? )?(?:${ALL_RIGHT})|works?|suits? you`;
 
 /** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm if you'd like to proceed"). */
 export const APPROVAL = alt(
   String.raw`\b(?:shall|should) i (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|issue|send|` +
-    String.raw`submit|place|apply|finali[sz]e)\b`,
-  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
-  String.raw`\bplease confirm(?:${CONFIRM_YES})`,
+    String.raw`submit|place|apply|finali[sz]e)\b|\b(?:shall|should) i\s*\?`,
+  String.raw`\b(?:(?:would|do) you (?:like|want|wish) (?:me )?|want me )to (?:${PROCEED})\b`,
+  String.raw`\bplease confirm(?:${CONFIRM_YES})|^confirm\s*[:\u2014-]`,
   String.raw`\bconfirm (?:with|by (?:saying|replying|answering|typing)) (?:a |an )?["']?(?:yes|ok)\b`,
-  String.raw`\b(?:can|could|would) you (?:please )?confirm (?:(?:if|whether|that) )?` +
-    String.raw`(?:you\b|everything|this|these|the (?:details|above))`,
+  String.raw`\b(?:can|could|would|will) you (?:please )?confirm (?:(?:if|whether|that) )?` +
+    String
+      .raw`(?:you\b|everything|this|these|the (?:details|above))|\b(?:can|could|would|will) you (?:please )?confirm\s*[?.!]`,
   String.raw`\bonce you confirm\b(?!\s+(?:which|what|the|your|how|whether|if|when))`,
   String.raw`\b(?:with|upon|after) your confirmation\b|\bawait(?:ing)? your confirmation\b`,
-  String.raw`\b(?:is|does|would) (?:that|this|it) (?:sound |look |` +
-    String.raw`work )?(?:${ALL_RIGHT})(?: (?:to|for|with) you)?\b\s*[?]`,
-  String.raw`\bis it (?:${ALL_RIGHT}) (?:if i|for me to|to)\b`,
-  String.raw`\byes or no\b|\b(?:do i|may i|can i) have your (?:permission|approval|consent|go-ahead|confirmation|ok)\b`,
+  // "Does that work for you?", "Is everything correct?", "Sound good?", "Okay to proceed?", "..., OK?"
+  String.raw`\b(?:is|does|would|will) (?:${THE_CHANGE}) (?:${FITS})(?: (?:to|for|with) you)?\b\s*[?]`,
+  String.raw`^(?:(?:so|and)\s+)?(?:(?:${ALL_RIGHT}|all good|good to go)(?: (?:to|for me to) (?:${PROCEED}))?|` +
+    String.raw`(?:sound|look|seem)s? (?:${ALL_RIGHT}))(?: to you)?\s*\?|,\s*(?:ok|okay|alright|all right)\s*\?$`,
+  String.raw`\b(?:is it|are you) (?:${ALL_RIGHT}|happy|comfortable) (?:if i|for me to|to|with (?:${THE_CHANGE}))\b`,
+  String
+    .raw`\byes(?: or |\s*/\s*)no\b|\b(?:do i|may i|can i) have your (?:permission|approval|consent|go-ahead|confirmation|ok)\b`,
+  String.raw`\bdo you (?:approve|agree|accept|consent)\b|\b(?:just )?say the word\b`,
   String.raw`\b(?:may|can) i (?:proceed|go ahead)\b|\bready (?:for me )?to proceed\s*\?`,
   String.raw`\bif you(?:'d| would) like (?:me )?to (?:${PROCEED})\b[^.?!]{0,80}\blet me know\b`,
   String.raw`\blet me know if you(?:'d| would)? (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
+  String.raw`\blet me know if (?:${THE_CHANGE}) (?:${FITS}|is (?:${ALL_RIGHT}))\b`,
   String.raw`\b(?:let me know|confirm) (?:if|whether) you(?:'d| would)? (?:like|want) (?:me )?to ` +
     String.raw`(?:make|apply|process|complete|finali[sz]e|go through with) (?:this|these|the|that) ` +
     String.raw`(?:changes?|booking|cancellation|upgrade|update|modifications?)\b`,
@@ -116,6 +126,15 @@ export const OFFER_TO_ACT = alt(
   String.raw`\bplease confirm (?:that )?you(?: would|'d) like\b|\bwant me to\b`,
   String.raw`\bare you sure (?:you want|you'd like|you would like) to\b|` +
     String.raw`\blet me know if you(?:'d| would) like (?:me )?to\b`,
+);
+/**
+ * After an offer to act, a verb whose object only points at the change the message describes ("Would
+ * you like me to make this change?", "Shall I do that?", "Want me to send it?").
+ */
+export const POINTED_CHANGE = new RegExp(
+  String.raw`^\s*(?:go ahead and\s+)?[a-z]+(?:\s+(?:out|through|ahead with))?\s+(?:it|that|this|them|these|those|so|` +
+    String.raw`(?:this|that|these|those|the)\s+(?:changes?|updates?|modifications?|adjustments?|requests?|plan))` +
+    String.raw`(?:\s+(?:now|for you|today|please|then))*\s*[?.!]*$`,
 );
 /** After an offer to act, something that is no change ("Would you like me to search ...?"). */
 export const NOT_A_CHANGE =
@@ -130,12 +149,13 @@ export const AFTERWARDS =
 /** A choice left open in an approval ("one of these options", "any other changes", "which"). */
 export const OPEN_CHOICE =
   /\b(?:one of (?:these|those|the|them)|any (?:of|other)|any|which|either|explore|something else|anything else|further (?:assistance|help|options?)|(?:a new|another|other|a different|different) (?:reservations?|bookings?|flights?|ones?|options?|orders?|dates?|times?)|to [a-z]+ or [a-z]+ (?:your|the|this|that|these|those|it|them|my))\b/;
-/** A change left open ("changing the cabin class", with no new value). */
-export const OPEN_CHANGE =
-  /\b(?:chang|modif|updat|adjust|edit|alter)\w*\s+(?:the|your|its|their|any)\s+(?:[\w-]+\s+){0,2}[\w-]+\s*[?.!]*$/;
+/** A verb that modifies something, with what it modifies ("changing the cabin class"). */
+export const MODIFY = /\b(?:chang|modif|updat|adjust|edit|alter)\w*\s+(?:the|your|its|their|any|this|that)\s+/;
+/** What gives a modification its new value: a target ("to business", "into", "from ... to"), an amount. */
+export const NEW_VALUE = /\b(?:to|into|from)\b|\$/;
 /** Where an approval's first alternative ends ("..., or is there anything else?"). */
 export const ALTERNATIVE =
-  /,?\s+or\s+(?:is there|would you|should i|shall i|do you|if you|need|anything|would|can i|perhaps|maybe|keep)\b|,\s+or\b/;
+  /,?\s+or\s+(?:is there|would you|should i|shall i|do you|if you|need|anything|would|can i|perhaps|maybe)\b|,\s+or\b/;
 /** An offer that holds only if something not yet known is true ("if you are a gold member, I can offer ..."). */
 export const ELIGIBLE_IF = new RegExp(
   String.raw`\bif you(?:'re| are| have| were| had| qualify|` +
@@ -171,6 +191,8 @@ export const TRANSFER = alt(
   String.raw`\byou(?:'re| are| will be|'ll be) (?:being |now )?(?:transferred|connected|escalated)\b`,
   String.raw`\b(?:i(?:'ve| have)|has been|have been) (?:transferred|escalated|connected)\b`,
 );
+/** Words of a hand-over to a person, which no approval of a change is about. */
+export const HAND_OVER = /\b(?:transfer|human|live agent|representative|supervisor|connect you)\b/;
 /** Words before a hand-over that make it an offer, an advice or a condition ("I can transfer you"). */
 export const TRANSFER_NOT_NOW = new RegExp(
   String.raw`\b(?:can|could|would|may|might|should|if|whether|recommend|suggest|suggesting|offer|happy to|able to|` +

@@ -33,15 +33,19 @@ export function proposalOf(words: Words, sentences: readonly string[], context: 
   const planned = sentences.some((s) => R.WILL_PROCEED.test(s) && hits(words, s).some((h) => !h.pattern.term));
   for (const s of sentences) {
     const clause = firstAlternative(s);
+    // "Would you like to cancel it, or change its flights?": two changes offered, neither proposed.
+    if (changesIn(words, s.slice(clause.length)).some((a) => !changesIn(words, clause).includes(a))) continue;
     const offer = R.OFFER_TO_ACT.exec(clause);
+    const after = offer === null ? "" : clause.slice(offer.index + offer[0].length);
     if (R.APPROVAL.test(clause) || (planned && R.HOW_TO_PROCEED.test(clause))) approvals.push(clause);
-    else if (offer !== null && !R.NOT_A_CHANGE.test(clause.slice(offer.index + offer[0].length))) {
-      if (hits(words, clause).some((h) => !h.pattern.term)) approvals.push(clause);
+    else if (offer !== null && !R.NOT_A_CHANGE.test(after)) {
+      // The change named, or pointed at ("Would you like me to do that?"), which the message names.
+      if (hits(words, clause).some((h) => !h.pattern.term) || R.POINTED_CHANGE.test(after)) approvals.push(clause);
     }
   }
   if (approvals.length === 0) return NONE;
-  if (approvals.every((c) => !specific(words, c))) return NONE;
   const text = sentences.join(" ");
+  if (approvals.every((c) => !specific(words, c, text))) return NONE;
   if (R.ELIGIBLE_IF.test(text)) return NONE;
   // A message still asking what the change is proposes nothing yet.
   if (context.asks.some((f) => !words.terms.has(f))) return NONE;
@@ -98,17 +102,33 @@ function approved(clause: string): string {
 }
 
 // An approval clause that points at one change: not a transfer, a menu, a generic or open change.
-function specific(words: Words, clause: string): boolean {
-  if (/\b(?:transfer|human|live agent|representative|supervisor|connect you)\b/.test(clause)) return false;
+// One that names no change approves what the message says ("I can transfer you. Shall I do that?").
+function specific(words: Words, clause: string, text: string): boolean {
+  const named = hits(words, clause).some((h) => !h.pattern.term);
+  if (R.HAND_OVER.test(named ? clause : text)) return false;
   const object = approved(clause);
   if (R.OPEN_CHOICE.test(object) && !/\d/.test(object)) return false;
   // "Which one would you like to book?": a choice asked, not a change to approve.
   if (/^(?:(?:so|and|also|now)\s+)?(?:which|what)\b/.test(clause)) return false;
-  if (R.OPEN_CHANGE.test(object)) return false;
+  if (openChange(words, object)) return false;
   // Two different changes offered as alternatives ("change or cancel your reservation?").
   const said = hits(words, clause).filter((h) => !h.pattern.term);
   const kinds = new Set(said.map((h) => h.pattern.action));
   return !(kinds.size >= 2 && /\bor\b/.test(clause) && !/\band\b/.test(clause));
+}
+
+// "Would you like to change the cabin class on this reservation?": a change of something with no new
+// value given (no "to ...", no amount, no value word), a generic offer.
+function openChange(words: Words, object: string): boolean {
+  const m = R.MODIFY.exec(object);
+  if (m === null) return false;
+  const rest = object.slice(m.index + m[0].length);
+  return !R.NEW_VALUE.test(rest) && valueWordsAt(words, rest).every((v) => words.terms.has(v.word.field));
+}
+
+// The changes a text names (not by a term's words), in order.
+function changesIn(words: Words, text: string): string[] {
+  return hits(words, text).filter((h) => !h.pattern.term).map((h) => h.pattern.action);
 }
 
 // A value still open: two or more values of a field offered each with a price ("Economy: $121,

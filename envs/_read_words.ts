@@ -95,10 +95,12 @@ function forms(word: string): string {
 // words between them ("change your return flights"), the last one with an optional plural.
 function actionPattern(word: string): RegExp {
   const [first, ...rest] = parts(word);
-  // The words between may not start another clause ("changes even if the passenger" is no passenger change).
+  // The words between may not start another clause ("changes even if the passenger" is no passenger change);
+  // an aside in parentheses is passed over ("add Ana Li (born 2001-02-03) as a passenger").
+  const aside = String.raw`(?:\s+\([^()]{1,60}\))?`;
   const gap =
-    String.raw`(?:\s+(?!(?:if|even|but|and|or|because|when|while|since|although|unless|which|who|whether|than)\b)` +
-    String.raw`[^\s.?!;:]+){0,4}?\s+`;
+    String.raw`(?:${aside}\s+(?!(?:if|even|but|and|or|because|when|while|since|although|unless|which|who|whether|` +
+    String.raw`than)\b)[^\s.?!;:]+){0,4}?${aside}\s+`;
   const tail = rest.length === 0 ? "" : gap + rest.map((p, i) => i === rest.length - 1 ? `${singular(p)}(?:e?s)?` : p)
     .join("[\\s_-]+");
   return new RegExp(`(?<![\\p{L}\\p{N}_])${forms(first)}${tail}(?![\\p{L}\\p{N}_])`, "u");

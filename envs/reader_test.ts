@@ -451,3 +451,53 @@ Deno.test("readAgentMessage() and readUserMessage() read 50 KB runs of letters, 
     assertEquals(readAgentMessage(domain, "What is it? ".repeat(4000)).unread, false, domain);
   }
 });
+
+Deno.test("readAgentMessage() reads a proposal whatever closes it, taking the change from the message when the question names none", () => {
+  const bodies: [string, string][] = [
+    ["cancel", "Reservation T4K8PZ (Denver to Austin, June 9) can be cancelled with $310 going back to your Visa."],
+    ["change_flights", "Your updated itinerary would be HAT417 from ATL to BOS on June 12, with $64 more to pay."],
+    ["change_cabin", "Moving both travellers on reservation R2D9QX up to business comes to $515."],
+    ["change_baggage", "Three checked bags on reservation M3V7WS will cost $75 in total, charged to your Mastercard."],
+    ["send_certificate", "Since the delay was over four hours, I can offer you a $150 travel voucher as compensation."],
+  ];
+  const closers = [
+    "Should I make this change?",
+    "Do you want me to do that?",
+    "Would that work for you?",
+    "Is everything correct?",
+    "Looks good?",
+    "OK to go ahead?",
+    "Please confirm (yes or no).",
+    "Could you confirm?",
+    "Do you agree?",
+    "Are you comfortable with this?",
+    "Want me to proceed?",
+    "Should I?",
+    "Let me know if this looks right.",
+  ];
+  const wrong: string[] = [];
+  for (const [action, body] of bodies) {
+    for (const closer of closers) {
+      const r = agent(`${body} ${closer}`);
+      if (!r.proposes || r.action !== action) wrong.push(`${closer} ${action}: ${r.action}`);
+    }
+  }
+  assertEquals(wrong, []);
+  assertEquals(proposal("Cancelling reservation P0L9KQ returns $180 to your card, alright?"), [true, "cancel"]);
+  assertEquals(proposal("Confirm: one extra bag on H6J2NB for $35. yes/no"), [true, "change_baggage"]);
+  // A hand-over pointed at is no change.
+  assertEquals(proposal("I could pass this to a live agent if you wish. Should I do that?"), [false, null]);
+});
+
+Deno.test("readAgentMessage() reads no proposal in a generic offer to modify or in two changes offered side by side", () => {
+  const cases: [string, [boolean, string | null]][] = [
+    ["Would you like to modify the passengers on this booking?", [false, null]],
+    ["Do you want to update the cabin for your upcoming trip?", [false, null]],
+    ["Would you like me to cancel this trip, or change its date instead?", [false, null]],
+    ["Should I upgrade the cabin, or add checked bags instead?", [false, null]],
+    // With a new value it is a change of its own.
+    ["Would you like to change the cabin of reservation K2L4M6 to business for $220?", [true, "change_cabin"]],
+    ["Shall I cancel reservation K2L4M6, or is there anything else first?", [true, "cancel"]],
+  ];
+  assertEquals(misread(cases, proposal), []);
+});
