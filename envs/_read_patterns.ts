@@ -23,6 +23,9 @@ export const REQUEST = alt(
   String.raw`\b(?:kindly|do you (?:have|know|remember)|what(?:'s| is| are| was| were) (?:your|the))\b`,
   String.raw`\b(?:can|could|may) i (?:have|get|ask|know|see|grab|` +
     String.raw`take)\b|^(?:and )?(?:your|the) [^,.?!]{1,40},? please\b`,
+  // An imperative starting a clause: "just send it over", "..., then share the code with me".
+  String.raw`(?:^|[,;:]\s+|\b(?:and|then|just|simply)\s+)(?:provide|share|give me|tell me|` +
+    String.raw`send (?:me|us|it|them|over|along))\b`,
 );
 /** A statement of what the agent needs ("I'll need your user ID", "the reservation ID is required"). */
 export const NEED = alt(
@@ -72,6 +75,17 @@ export const VALUE_AFTER = /^\s*(?:is\s+|:\s*)?#?[a-z0-9_]*\d[a-z0-9_]*\b/;
 export const LISTED = /^\s*(?:,|and|or|&|\/)?\s*(?:and|or)?\s*(?:your|the|my|his|her|their|its|a|an)?\s*$/;
 /** Between two names: an alternative left open ("or any other information"). */
 export const ANY_OTHER = /\bor (?:any )?other\b/;
+/** A request's object that points at a name said before it ("which ones", "it", "them"). */
+export const POINTER = /\b(?:which ones?|which of (?:these|those|them|the)|it|them)\b/;
+/** A choice among what the message listed ("Which one would you like?"). */
+export const WHICH_ONE = /\b(?:which|what) (?:ones?\b|of (?:these|those|them|the)\b)/;
+/** A word asking which, when, how many: a question asks for a value with it. */
+export const WH = /\b(?:which|what|how many|how much|when|where|who)\b/;
+/** A value stated for the customer to confirm ("I assume you're flying from LAX, correct?"). */
+export const ASSUMED =
+  /(?:,|\s-|\u2014)\s*(?:correct|right|is that (?:correct|right)|am i right|is that so)\s*\?$|^(?:i assume|i take it|i understand)\b[^?]*\?$/;
+/** Right after a name: something that happened or is so ("... was delayed", "... were cancelled"). */
+export const HAPPENED = /^\s*(?:[\w-]+\s+)?(?:was|were|had been|has been|have been|got|did)\b/;
 /** A request that points back at what an earlier sentence named ("please provide those details"). */
 export const POINTS_BACK =
   /\b(?:them|those|these|it|this information|that information|the necessary|the above|this info|the (?:requested|required) (?:details|information))\b/;

@@ -77,8 +77,13 @@ function stem(words: string): string {
 
 /** A name or word as a pattern over normalised text: whole words, "_", "-" and " " alike, an optional plural "s". */
 export function phrase(words: string): RegExp {
+  const [first, ...rest] = parts(words);
+  // "Which of these flights" is "which flights".
+  const head = /^(?:which|what)$/.test(first) && rest.length > 0
+    ? `${first}(?:\\s+(?:ones?\\s+)?of\\s+(?:these|those|the|your|our))?`
+    : first;
   // Not inside an id: "credit" is no word of "credit_card_1111111".
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts(words).join("[\\s_-]+")}(?:e?s)?(?![\\p{L}\\p{N}_])`, "u");
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${[head, ...rest].join("[\\s_-]+")}(?:e?s)?(?![\\p{L}\\p{N}_])`, "u");
 }
 
 // A verb in its forms: "cancel" → cancels, cancelled, cancelling; "issue" → issuing; "modify" → modified.

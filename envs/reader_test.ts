@@ -501,3 +501,22 @@ Deno.test("readAgentMessage() reads no proposal in a generic offer to modify or 
   ];
   assertEquals(misread(cases, proposal), []);
 });
+
+Deno.test("readAgentMessage() reads asks put as an assumption, an open 'where', a pointer back or a 'which' before an offer", () => {
+  const cases: [string, string, string[]][] = [
+    ["airline", "You'll be departing from Phoenix as before, right?", ["origin"]],
+    ["airline", "Your flight leaves from Phoenix at 9 am.", []],
+    ["airline", "Where are you travelling from and to?", ["origin", "destination"]],
+    ["airline", "When you locate your confirmation number, simply send it along.", ["reservation_id"]],
+    ["airline", "Which of the flights above would you prefer?", ["flight_choice"]],
+    ["airline", "I found two flight options:\n1. HAT201, 9 am, $140\n2. HAT305, 4 pm, $160\nWhich one suits you?", [
+      "flight_choice",
+    ]],
+    ["airline", "Could you let me know which flight was cancelled on you?", ["other"]],
+    ["airline", "The upgrade costs $90. If so, which card should I put the difference on?", ["payment_method"]],
+    ["orders", "Which period should I cover in the sales report?", ["date"]],
+  ];
+  const wrong = cases.filter(([d, t, want]) => JSON.stringify(readAgentMessage(d, t).asks) !== JSON.stringify(want))
+    .map(([d, t]) => [t, readAgentMessage(d, t).asks]);
+  assertEquals(wrong, []);
+});

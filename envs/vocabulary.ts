@@ -108,6 +108,13 @@ export interface FieldWords {
    * @default {none}
    */
   implies?: readonly string[];
+  /**
+   * For a field of choices: the field a question asks for instead when it names this one to identify
+   * what already is or was rather than to choose ("Which flight was delayed?" asks which existing flight,
+   * not which one to book).
+   * @default {none: the name asks for this field}
+   */
+  existing?: string;
 }
 
 /** Which field a task's fact is, and its own names. */
@@ -268,6 +275,9 @@ export function vocabularyProblem(vocabulary: Vocabulary, tools: Domain["tools"]
     }
     const odd = (field.implies ?? []).find((f) => !Object.hasOwn(vocabulary.fields, f));
     if (odd !== undefined) return `field "${name}" implies "${odd}", which is not one of its fields`;
+    if (field.existing !== undefined && !Object.hasOwn(vocabulary.fields, field.existing)) {
+      return `field "${name}" is asked as "${field.existing}" about what exists, which is not one of its fields`;
+    }
   }
   for (const [fact, words] of Object.entries(vocabulary.facts ?? {})) {
     if (!Object.hasOwn(vocabulary.fields, words.field)) {

@@ -269,6 +269,8 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "i would like",
         "i want",
       ],
+      // "Which flight was delayed?" identifies a flight flown, which τ-bench's labels count as other.
+      existing: "other",
     },
     reason: {
       names: ["reason", "reason for cancellation", "reason for cancelling", "why"],
