@@ -170,7 +170,7 @@ export const REFUSE = every(
   String.raw`(?:\bnot|n't) (?:${FORBIDDEN})\b`,
   String.raw`\bcan no longer\b|\bno longer (?:possible|allowed|permitted|eligible)\b`,
   String.raw`\b(?:ineligible|non-?refundable|non-?modifiable|non-?changeable|prohibited|forbidden)\b`,
-  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive|offer|support|accept)\b`,
+  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive|offer|support|accept|let (?:me|us|you))\b`,
   String.raw`\b(?:${DOES_NOT}) apply (?:in|to) (?:this|your|you)\b`,
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
   // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
@@ -178,7 +178,7 @@ export const REFUSE = every(
   // "against our policy", "against company policy": any one word names whose policy it is.
   String.raw`\bagainst (?:(?:our|the|this)\s+)?(?:[\w-]+\s+)?(?:policy|policies|rules)\b`,
   String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,
-  String.raw`\b(?:do not|don'?t) have the (?:ability|authority|option|permission|capability|means)\b`,
+  String.raw`\b(?:${DOES_NOT}) have (?:the |any )?(?:ability|authority|option|permission|capability|means|access)\b`,
   String.raw`\b(?:no way|no option|no provision|not an option|not in a position) to\b`,
   // "Our policy prohibits ...", "The rules don't permit ...".
   String.raw`\b(?:prohibits?|forbids?|disallows?|precludes?|bars)\b`,
@@ -192,9 +192,9 @@ export const REFUSE = every(
   String.raw`\bpolic(?:y|ies) (?:is|are) (?:quite |very |rather |really )?(?:strict|fixed|firm|final)\b`,
   String.raw`\b(?:already|have) (?:provided|given|offered|issued) (?:you )?the maximum\b|` +
     String.raw`\b(?:is|are) (?:already )?the maximum (?:allowed|allowable|permitted|possible)\b`,
-  String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:can|` +
-    String.raw`able to|allowed to|permitted to|authori[sz]ed to) ` +
-    String.raw`(?:do|offer|allow|provide|approve|honou?r|make|arrange|process)\b`,
+  String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:(?:can|could|able to|allowed to|permitted to|` +
+    String.raw`authori[sz]ed to) )?(?:do|offer|allow|permit|provide|approve|honou?r|make|arrange|process|support|` +
+    String.raw`accept|grant)\b`,
   String.raw`\bno (?:refunds?|changes?|exceptions?|compensation|` +
     String.raw`modifications?|cancellations?|credits?) (?:is|are|can be|will be) ` +
     String.raw`(?:possible|allowed|permitted|available|offered|given|made)\b`,

@@ -293,6 +293,9 @@ const REFUSALS = [
   "However, the policy is quite strict, and there are no exceptions for adding insurance after booking.",
   "The compensation is fixed, and I have already provided the maximum allowable certificate.",
   "Sorry, I have to turn that down: only pending orders can be changed.",
+  "We don't have access to details on why a departure ran late.",
+  "Refunding a used ticket is not something we permit.",
+  "The fare rules don't let us move the return date.",
 ];
 const NOT_REFUSALS = [
   "Sorry, something went wrong on my side",
@@ -322,6 +325,8 @@ const NOT_REFUSALS = [
   "The gift card doesn't have enough balance to cover $348. Would you like to add a credit card?",
   "Order 3518 is delivered.",
   "Nothing in our policy prohibits a name correction, so I can do that.",
+  "You don't have to do anything else on your side.",
+  "If the rules don't let me waive the fee, I will tell you before charging anything.",
 ];
 
 Deno.test("isRefusal() takes a refusal by rule or an impossibility, even next to an offer", () => {
