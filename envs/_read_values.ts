@@ -3,7 +3,7 @@
 // each value counted for one field only (the longest reading wins; a `cued` field's value counts only
 // after one of its cues). Private to envs/.
 import * as R from "./_read_patterns.ts";
-import { type Span, Taken, valueWordsAt, type Words } from "./_read_words.ts";
+import { actionsAt, type Span, Taken, valueWordsAt, type Words } from "./_read_words.ts";
 
 /** A value of a field said in a text, as written. */
 export interface SaidValue {
@@ -108,6 +108,9 @@ export function valuesSaid(words: Words, text: string): SaidValue[] {
         if (!m[0].split(/[ -]/).some((w) => R.NOT_A_NAME.has(w.toLowerCase()))) add(m.index, m.index + m[0].length);
       }
     }
+    if (spec.explains === true) {
+      for (const e of explanations(words, low)) found.push({ field, value: text.slice(e.from, e.end), ...e, order });
+    }
   });
   // A value word needs no cue: it is the field's own word ("the cheaper one").
   for (const v of valueWordsAt(words, low)) {
@@ -119,6 +122,26 @@ export function valuesSaid(words: Words, text: string): SaidValue[] {
   const taken = new Taken(text.length);
   const out = found.filter((c) => taken.take(c.from, c.to));
   return out.sort((a, b) => a.from - b.from).map(({ field, value }) => ({ field, value }));
+}
+
+// The explanations of a change the text gives: "because ..." (or "due to ...", "since I ...") after a
+// word that says a change in the same sentence ("I'm cancelling because I was away"). Each takes only
+// its first word's place, so the values said in it still count for their own fields.
+const EXPLAINS = /\b(?:because|due to|owing to|as a result of|since (?:i|we|my|our|the|it|they|he|she))\b/g;
+const CLAUSE_END = /[.?!;\n]/;
+function explanations(words: Words, low: string): (Span & { end: number })[] {
+  if (low.search(EXPLAINS) < 0) return [];
+  const changes = actionsAt(words, low, []).filter((c) => !c.pattern.weak && !c.pattern.term);
+  const out: (Span & { end: number })[] = [];
+  for (const m of low.matchAll(EXPLAINS)) {
+    const before = low.slice(Math.max(0, m.index - CUE_WINDOW), m.index);
+    const from = m.index - before.length + Math.max(...[...".?!\n"].map((c) => before.lastIndexOf(c))) + 1;
+    if (!changes.some((c) => c.from >= from && c.to <= m.index)) continue;
+    const rest = low.slice(m.index, m.index + 160);
+    const end = CLAUSE_END.exec(rest);
+    out.push({ from: m.index, to: m.index + m[0].length, end: m.index + (end === null ? rest.length : end.index) });
+  }
+  return out;
 }
 
 // Whether a cue of the field is said before `at`, in the same sentence and not far before.

@@ -520,3 +520,20 @@ Deno.test("readAgentMessage() reads asks put as an assumption, an open 'where', 
     .map(([d, t]) => [t, readAgentMessage(d, t).asks]);
   assertEquals(wrong, []);
 });
+
+Deno.test("readUserMessage() reads a reason explaining a change and who travels said without a count", () => {
+  const cases: [string, string[]][] = [
+    ["I want to cancel since my plans fell through.", ["reason"]],
+    ["I'd like to reschedule due to a family matter.", ["reason"]],
+    ["Since it's my first trip, what does the fare include?", []],
+    ["Just myself this time.", ["passengers"]],
+    ["My sister and I will both fly.", ["passengers"]],
+    ["I'm the only traveller on this one.", ["passengers"]],
+    ["It will be me and my colleague, Dana Whitfield.", ["passengers", "name"]],
+  ];
+  const sorted = cases.map(([t, want]): [string, string[]] => [t, [...want].sort()]);
+  assertEquals(misread(sorted, (t) => user(t, "").provides.sort()), []);
+  assertEquals(readUserMessage("retail", "Please cancel it because I found it cheaper elsewhere.").provides, [
+    "reason",
+  ]);
+});

@@ -109,6 +109,13 @@ export interface FieldWords {
    */
   implies?: readonly string[];
   /**
+   * Whether a clause that explains a change gives a value of this field, a reason's: the words after
+   * "because", "due to" or "since I ..." said after a word of a change in the same sentence ("I'm
+   * cancelling because I was away").
+   * @default {false}
+   */
+  explains?: boolean;
+  /**
    * For a field of choices: the field a question asks for instead when it names this one to identify
    * what already is or was rather than to choose ("Which flight was delayed?" asks which existing flight,
    * not which one to book).

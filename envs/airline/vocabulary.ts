@@ -33,6 +33,30 @@ const TRAVEL = [
   "going",
 ];
 
+// The people a customer travels with.
+const KIN = [
+  "wife",
+  "husband",
+  "partner",
+  "spouse",
+  "son",
+  "daughter",
+  "kids",
+  "children",
+  "family",
+  "friend",
+  "colleague",
+  "mother",
+  "father",
+  "mom",
+  "dad",
+  "parents",
+  "brother",
+  "sister",
+  "boyfriend",
+  "girlfriend",
+];
+
 /** The airline's vocabulary. */
 export const AIRLINE_VOCABULARY: Vocabulary = {
   fields: {
@@ -82,6 +106,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "it is for",
         "tickets for",
         "booking for",
+        ...KIN,
       ],
       term: true,
       implies: ["passengers"],
@@ -194,19 +219,17 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "adult",
       ],
       kind: "count",
-      words: [
-        "just me",
-        "just be me",
-        "only me",
-        "only passenger",
-        "only one passenger",
-        "myself",
-        "by myself",
-        "both of us",
-        "the two of us",
-        "traveling alone",
-        "travelling alone",
+      // Who travels, said without a count: the customer alone ("it'll just be me", "I'm the only
+      // passenger", "flying solo") or with someone close ("me and my husband", "my sister and I").
+      values: [
+        /\b(?:just|only) (?:be )?(?:me|myself)\b|\bby myself\b|\b(?:travell?ing|flying|going) (?:alone|solo)\b/i,
+        /\bthe only (?:one|person|passenger|travell?er|adult)\b/i,
+        new RegExp(
+          String.raw`\b(?:(?:me and|with|and) my (?:${KIN.join("|")})|my (?:${KIN.join("|")}) and (?:i|me))\b`,
+          "i",
+        ),
       ],
+      words: ["myself", "both of us", "the two of us", "only one passenger"],
       term: true,
     },
     baggage: {
@@ -303,11 +326,9 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "don't need it",
         "personal reasons",
         "something came up",
-        "because",
-        "out of town",
-        "too long",
       ],
       term: true,
+      explains: true,
     },
     membership: {
       names: ["membership", "membership level", "membership status", "member status", "tier"],

@@ -25,6 +25,7 @@ export const ORDERS_VOCABULARY: Vocabulary = {
       names: ["reason", "why"],
       words: ["wrong size", "late delivery", "damaged", "not as described", "defective", "broken", "because of"],
       term: true,
+      explains: true,
     },
     steps: { names: ["steps", "number of steps", "levels", "referrals"], kind: "count" },
     other: { names: ["details", "information"], vague: ["details", "information"] },

@@ -31,6 +31,7 @@ export const RETAIL_VOCABULARY: Vocabulary = {
       names: ["reason", "reason for cancelling", "reason for cancellation", "why"],
       words: ["no longer needed", "ordered by mistake", "by mistake", "don't need it", "no longer need"],
       term: true,
+      explains: true,
     },
     other: { names: ["details", "information"], vague: ["details", "information"] },
   },
