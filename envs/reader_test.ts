@@ -537,3 +537,28 @@ Deno.test("readUserMessage() reads a reason explaining a change and who travels 
     "reason",
   ]);
 });
+
+Deno.test("readUserMessage() reads a yes with thanks or a question, a no taken back, and a term asked instead as no no", () => {
+  const yes = [
+    "Do it.",
+    "Sounds fine, thanks.",
+    "Sounds good. How soon will it show up?",
+    "I'm okay with that.",
+    "That's acceptable.",
+  ];
+  assertEquals(yes.filter((t) => !user(t).approves), []);
+  const no = [
+    "I don't need the cancellation anymore.",
+    "I've decided against it.",
+    "I'll stick with what I have.",
+    "Could you look for a later flight instead?",
+  ];
+  assertEquals(no.filter((t) => !user(t).declines), []);
+  const neither = [
+    "Can I use my gift card instead?",
+    "OK, but please bill my other card instead of this one.",
+    "Hang on, before you go ahead, is there a fee?",
+    "That sounds good. Could you charge my Visa rather than the Mastercard?",
+  ];
+  assertEquals(neither.filter((t) => user(t).approves || user(t).declines), []);
+});

@@ -140,6 +140,15 @@ const YES = [
   "Yes. How much will that cost?",
   "Yes, and please also add two checked bags.",
   "Yes, that works. Also, I'd like to upgrade to business class.",
+  // "Do it" tells, it asks nothing; an assent stays one with thanks or a question that only asks.
+  "Do it.",
+  "Do that, please.",
+  "Sounds great. When will the refund show up?",
+  "Sounds good, thanks!",
+  "Let's go with that, please.",
+  "I'm fine with that.",
+  "That's acceptable.",
+  "I'm happy with the plan.",
 ];
 const NOT_YES = [
   "No",
@@ -176,6 +185,9 @@ const NOT_YES = [
   "Let's hold off.",
   "Yes, but can we do it next week instead?",
   "Ok, thanks.",
+  "That sounds good. Could you charge my other card?",
+  "Sounds fine, but what's the fee?",
+  "Hold on, what's the fee?",
 ];
 
 Deno.test("isExplicitYes() takes yes, go-ahead and confirmation replies, with details or a separate request", () => {
@@ -206,7 +218,6 @@ const DECLINES = [
   "Don't do that.",
   "Not now.",
   "Not yet, I need to ask my wife.",
-  "Wait, how much is the fee?",
   "Cancel that.",
   "Actually, never mind.",
   "Hold on a second.",
@@ -228,6 +239,11 @@ const DECLINES = [
   "I appreciate the offer, but $50 isn't enough.",
   "Actually, I'd prefer the later flight.",
   "Could you book the nonstop one instead?",
+  "I no longer need the upgrade.",
+  "I've chosen not to go ahead.",
+  "I'll stay with what I booked.",
+  "I don't think I need that.",
+  "I don't want that change anymore.",
 ];
 const NOT_DECLINES = [
   "No problem, go ahead.",
@@ -249,6 +265,11 @@ const NOT_DECLINES = [
   "No worries at all, that works for me.",
   "Yes, within budget, go ahead.",
   "Keep the change notification on, and yes, proceed.",
+  // A question before deciding (τ-bench rule U3), and paying otherwise, a term of the change.
+  "Wait, how much is the fee?",
+  "Hang on, is there a fee for that?",
+  "Please charge my other card instead.",
+  "Could you put it on my debit card instead?",
 ];
 
 Deno.test("isDecline() takes a no, a stop and a holding off", () => {
