@@ -286,7 +286,16 @@ Deno.test("readAgentMessage() reads done-claims, refusals, hand-overs, informati
 });
 
 Deno.test("readAgentMessage() reads gibberish as unread and any real message as read", () => {
-  const gibberish = ["Blorf quix zanth? Wibble 42 snorp.", "ka lo mi tu ne po ra", "Zzyx vrop gleeb!!", "qwrt zxcv 17"];
+  const gibberish = [
+    "Blorf quix zanth? Wibble 42 snorp.",
+    "ka lo mi tu ne po ra",
+    "Zzyx vrop gleeb!!",
+    "qwrt zxcv 17",
+    "lorem ipsum dolor sit amet",
+    "Ja, bitte stornieren.",
+    "Sí, adelante.",
+    "Да, отмените бронирование.",
+  ];
   assertEquals(gibberish.filter((t) => !agent(t).unread), []);
   const real = [
     "Hello! How can I help you today?",
@@ -298,6 +307,15 @@ Deno.test("readAgentMessage() reads gibberish as unread and any real message as 
     "Is there anything else I can help with?",
     "Could you give me your order id?",
     "I'm sorry, our system is not responding right now (503 service unavailable). Please try again later.",
+    // Short messages that say nothing more than an acknowledgement are read too: they count for the agent.
+    "Thanks for waiting.",
+    "Understood.",
+    "Alright.",
+    "Hmm.",
+    "Noted.",
+    "Mhm, one moment while I look.",
+    "Got it.",
+    "My apologies for the mix-up.",
   ];
   assertEquals(real.filter((t) => agent(t).unread), []);
   assertEquals(real.filter((t) => readAgentMessage("orders", t).unread), []);
