@@ -192,6 +192,8 @@ export const PLAN = alt(
 /** A statement of what is generally so ("insurance typically covers cancellations"): it names no change proposed. */
 export const GENERALLY =
   /\b(?:typically|usually|generally|normally|in general|polic(?:y|ies)|covers?|allows?|allowed|permitted|can only|cannot|can'?t|not possible)\b/;
+/** A quoted text, in double quotes or in single quotes that no letter touches outside. */
+export const QUOTED = /"[^"\n]{1,200}"|(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu;
 /** A priced choice of a value ("Economy: $121", "Business ($338)"): the value is still open. */
 export const PRICED = /^\s*(?:price|fare|class|cabin)?\s*[:(]\s*\$\s?\d/;
 

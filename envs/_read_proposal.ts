@@ -155,7 +155,9 @@ function openValue(words: Words, sentences: readonly string[], approvals: readon
 // is not a change word there).
 function hits(words: Words, norm: string): ActionHit[] {
   const names = namesAt(words, norm), values = valueWordsAt(words, norm);
-  const covered: Span[] = [...names, ...values];
+  // A quoted text is a value ("with the subject 'Your refund'"): its words say no change.
+  const quoted = [...norm.matchAll(R.QUOTED)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
+  const covered: Span[] = [...names, ...values, ...quoted];
   // A one-word change whose object is a term of a change is about the term ("purchase travel
   // insurance", "use the certificate"), not a change of its own.
   const terms = [

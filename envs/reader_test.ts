@@ -580,3 +580,22 @@ Deno.test("readUserMessage() reads a yes with thanks or a question, a no taken b
   ];
   assertEquals(neither.filter((t) => user(t).approves || user(t).declines), []);
 });
+
+Deno.test("readAgentMessage() reads the other domains' proposals however they close, and a quoted text says no change", () => {
+  const cases: [string, string, [boolean, string | null]][] = [
+    ["orders", "I'll refund $18.20 on order 7704 (reason: defective). Okay to go ahead?", [true, "refund"]],
+    ["orders", "Shall I send customer C0917 an email with the subject 'Refund of order 7704'?", [true, "email"]],
+    ["orders", "Which date range should the report cover?", [false, null]],
+    ["retail", "I can swap item 4455667788 for item 8877665544 on order #W5550001. Does that work for you?", [
+      true,
+      "modify_items",
+    ]],
+    ["retail", "Would you like to cancel order #W5550001, or return its items?", [false, null]],
+  ];
+  const wrong = cases.filter(([d, t, want]) => {
+    const r = readAgentMessage(d, t);
+    return JSON.stringify([r.proposes, r.action]) !== JSON.stringify(want);
+  }).map(([d, t]) => [t, readAgentMessage(d, t).action]);
+  assertEquals(wrong, []);
+  assertEquals(readAgentMessage("orders", "Which date range should the report cover?").asks, ["date"]);
+});
