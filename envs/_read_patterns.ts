@@ -153,10 +153,15 @@ export const POINTED_CHANGE = new RegExp(
 /** After an offer to act, something that is no change ("Would you like me to search ...?"). */
 export const NOT_A_CHANGE =
   /^\s*(?:(?:go ahead and|first|also|now)\s+)?(?:search|look|check|find|explore|see|review|verify|help|assist|transfer|connect|show|research|investigate|contact|escalate|keep|try|recheck|double-check|note|list|get|retrieve|pull up|calculate|explain|tell|walk)\b/;
-/** "I can proceed with issuing the certificate": a plan that a "how would you like to proceed?" asks about. */
-export const WILL_PROCEED = /\b(?:i|we) (?:can|will|'ll|could) (?:now )?(?:proceed|go ahead) (?:with|and)\b/;
-/** "Just let me know how you'd like to proceed". */
-export const HOW_TO_PROCEED = /\blet me know how you(?:'d| would) like to proceed\b/;
+/**
+ * Asking the customer to decide, with no change of its own ("Let me know how you'd like to proceed",
+ * "Tell me if you want that"): an approval of the change the message says the agent will make.
+ */
+export const DECIDE = new RegExp(
+  String.raw`\b(?:let me know|tell me) (?:how|whether|if) you(?:'d| would)? (?:like|want|wish|prefer)` +
+    String.raw`(?: (?:me )?to (?:proceed|go ahead|continue|do (?:that|this|it|so)))?(?: that| this| it)?\s*[.!]*$|` +
+    String.raw`\blet me know (?:your decision|what you decide)\b`,
+);
 /** What an agent adds after the approval it asks ("..., and I'll update your reservation"). */
 export const AFTERWARDS =
   /,?\s+(?:and|then|so)\s+(?:i|we)(?:'ll| will| can| shall)?\b|,\s+(?:i|we)(?:'ll| will)\b|,\s*and (?:if|let me know|please|provide|tell|specify|confirm)\b/;
@@ -179,7 +184,11 @@ export const ELIGIBLE_IF = new RegExp(
 /** The agent saying it cannot go on with the request ("I can't continue without your id", "I could not complete this"). */
 export const GIVES_UP = new RegExp(
   String.raw`\b(?:could not|couldn'?t|cannot|can'?t|can not|unable to|not able to) (?:complete|finish|continue|go on|` +
-    String.raw`proceed with|help (?:you )?with) (?:this|that|your|the|without)\b|\bhave not made any change`,
+    String.raw`proceed with|help (?:you )?with) (?:this|that|your|the|without)\b|` +
+    // "I have not made any change", "No changes were made": nothing done, and the request dropped.
+    String.raw`\b(?:have|has)(?: not|n't) (?:made|done|applied) (?:any|the) (?:changes?|updates?)\b|` +
+    String
+      .raw`\bno (?:changes?|updates?) (?:have|has|were|was) been made\b|\bno (?:changes?|updates?) (?:were|was) made\b`,
 );
 /** A plan the agent states ("I will cancel ...", "Let's proceed with upgrading ..."). */
 export const PLAN = alt(

@@ -30,14 +30,15 @@ const NONE: Proposal = { proposes: false, action: null };
 /** Whether a message proposes a change, and which. */
 export function proposalOf(words: Words, sentences: readonly string[], context: ProposalContext): Proposal {
   const approvals: string[] = [];
-  const planned = sentences.some((s) => R.WILL_PROCEED.test(s) && hits(words, s).some((h) => !h.pattern.term));
+  // A change the message says the agent will make, which a request to decide approves.
+  const planned = plannedChange(words, sentences.filter((s) => !R.OPEN_CHOICE.test(s))) !== null;
   for (const s of sentences) {
     const clause = firstAlternative(s);
     // "Would you like to cancel it, or change its flights?": two changes offered, neither proposed.
     if (changesIn(words, s.slice(clause.length)).some((a) => !changesIn(words, clause).includes(a))) continue;
     const offer = R.OFFER_TO_ACT.exec(clause);
     const after = offer === null ? "" : clause.slice(offer.index + offer[0].length);
-    if (R.APPROVAL.test(clause) || (planned && R.HOW_TO_PROCEED.test(clause))) approvals.push(clause);
+    if (R.APPROVAL.test(clause) || (planned && R.DECIDE.test(clause))) approvals.push(clause);
     else if (offer !== null && !R.NOT_A_CHANGE.test(after)) {
       // The change named, or pointed at ("Would you like me to do that?"), which the message names.
       if (hits(words, clause).some((h) => !h.pattern.term) || R.POINTED_CHANGE.test(after)) approvals.push(clause);

@@ -110,9 +110,13 @@ export const HEDGE = alt(
   String.raw`\bbefore (?:proceeding|doing|going ahead|that|confirming|finali[sz]ing)\b`,
   String.raw`\b(?:check|confirm|verify|tell me|let me know|show me)\b[^.?!]{0,40}\bfirst\b`,
 );
-/** "If" as a condition, not as "whether" after "let me know", "check", "tell me" ("let me know if there are fees"). */
+/**
+ * "If" as a condition ("Yes if it's under $200"), read in statements only: in a question it asks
+ * whether ("Can you tell me if there are fees?"), and after a verb of knowing it is "whether" too ("Let
+ * me know if there are fees", "I wonder if ...").
+ */
 export const CONDITIONAL_IF =
-  /(?<!\b(?:know|tell me|check|confirm|ask|asking|wonder|wondering|wondered|find out|see|clarify|verify|sure)(?:\s+[\w'$,-]+){0,6}?\s+(?:and\s+)?)\bif\b/;
+  /(?<!\b(?:know|tell|check|ask|asking|wonder|wondering|see|sure|find out)\b(?:\s+[\w'$,-]+){0,3}?\s+)\bif\b/;
 /** A correction or an exception to what was proposed. */
 export const CHANGE =
   /\b(?:but|however|instead|actually|rather|except|although|though|on second thought|second thoughts)\b/;
@@ -223,8 +227,10 @@ export const REFUSE = every(
   String.raw`\b(?:no|not (?:make|grant|offer) (?:an?|any)) exceptions?\b|` +
     String.raw`\bexceptions? (?:can(?:not|'t)|are not|aren'?t)\b`,
   String.raw`\bpolic(?:y|ies) (?:is|are) (?:quite |very |rather |really )?(?:strict|fixed|firm|final)\b`,
-  String.raw`\b(?:already|have) (?:provided|given|offered|issued) (?:you )?the maximum\b|` +
-    String.raw`\b(?:is|are) (?:already )?the maximum (?:allowed|allowable|permitted|possible)\b`,
+  // A limit reached: "I've already given the maximum", "that's the most we can offer", "the limit allowed".
+  String.raw`\b(?:already|have|has) (?:provided|given|offered|issued|granted|reached|hit) (?:you )?` +
+    String.raw`the (?:maximum|max|most|limit)\b|\b(?:is|are|'s) (?:already )?the (?:maximum|max|most|limit) ` +
+    String.raw`(?:allowed|allowable|permitted|possible|(?:i|we) (?:can|could|am able to|are able to))\b`,
   String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:(?:can|could|able to|allowed to|permitted to|` +
     String.raw`authori[sz]ed to) )?(?:do|offer|allow|permit|provide|approve|honou?r|make|arrange|process|support|` +
     String.raw`accept|grant)\b`,
@@ -249,6 +255,9 @@ export const CONDITION = /\b(?:if|whether|unless|in case|once|when)\b/;
 
 // ---- An agent's completion claim ---------------------------------------------------------------
 
+// What is told rather than handed over ("I've given you the details").
+const TOLD = "details|information|info|options?|choices?|instructions|steps|links?|summary|list|breakdown|answers?|" +
+  "explanation|overview|update|reasons?|numbers?|ids?|codes?|policy|rules|facts|contact";
 // Participles of what an agent does; the active forms leave out those that also mean checking.
 const DONE = "cancell?ed|canceled|booked|updated|changed|modified|processed|added|removed|issued|sent|refunded|" +
   "upgraded|downgraded|confirmed|completed|applied|credited|charged|transferred|rebooked|reserved|created|submitted|" +
@@ -259,9 +268,8 @@ const DID = "cancell?ed|canceled|booked|updated|changed|modified|processed|added
   "exchanged|adjusted|finali[sz]ed|executed|corrected|amended|arranged|waived|granted|taken care of|handled|" +
   "made the (?:changes?|booking|reservation|updates?|cancellation|refund|modifications?|adjustments?)|recorded|" +
   "deleted|emailed|moved|switched|" +
-  // "I have already provided the maximum certificate": a compensation handed over is a change.
-  String.raw`(?:provided|given)(?: you)?(?: with)? (?:a|an|the|your) (?:[\w$-]+ ){0,3}` +
-  "(?:certificates?|vouchers?|credits?|refunds?|compensation)";
+  // "I have already provided the maximum ...": something handed over, not information told, is a change.
+  String.raw`(?:provided|given)(?: you)?(?: with)? (?:a|an|the|your)(?= )(?! (?:[\w-]+ ){0,2}?(?:${TOLD})\b)`;
 const DO = "cancel|book|update|change|modify|process|add|remove|issue|send|refund|upgrade|downgrade|apply|complete|" +
   "submit|place|make|rebook|reserve|exchange|return";
 const ADVERB = "now|just|also|successfully|already|gone ahead and|went ahead and";

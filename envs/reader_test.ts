@@ -599,3 +599,14 @@ Deno.test("readAgentMessage() reads the other domains' proposals however they cl
   assertEquals(wrong, []);
   assertEquals(readAgentMessage("orders", "Which date range should the report cover?").asks, ["date"]);
 });
+
+Deno.test("readAgentMessage() reads a plan with a request to decide as a proposal, and a change not made as giving up", () => {
+  assertEquals(
+    proposal("I can cancel reservation H2K9LM and refund $210 to your card. Let me know how you'd like to proceed."),
+    [true, "cancel"],
+  );
+  assertEquals(proposal("I can book either flight for you. Let me know how you'd like to proceed."), [false, null]);
+  const gaveUp = ["I haven't made any changes to your booking.", "Understood: no changes were made."];
+  assertEquals(gaveUp.filter((t) => !agent(t).gives_up), []);
+  assertEquals(agent("I have made the change to your booking.").gives_up, false);
+});

@@ -200,7 +200,8 @@ export function isQuestion(sentence: string): boolean {
 export function isExplicitYes(text: string): boolean {
   const sentences = sentencesOf(text);
   const whole = sentences.join(" ");
-  if (P.HEDGE.test(whole) || P.CONDITIONAL_IF.test(whole) || P.CHANGE.test(whole)) return false;
+  if (P.HEDGE.test(whole) || P.CHANGE.test(whole)) return false;
+  if (sentences.some((s) => !isQuestion(s) && P.CONDITIONAL_IF.test(s))) return false;
   if (sentences.some((s) => declines(s) || P.PAUSE.test(s))) return false;
   let strong = false, assent = false, weak = false, more = false, redo = false;
   for (const s of sentences) {

@@ -149,6 +149,7 @@ const YES = [
   "I'm fine with that.",
   "That's acceptable.",
   "I'm happy with the plan.",
+  "Okay, go ahead. I wonder if the refund will be quick.",
 ];
 const NOT_YES = [
   "No",
@@ -188,6 +189,7 @@ const NOT_YES = [
   "That sounds good. Could you charge my other card?",
   "Sounds fine, but what's the fee?",
   "Hold on, what's the fee?",
+  "Go ahead if the fee is under $40.",
 ];
 
 Deno.test("isExplicitYes() takes yes, go-ahead and confirmation replies, with details or a separate request", () => {
@@ -317,6 +319,8 @@ const REFUSALS = [
   "We don't have access to details on why a departure ran late.",
   "Refunding a used ticket is not something we permit.",
   "The fare rules don't let us move the return date.",
+  "That's the most we can offer for this delay.",
+  "I've already issued the maximum for this trip.",
 ];
 const NOT_REFUSALS = [
   "Sorry, something went wrong on my side",
@@ -348,6 +352,7 @@ const NOT_REFUSALS = [
   "Nothing in our policy prohibits a name correction, so I can do that.",
   "You don't have to do anything else on your side.",
   "If the rules don't let me waive the fee, I will tell you before charging anything.",
+  "The maximum bag weight is 50 pounds.",
 ];
 
 Deno.test("isRefusal() takes a refusal by rule or an impossibility, even next to an offer", () => {
@@ -391,6 +396,7 @@ const CLAIMS = [
   "Booking confirmed! Your reservation number is ABC123.",
   "Order 5012 is deleted, as the note asked.",
   "I recorded 5 of 5 steps on the worksheet.",
+  "I've given you a $75 voucher for the trouble.",
 ];
 const NOT_CLAIMS = [
   SCRIPTED_PROPOSAL,
@@ -420,6 +426,8 @@ const NOT_CLAIMS = [
   "Reservation to be cancelled: ABC123. Shall I go ahead?",
   "Once the refund is issued: you will get an email.",
   "The email will go out once you confirm.",
+  "I've given you the details above.",
+  "I have provided the options below.",
 ];
 
 Deno.test("claimsDone() takes a report that an action is done, beside anything else the message says", () => {
