@@ -28,6 +28,11 @@ const COMMON = new Set(
 const SHAPED = /^\p{L}{3,}(?:ed|ing|tion|sion|ment|ness|ly|able|ible|ful|less|ies|ous)$|^(?:h+m+|u+m+|o+h+|a+h+)$/u;
 const WORD = /\p{L}+(?:'\p{L}+)?/gu;
 
+/** Whether a word is one of the everyday English words (not a domain's). */
+export function isCommonWord(word: string): boolean {
+  return COMMON.has(word);
+}
+
 /** Whether at least a quarter of a text's words, and at least one, are English. */
 export function isEnglish(words: Words, text: string): boolean {
   const tokens = text.toLowerCase().match(WORD) ?? [];
@@ -36,20 +41,7 @@ export function isEnglish(words: Words, text: string): boolean {
   for (const t of tokens) {
     const bare = t.replace(/'\p{L}+$/u, "");
     const one = bare.endsWith("s") ? bare.slice(0, -1) : bare;
-    if (COMMON.has(bare) || COMMON.has(one) || SHAPED.test(bare) || vocabularyWords(words).has(bare)) known++;
+    if (COMMON.has(bare) || COMMON.has(one) || SHAPED.test(bare) || words.own.has(bare)) known++;
   }
   return known >= 1 && known * 4 >= tokens.length;
-}
-
-const vocab = new WeakMap<Words, Set<string>>();
-function vocabularyWords(words: Words): Set<string> {
-  let set = vocab.get(words);
-  if (set === undefined) {
-    set = new Set<string>();
-    for (const n of words.names) for (const w of n.name.toLowerCase().match(WORD) ?? []) set.add(w);
-    for (const v of words.valueWords) for (const w of v.word.match(WORD) ?? []) set.add(w);
-    for (const a of words.actions) for (const w of a.word.match(WORD) ?? []) set.add(w);
-    vocab.set(words, set);
-  }
-  return set;
 }

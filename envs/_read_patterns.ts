@@ -131,7 +131,7 @@ export const APPROVAL = alt(
   String.raw`\blet me know if (?:${THE_CHANGE}) (?:${FITS}|is (?:${ALL_RIGHT}))\b`,
   String.raw`\b(?:let me know|confirm) (?:if|whether) you(?:'d| would)? (?:like|want) (?:me )?to ` +
     String.raw`(?:make|apply|process|complete|finali[sz]e|go through with) (?:this|these|the|that) ` +
-    String.raw`(?:changes?|booking|cancellation|upgrade|update|modifications?)\b`,
+    String.raw`[a-z][\w-]*\b`,
   String.raw`\bplease (?:reply|answer|respond|say) (?:with )?["']?(?:yes|ok)\b`,
 );
 /** Asking whether the agent should make a change it names ("Would you like me to cancel it?"). */
@@ -167,7 +167,7 @@ export const AFTERWARDS =
   /,?\s+(?:and|then|so)\s+(?:i|we)(?:'ll| will| can| shall)?\b|,\s+(?:i|we)(?:'ll| will)\b|,\s*and (?:if|let me know|please|provide|tell|specify|confirm)\b/;
 /** A choice left open in an approval ("one of these options", "any other changes", "which"). */
 export const OPEN_CHOICE =
-  /\b(?:one of (?:these|those|the|them)|any (?:of|other)|any|which|either|explore|something else|anything else|further (?:assistance|help|options?)|(?:a new|another|other|a different|different) (?:reservations?|bookings?|flights?|ones?|options?|orders?|dates?|times?)|to [a-z]+ or [a-z]+ (?:your|the|this|that|these|those|it|them|my))\b/;
+  /\b(?:one of (?:these|those|the|them)|any (?:of|other)|any|which|either|explore|something else|anything else|further (?:assistance|help|options?)|(?:a new|another|other|a different|different) [a-z][\w-]*|to [a-z]+ or [a-z]+ (?:your|the|this|that|these|those|it|them|my))\b/;
 /** A verb that modifies something, with what it modifies ("changing the cabin class"). */
 export const MODIFY = /\b(?:chang|modif|updat|adjust|edit|alter)\w*\s+(?:the|your|its|their|any|this|that)\s+/;
 /** What gives a modification its new value: a target ("to business", "into", "from ... to"), an amount. */
@@ -204,7 +204,7 @@ export const GENERALLY =
 /** A quoted text, in double quotes or in single quotes that no letter touches outside. */
 export const QUOTED = /"[^"\n]{1,200}"|(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu;
 /** A priced choice of a value ("Economy: $121", "Business ($338)"): the value is still open. */
-export const PRICED = /^\s*(?:price|fare|class|cabin)?\s*[:(]\s*\$\s?\d/;
+export const PRICED = /^\s*(?:[a-z][\w-]*)?\s*[:(]\s*\$\s?\d/;
 
 // ---- Handing over, greeting --------------------------------------------------------------------
 
@@ -256,12 +256,16 @@ export const RELATIVE_DAY = new RegExp(
     String.raw`(?:a|one|two|three|\d{1,2}) (?:days?|weeks?) (?:later|earlier|after|before|ahead)|` +
     String.raw`(?:back|forward|ahead) (?:by )?(?:a|one|two|\d{1,2}) days?|same dates? as)\b`,
 );
-/** Common capitalised words that are no person's or place's name. */
+/**
+ * Common capitalised words that are no person's or place's name; the words of a domain's vocabulary
+ * ("Reservation", "Economy") are none either (`Words.own`).
+ */
 export const NOT_A_NAME = new Set(
   ("i the a an this that these those my your our his her their thank thanks yes no hi hello dear please could can " +
-    "would will should may also and but or so if when flight flights option options class economy business basic " +
-    "first gold silver regular member card visa mastercard american express paypal gift certificate insurance " +
-    "travel reservation booking order item items monday tuesday wednesday thursday friday saturday sunday january " +
-    "february march april may june july august september october november december mr mrs ms dr est pst utc am pm " +
-    "ok okay sure great perfect just only total old round trip one way nonstop direct as for regarding").split(" "),
+    "would will should may also and but or so if when option options first member monday tuesday wednesday " +
+    "thursday friday saturday sunday january february march april may june july august september october november " +
+    "december mr mrs ms dr est pst utc am pm ok okay sure great perfect just only total old one way as for regarding")
+    .split(
+      " ",
+    ),
 );

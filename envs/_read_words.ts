@@ -51,6 +51,8 @@ export interface Words {
   readonly cues: ReadonlyMap<string, readonly RegExp[]>;
   /** The fields that are terms of a change. */
   readonly terms: ReadonlySet<string>;
+  /** Every word of the vocabulary's names, value words and change words, lower case ("reservation", "economy"). */
+  readonly own: ReadonlySet<string>;
 }
 
 const compiled = new WeakMap<ResolvedVocabulary, Words>();
@@ -161,7 +163,11 @@ function compile(vocabulary: ResolvedVocabulary): Words {
     if (words.cued) cues.set(field, [...words.names, ...(words.cues ?? [])].map(phrase));
   }
   valueWords.sort(longestFirst((v) => v.word));
-  return { vocabulary, names, actions, values, valueWords, cues, terms };
+  const own = new Set<string>();
+  for (const w of [...names.map((n) => n.name), ...valueWords.map((v) => v.word), ...actions.map((a) => a.word)]) {
+    for (const part of w.toLowerCase().match(/\p{L}+(?:'\p{L}+)?/gu) ?? []) own.add(part);
+  }
+  return { vocabulary, names, actions, values, valueWords, cues, terms, own };
 }
 
 /** A span of text: where a name, word or value was found. */

@@ -285,8 +285,8 @@ const MODAL_WORD = "will|would|can|could|should|shall|may(?! \\d)|might|must|goi
 const SEEN = "i see|i can see|i notice|i noticed|i found|it (?:seems|looks|appears)|seems|appears|according to|" +
   "records? (?:show|indicate)|shows?|showing|indicates?|status|since|because|given that|originally|previous|" +
   "previously|prior|initially|at the time";
-const THING = "reservations?|flights?|bookings?|orders?|ones?|tickets?|trips?|segments?|items?|payments?|passengers?|" +
-  "cards?|bags?";
+// A noun phrase a relative clause can follow: a determiner, a word or two ("the reservation that ...").
+const THING = String.raw`(?:the|this|that|your|my|our|any|each|every|those|these|one|all)\s+(?:[\w-]+\s+)?[\w-]+`;
 
 /** A passive or stative report: "has been cancelled", "is now booked", "was processed". */
 export const CLAIM_PASSIVE = every(

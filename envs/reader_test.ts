@@ -610,3 +610,9 @@ Deno.test("readAgentMessage() reads a plan with a request to decide as a proposa
   assertEquals(gaveUp.filter((t) => !agent(t).gives_up), []);
   assertEquals(agent("I have made the change to your booking.").gives_up, false);
 });
+
+Deno.test("readUserMessage() takes no word of the domain's vocabulary for a name, and keeps names like New York", () => {
+  assertEquals(user("The passenger is Lena Ortiz.", "").provides.includes("name"), true);
+  assertEquals(user("The passenger would like Economy Plus.", "").provides.includes("name"), false);
+  assertEquals(user("I'm flying from New York to Salt Lake City.", "").provides.sort(), ["destination", "origin"]);
+});
