@@ -47,7 +47,7 @@ export function readAgent(vocabulary: ResolvedVocabulary, text: string, context:
   };
 }
 
-// "I will transfer you to a human agent", not "I can transfer you" or "Would you like me to transfer you?".
+// "I'm handing you to a colleague now", not "I could hand you over" or "Shall I pass you to someone?".
 function handsOver(sentence: string): boolean {
   if (isQuestion(sentence)) return false;
   const m = R.TRANSFER.exec(sentence);

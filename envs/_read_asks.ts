@@ -45,9 +45,9 @@ export function asksOf(words: Words, text: string): Asked {
       if (r.kind === "request") {
         parts.push(r.part);
         requested ||= r.part.fields.length > 0;
-        said.asked ||= requested;
         pointsBack ||= R.POINTS_BACK.test(s);
       } else if (r.kind === "need") (requested ? parts : background).push(r.part);
+      said.asked ||= r.kind !== "none" && r.part.fields.length > 0;
       // A request or need that ends in a colon introduces a list of what it asks for.
       if (!item && i === sentences.length - 1) underHeader = r.kind !== "none" && /:\s*$/.test(s);
     });
@@ -70,7 +70,7 @@ type Read = { kind: "request" | "need" | "none"; part: Part };
 interface Said {
   /** The last name said in an earlier sentence. */
   last: NameHit | null;
-  /** Whether an earlier sentence asked for a field. */
+  /** Whether an earlier sentence asked for a field or said it needs one. */
   asked: boolean;
   /** The values the whole message states, as written. */
   values: readonly SaidValue[];
@@ -104,13 +104,15 @@ function readSentence(words: Words, s: string, listed: boolean, said: Said): Rea
   if (span === "none") return { kind: "none", part };
   if (span === null) return { kind: part.fields.length > 0 ? "request" : "none", part };
   let hits = asked(s, names, span.start, span.end);
-  // "... once you confirm which ones you'd like to cancel", "look for the ID, and once you have it, let
-  // me know", a list and then "Which one would you like?": the name the request points back at, in its
-  // sentence, or for a choice among what was listed, the last one said before.
+  // "... after you decide which ones should go", "find the code, and when you have it, send it", a list
+  // and then "Which one would you like?": the name the request points back at, in its
+  // sentence, or the last one said before for a choice among what was listed or a request put off
+  // until the customer has it ("Look for the code. Once you find it, send it to me.").
   const asking = s.slice(span.start, span.end);
   if (hits.length === 0 && R.POINTER.test(asking)) {
     hits = names.filter((n) => n.to <= span.start).slice(-1);
-    if (hits.length === 0 && last !== null && !said.asked && R.WHICH_ONE.test(asking)) hits = [last];
+    const deferred = R.DEFERRED.test(s);
+    if (hits.length === 0 && last !== null && !said.asked && (deferred || R.WHICH_ONE.test(asking))) hits = [last];
   }
   if (span.onlyTerms) hits = hits.filter((h) => words.terms.has(h.hit.field));
   add(words, part, hits.map((h) => identifying(words, s, h)), offered);
@@ -135,11 +137,11 @@ function requestSpan(words: Words, s: string, listed: boolean, approval: boolean
   else if (deferred !== null && /\b(?:which|what)\b/.test(s)) [kind, start] = ["request", deferred.index];
   else if (need !== null) [kind, start] = ["need", need.index];
   else return null;
-  // "Once you have the reservation ID, please share it": the deferred request names it first.
+  // "When you've found the booking code, please send it": the deferred request names it first.
   if (deferred !== null && deferred.index < start) start = deferred.index;
-  // A soft invitation asks nothing ("if you have more details, feel free to share"); "if so, please
-  // confirm ..." and "let me know if you have a preferred card" still do.
-  // (An approval's own condition is none: "Could you confirm if you'd like to proceed and provide ...".)
+  // A soft invitation asks nothing ("should you have more to add, feel free"); "if so, please confirm
+  // ..." and "tell me if there is a card you prefer" still ask. (An approval's own condition is none:
+  // "Can you confirm if we should go ahead, and give me ...?".)
   const soft = R.SOFT.exec(tail);
   if (soft !== null) soft.index += s.length - tail.length;
   if (!listed && soft !== null && (soft.index < start || /\bfeel free\b/.test(soft[0])) && !/\bif so\b/.test(s)) {
@@ -187,6 +189,7 @@ function asked(s: string, hits: readonly NameHit[], start: number, end: number):
     if (hit.from < start || hit.to > end) continue;
     const between = previous === null ? "" : s.slice(previous.to, hit.from);
     if (R.KNOWN_BEFORE.test(s.slice(Math.max(0, hit.from - 24), hit.from))) dropping = true;
+    else if (R.RATE.test(s.slice(Math.max(0, hit.from - 24), hit.from))) dropping = true;
     else if (R.VALUE_AFTER.test(s.slice(hit.to, hit.to + 24))) dropping = true;
     else if (R.QUALIFIES.test(s.slice(hit.to, hit.to + 16))) dropping = true;
     else if (previous !== null && R.MODIFIER.test(between) && !/[,;]/.test(between)) dropping = true;

@@ -27,7 +27,7 @@ export const REQUEST = alt(
   String.raw`(?:^|[,;:]\s+|\b(?:and|then|just|simply)\s+)(?:provide|share|give me|tell me|` +
     String.raw`send (?:me|us|it|them|over|along))\b`,
 );
-/** A statement of what the agent needs ("I'll need your user ID", "the reservation ID is required"). */
+/** A statement of what the agent needs ("I'll need your account id", "a booking code is required"). */
 export const NEED = alt(
   String.raw`\b(?:i|we)(?:'ll|'d| will| would| do|'m going to|'re going to| am going to| are going to)?` +
     String.raw`(?: also| still| first| just| then| now)? (?:need|require)\s+` +
@@ -45,7 +45,7 @@ export const SOFT = alt(
 /** An offer of something the agent would do ("Would you like me to search?", "Shall I transfer you?"). */
 export const OFFER =
   /\b(?:(?:would|do) you (?:like|want) me to|shall i|should i|can i (?!have|get|ask|know|see|grab|take)|may i (?!have|get|ask|know)|want me to)\b/;
-/** A customer's choice offered as a yes/no question ("Would you like to purchase travel insurance?"). */
+/** A customer's choice offered as a yes/no question ("Do you want cover for the trip?"). */
 export const CHOICE =
   /\b(?:would|do) you (?:like|want|wish|prefer|need)\b|\bwould you prefer\b|\bdo you (?:need|plan)\b/;
 /** Where a request's object ends and its purpose begins ("..., so I can locate your booking"). */
@@ -63,6 +63,8 @@ export const DEFERRED =
 /** A name referred to as already known ("this reservation", "the same dates"): not asked for. */
 export const KNOWN_BEFORE =
   /(?:\b(?:this|that|these|those|the above|the listed|the current|your current|the existing|your existing|the original|your original|said)\s+)$/;
+/** Before a name: a rate it is the unit of ("$30 per passenger", "$35 a bag"), not asked for. */
+export const RATE = /\d\s+(?:per|a|an|each|every)\s+$/;
 /** Between a name and the next: a modifier ("the cabin class of your reservation"). */
 export const MODIFIER =
   /^\s*(?:[\w'$-]+\s+){0,5}?(?:of|for|on|in|to|with|about|from|under|at|within|by|associated with)\s+(?:[\w'$-]+\s+){0,3}$/;
@@ -105,10 +107,10 @@ const THE_CHANGE = String.raw`that|this|it|everything|all (?:of )?(?:this|that)`
 // How a yes/no question says the change is fine ("sounds good", "looks right", "works for you").
 const FITS = String.raw`(?:(?:sound|look|seem)s? )?(?:${ALL_RIGHT})|works?|suits? you`;
 
-/** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm if you'd like to proceed"). */
+/** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm we may continue"). */
 export const APPROVAL = alt(
-  String.raw`\b(?:shall|should) i (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|issue|send|` +
-    String.raw`submit|place|apply|finali[sz]e)\b|\b(?:shall|should) i\s*\?`,
+  String.raw`\b(?:shall|should) (?:i|we) (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|` +
+    String.raw`issue|send|submit|place|apply|finali[sz]e)\b|\b(?:shall|should) (?:i|we)\s*\?`,
   String.raw`\b(?:(?:would|do) you (?:like|want|wish) (?:me )?|want me )to (?:${PROCEED})\b`,
   String.raw`\bplease confirm(?:${CONFIRM_YES})|^confirm\s*[:\u2014-]`,
   String.raw`\bconfirm (?:with|by (?:saying|replying|answering|typing)) (?:a |an )?["']?(?:yes|ok)\b`,
@@ -136,7 +138,7 @@ export const APPROVAL = alt(
 );
 /** Asking whether the agent should make a change it names ("Would you like me to cancel it?"). */
 export const OFFER_TO_ACT = alt(
-  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to\b|\b(?:shall|should) i\b|\bcan i go ahead and\b`,
+  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to\b|\b(?:shall|should) (?:i|we)\b|\bcan i go ahead and\b`,
   String.raw`\bplease confirm (?:that )?you(?: would|'d) like\b|\bwant me to\b`,
   String.raw`\bare you sure (?:you want|you'd like|you would like) to\b|` +
     String.raw`\blet me know if you(?:'d| would) like (?:me )?to\b`,
@@ -172,10 +174,10 @@ export const OPEN_CHOICE =
 export const MODIFY = /\b(?:chang|modif|updat|adjust|edit|alter)\w*\s+(?:the|your|its|their|any|this|that)\s+/;
 /** What gives a modification its new value: a target ("to business", "into", "from ... to"), an amount. */
 export const NEW_VALUE = /\b(?:to|into|from)\b|\$/;
-/** Where an approval's first alternative ends ("..., or is there anything else?"). */
+/** Where an approval's first alternative ends ("..., or do you need something else?"). */
 export const ALTERNATIVE =
   /,?\s+or\s+(?:is there|would you|should i|shall i|do you|if you|need|anything|would|can i|perhaps|maybe)\b|,\s+or\b/;
-/** An offer that holds only if something not yet known is true ("if you are a gold member, I can offer ..."). */
+/** An offer that holds only if something not yet known is true ("if you hold top status, we could give ..."). */
 export const ELIGIBLE_IF = new RegExp(
   String.raw`\bif you(?:'re| are| have| were| had| qualify|` +
     String.raw` meet)\b[^.?!]{0,160}?\b(?:i|we) (?:can|could|may|might|would|will)` +
@@ -208,11 +210,12 @@ export const PRICED = /^\s*(?:[a-z][\w-]*)?\s*[:(]\s*\$\s?\d/;
 
 // ---- Handing over, greeting --------------------------------------------------------------------
 
-/** Saying it hands the customer over ("I will transfer you to a human agent", "Transferring you now"). */
+/** Saying it hands the customer over ("I'm connecting you with a colleague", "Transferring you now"). */
 export const TRANSFER = alt(
   String.raw`\b(?:transferr?(?:ing)?|connect(?:ing)?|escalat(?:e|ing))\s+(?:you|` +
     String.raw`your (?:call|case|request|conversation|chat|issue))\b`,
-  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) (?:over|on|along)\b`,
+  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) ` +
+    String.raw`(?:(?:over|on|along)\b|to (?:a|an|one|our|the|my)\b)`,
   String.raw`\byou(?:'re| are| will be|'ll be) (?:being |now )?(?:transferred|connected|escalated)\b`,
   String.raw`\b(?:i(?:'ve| have)|has been|have been) (?:transferred|escalated|connected)\b`,
 );

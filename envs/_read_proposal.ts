@@ -1,5 +1,5 @@
 // Whether an agent's message proposes one change and asks for its approval, and which change: an
-// approval request ("Shall I go ahead?", "Please confirm if you'd like to proceed with this upgrade")
+// approval request ("Shall I go ahead?", "Can you confirm we should carry on with the upgrade?")
 // about a change the message settles. Not a proposal: a menu ("one of these options"), a generic
 // offer ("Would you like to change the cabin class?"), an offer to hand over, an offer that depends on
 // an eligibility not yet known, a message still asking what the change is (a field other than its
@@ -40,7 +40,7 @@ export function proposalOf(words: Words, sentences: readonly string[], context: 
     const after = offer === null ? "" : clause.slice(offer.index + offer[0].length);
     if (R.APPROVAL.test(clause) || (planned && R.DECIDE.test(clause))) approvals.push(clause);
     else if (offer !== null && !R.NOT_A_CHANGE.test(after)) {
-      // The change named, or pointed at ("Would you like me to do that?"), which the message names.
+      // The change named, or pointed at ("Should I make this change?"), which the message names.
       if (hits(words, clause).some((h) => !h.pattern.term) || R.POINTED_CHANGE.test(after)) approvals.push(clause);
     }
   }
@@ -53,7 +53,7 @@ export function proposalOf(words: Words, sentences: readonly string[], context: 
   if (openValue(words, sentences, approvals)) return NONE;
   const action = actionOf(words, sentences, approvals, context);
   if (action !== null) return { proposes: true, action };
-  // Approving only how a change is paid ("Would you like to proceed with this total using your card?")
+  // Approving only how a change is paid ("Shall we go on with that amount on your card?")
   // re-proposes a change made pending before, which the message does not name.
   return approvals.some((c) => namesTerm(words, c)) ? { proposes: true, action: null } : NONE;
 }
@@ -86,7 +86,7 @@ function namesTerm(words: Words, clause: string): boolean {
   return fields.some((f) => words.terms.has(f));
 }
 
-// "Would you like me to proceed with the cancellation, or is there anything else ...?": its first part.
+// "Should I go on with cancelling it, or do you need something else ...?": its first part.
 function firstAlternative(sentence: string): string {
   const m = R.ALTERNATIVE.exec(sentence);
   return m === null ? sentence : sentence.slice(0, m.index);

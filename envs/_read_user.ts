@@ -27,7 +27,7 @@ export function readUser(vocabulary: ResolvedVocabulary, text: string, before: A
 function given(words: Words, text: string, norm: string, asked: readonly string[]): string[] {
   const out = new Set<string>();
   for (const v of valuesSaid(words, text)) out.add(v.field);
-  // "The origin and destination are the same as ...": each name of a list followed by its value.
+  // "My origin and destination stay as before": each name of a list followed by its value.
   let list: string[] = [];
   const names = namesAt(words, norm);
   names.forEach((n, i) => {

@@ -228,7 +228,7 @@ export const REFUSE = every(
     String.raw`\bexceptions? (?:can(?:not|'t)|are not|aren'?t)\b`,
   String.raw`\bpolic(?:y|ies) (?:is|are) (?:quite |very |rather |really )?(?:strict|fixed|firm|final)\b`,
   // A limit reached: "I've already given the maximum", "that's the most we can offer", "the limit allowed".
-  String.raw`\b(?:already|have|has) (?:provided|given|offered|issued|granted|reached|hit) (?:you )?` +
+  String.raw`(?:\balready|\bhave|\bhas|'ve) (?:provided|given|offered|issued|granted|reached|hit) (?:you )?` +
     String.raw`the (?:maximum|max|most|limit)\b|\b(?:is|are|'s) (?:already )?the (?:maximum|max|most|limit) ` +
     String.raw`(?:allowed|allowable|permitted|possible|(?:i|we) (?:can|could|am able to|are able to))\b`,
   String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:(?:can|could|able to|allowed to|permitted to|` +

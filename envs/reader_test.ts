@@ -24,7 +24,7 @@ Deno.test("readAgentMessage() reads the fields a request asks for, however it is
     ["Please share the date you'd like to fly, and tell me whether you prefer economy or business.", ["date", "cabin"]],
     ["Once you find your reservation number, please send it over and I'll cancel it.", ["reservation_id"]],
     ["I still need the reservation ID before I can cancel anything.", ["reservation_id"]],
-    ["Would you like to add travel insurance for $30 per passenger?", ["insurance"]],
+    ["Should we include trip insurance, at $30 a traveller?", ["insurance"]],
     ["Would you prefer a nonstop flight or one with a layover?", ["other"]],
     ["What would you like to change about this booking?", ["other"]],
     ["Which flight would you like: the 8 am or the 5 pm one?", ["flight_choice"]],
@@ -35,7 +35,7 @@ Deno.test("readAgentMessage() reads the fields a request asks for, however it is
     ["What's the cabin class of your current reservation?", ["cabin"]],
     ["Could you give me your email address? I will look up your user id with it.", ["email"]],
     [
-      "To book this, I'll need a few things:\n\n1. Passengers: first name, last name and date of birth of each\n" +
+      "Before I book, I'll need a couple of things:\n\n1. Passengers: each traveller's full name and birth date\n" +
       "2. Payment method: which card from your profile",
       ["passengers", "name", "date_of_birth", "payment_method"],
     ],
@@ -49,12 +49,12 @@ Deno.test("readAgentMessage() reads no ask in offers, soft invitations, pointers
     ["Would you like me to look up other flights for you?", []],
     ["If you have any other details, feel free to share them.", []],
     ["You can find the reservation number in your confirmation email.", []],
-    ["Would you like to make any changes to this reservation?", []],
-    ["Would you like to explore other options, such as a different date?", []],
+    ["Is there any change you want on this booking?", []],
+    ["Do you want to look at other options, say another day?", []],
     ["Your reservation ABC123 is in economy, with 2 checked bags and travel insurance.", []],
     ["If you need anything else regarding your reservation, please let me know.", []],
-    ["Would you like me to transfer you to a human agent?", []],
-    ["Please confirm if you would like me to go ahead and cancel the reservation.", []],
+    ["Do you want me to pass you to a live person?", []],
+    ["Just confirm whether I should cancel that booking for you.", []],
     ["Here is your booking:\n\n- Reservation ID: ABC123\n- Cabin: economy\n- Payment method: Visa ending 1234", []],
   ];
   assertEquals(misread(cases, asks), []);
@@ -193,7 +193,7 @@ Deno.test("readAgentMessage() reads a proposal however the agent asks for the go
     ["As a gold member you are eligible for a $100 travel certificate. Should I issue it?", [true, "send_certificate"]],
     ["Please confirm that you'd like me to cancel reservation XYZ789.", [true, "cancel"]],
     [
-      "Reservation XYZ789 can be cancelled for a full refund of $420. Would you like to proceed with the cancellation?",
+      "Booking XYZ789 qualifies for a $420 refund if cancelled. Do you wish to go ahead with cancelling it?",
       [true, "cancel"],
     ],
     ["I'll change the passenger's name from Ana Lee to Ana Park. Is that okay?", [true, "change_passengers"]],
@@ -211,18 +211,18 @@ Deno.test("readAgentMessage() reads no proposal in menus, generic offers, transf
       false,
       null,
     ]],
-    ["Would you like to proceed with one of these flights?", [false, null]],
+    ["Do you want to continue with one of the flights above?", [false, null]],
     ["Basic economy can't be modified, but you can change the cabin class. Would you like to change the cabin class?", [
       false,
       null,
     ]],
     ["Would you like to book a new reservation instead?", [false, null]],
-    ["Would you like me to transfer you to a human agent?", [false, null]],
+    ["Shall I hand you over to one of my human colleagues?", [false, null]],
     ["If you're a gold member, I can offer a certificate. Would you like to proceed?", [false, null]],
     ["Would you like me to search for flights on another day?", [false, null]],
     ["I can book flight HAT100 for you. Shall I go ahead? Please also tell me which cabin you want.", [false, null]],
     ["Flight HAT100:\n- Economy: $120\n- Business: $310\nWould you like to proceed with booking?", [false, null]],
-    ["Would you like to change or cancel your reservation?", [false, null]],
+    ["Do you wish to modify or cancel the booking?", [false, null]],
     ["Your reservation has been cancelled. Is there anything else I can help with?", [false, null]],
     ["Could you confirm which of your reservations you'd like to cancel?", [false, null]],
   ];
@@ -234,7 +234,7 @@ Deno.test("readAgentMessage() takes a payment-only re-proposal's change from wha
     "The gift card did not cover it. Would you like to proceed using your credit card ending in 1234 instead?";
   assertEquals(agent(text, "Please change my flight to May 20.").proposes, true);
   assertEquals(agent(text, "Please change my flight to May 20.").action, "change_flights");
-  const earlier = readAgentMessage("airline", "Would you like to proceed with this total using your Visa?", {
+  const earlier = readAgentMessage("airline", "Shall we go ahead with that amount on your Visa?", {
     earlier: ["I can book flight HAT100 on May 3 in economy for $230."],
   });
   assertEquals([earlier.proposes, earlier.action], [true, "book"]);
@@ -255,7 +255,7 @@ const flags = (r: AgentReading) =>
 Deno.test("readAgentMessage() reads done-claims, refusals, hand-overs, information and greetings", () => {
   const cases: [string, string[]][] = [
     [
-      "Reservation ZH45RN is cancelled. $1986 will be refunded to the original payment methods within 5 to 7 business days.",
+      "Reservation ZH45RN is cancelled. $1986 goes back to the cards you paid with in about a week.",
       ["claims", "informs"],
     ],
     [
@@ -273,9 +273,9 @@ Deno.test("readAgentMessage() reads done-claims, refusals, hand-overs, informati
     ["Our policy prohibits changing the origin of a reservation.", ["refuses", "informs"]],
     ["I'm going to have to say no to a refund for this fare.", ["refuses", "informs"]],
     ["Consider it done! Your new seat is 12A.", ["claims", "informs"]],
-    ["I will transfer you to a human agent now; please hold.", ["transfers", "informs"]],
+    ["I'm now passing you to a human colleague; please stay on the line.", ["transfers", "informs"]],
     ["Let me transfer you to a specialist who can help with this.", ["transfers", "informs"]],
-    ["I can transfer you to a human agent if you wish.", ["informs"]],
+    ["A human colleague could take over, if you prefer.", ["informs"]],
     ["I recommend contacting a human agent about this.", ["informs"]],
     ["Hello! How can I help you today?", ["greets"]],
     ["Order 3518 is delivered.", ["informs"]],
@@ -347,7 +347,7 @@ Deno.test("readUserMessage() approves a proposal with a clear yes only", () => {
   assertEquals(not.filter((t) => user(t).approves), []);
   // A yes to a menu or to an offer to transfer approves no change.
   assertEquals(user("Yes, the first one please.", MENU).approves, false);
-  assertEquals(user("Yes, please transfer me.", "Would you like me to transfer you to a human agent?").approves, false);
+  assertEquals(user("Yes, please hand me over.", "Do you want me to pass you to a live person?").approves, false);
 });
 
 Deno.test("readUserMessage() declines a proposal with a no, a holding off or a turning down", () => {
@@ -380,7 +380,7 @@ Deno.test("readUserMessage() reads the fields a customer gives, each value for o
     ["I'm a gold member and I have travel insurance.", ["membership", "insurance"]],
     ["I'll go with option 2.", ["flight_choice"]],
     ["The cheapest nonstop one, departing after 5 pm.", ["other"]],
-    ["Kevin's date of birth is April 12, 2001.", ["date_of_birth"]],
+    ["Priya was born on 3 November 1987.", ["date_of_birth"]],
     ["My email is sara_doe_123@example.com.", ["email"]],
     ["The reason is a family emergency.", ["reason"]],
     ["I want the same dates as my current booking.", ["date"]],
@@ -433,7 +433,7 @@ Deno.test("readAgentMessage() and readUserMessage() read more ways of saying the
     ["Where will you be flying from, and where are you flying to?", ["origin", "destination"]],
     ["Please provide the following:\n- User ID\n- Reservation ID", ["user_id", "reservation_id"]],
     ["I'm going to need your user ID to look this up.", ["user_id"]],
-    ["Please check your email for the reservation ID, and once you have it, let me know.", ["reservation_id"]],
+    ["Look in your inbox for the booking code; when you find it, tell me.", ["reservation_id"]],
   ];
   assertEquals(misread(asked, asks), []);
   const handOvers = [
@@ -602,10 +602,10 @@ Deno.test("readAgentMessage() reads the other domains' proposals however they cl
 
 Deno.test("readAgentMessage() reads a plan with a request to decide as a proposal, and a change not made as giving up", () => {
   assertEquals(
-    proposal("I can cancel reservation H2K9LM and refund $210 to your card. Let me know how you'd like to proceed."),
+    proposal("I can cancel reservation H2K9LM and return $210 to your card. Tell me if you want that."),
     [true, "cancel"],
   );
-  assertEquals(proposal("I can book either flight for you. Let me know how you'd like to proceed."), [false, null]);
+  assertEquals(proposal("I can book either flight for you. Tell me if you want that."), [false, null]);
   const gaveUp = ["I haven't made any changes to your booking.", "Understood: no changes were made."];
   assertEquals(gaveUp.filter((t) => !agent(t).gives_up), []);
   assertEquals(agent("I have made the change to your booking.").gives_up, false);

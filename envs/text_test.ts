@@ -139,7 +139,7 @@ const YES = [
   // three were listed as no yes before that rule was adopted.
   "Yes. How much will that cost?",
   "Yes, and please also add two checked bags.",
-  "Yes, that works. Also, I'd like to upgrade to business class.",
+  "Yes, that works. I'd also want the cabin moved up to business.",
   // "Do it" tells, it asks nothing; an assent stays one with thanks or a question that only asks.
   "Do it.",
   "Do that, please.",
@@ -262,7 +262,7 @@ const NOT_DECLINES = [
   "The stopover in Denver is fine.",
   "Nonstop, please.",
   "That's not a problem.",
-  "Thank you so much for your help! ###STOP###",
+  "Many thanks, that was helpful! ###STOP###",
   "Actually, yes, please go ahead.",
   "No worries at all, that works for me.",
   "Yes, within budget, go ahead.",
@@ -284,7 +284,7 @@ Deno.test("isDecline() does not take 'no problem', a no about a detail, a reques
 
 const REFUSALS = [
   SCRIPTED_REFUSAL,
-  "I'm sorry, but I can't cancel this reservation: it was booked more than 24 hours ago.",
+  "Sorry, I can't cancel that trip, since it was bought over a day ago.",
   "Unfortunately, basic economy flights cannot be modified.",
   "This reservation is not eligible for cancellation.",
   "I'm unable to add insurance after booking.",
@@ -292,8 +292,8 @@ const REFUSALS = [
   "That is not permitted.",
   "I can't change basic economy flights. However, I can upgrade your cabin. Would you like that?",
   "I'm sorry, I cannot move 500: transfers above 200 need a branch visit.",
-  "Unfortunately, since your ticket is basic economy without insurance, I can only assist with the cancellation if " +
-  "it was booked within the last 24 hours. Yours was booked on 2024-05-06.",
+  "Unfortunately, as this basic economy ticket has no insurance, I can only help cancel it when the purchase " +
+  "was made less than a day ago. This one was bought on 2024-05-06.",
   "Sorry, that isn't allowed for this fare.",
   "**Unfortunately**, I am not able to remove checked bags from a reservation.",
   "Your insurance does not cover a change of plans, so I cannot refund this trip.",
@@ -313,8 +313,8 @@ const REFUSALS = [
   "I'm going to have to say no to a second exchange.",
   "The rules forbid changing the name on a ticket.",
   "I'm afraid that's not something I can do for a basic economy fare.",
-  "However, the policy is quite strict, and there are no exceptions for adding insurance after booking.",
-  "The compensation is fixed, and I have already provided the maximum allowable certificate.",
+  "Our rules here are firm: we make no exceptions to add cover once a ticket is issued.",
+  "That amount is set, and you have already received the largest voucher we give; I've given you the maximum.",
   "Sorry, I have to turn that down: only pending orders can be changed.",
   "We don't have access to details on why a departure ran late.",
   "Refunding a used ticket is not something we permit.",
@@ -328,8 +328,8 @@ const NOT_REFUSALS = [
   "I'm sorry, that did not work (timeout).",
   "I can't reach the booking system right now: it returned a 503 error.",
   "I'm sorry, our system is not responding right now (timeout). Please try again later.",
-  "Unfortunately, I need the reservation ID to proceed.",
-  "I can only proceed with the cancellation if it was booked within the last 24 hours. Could you confirm the reason?",
+  "Unfortunately, I must have the booking code before going further.",
+  "I can only cancel it when it was bought less than a day ago. Could you tell me why you are cancelling?",
   "Unfortunately, I can only look it up once you give me the reservation ID.",
   "I can't proceed without your user ID. Could you share it?",
   "Would you like me to cancel it?",
@@ -346,8 +346,8 @@ const NOT_REFUSALS = [
   "I was unable to reach the payment service, so let me try again.",
   "You are eligible for a full refund.",
   "There is no change fee for this update.",
-  "It seems the gift card balance is insufficient, and the certificate cannot be used for this update.",
-  "The gift card doesn't have enough balance to cover $348. Would you like to add a credit card?",
+  "Your voucher balance looks too low, and the travel credit is not usable for a change like this.",
+  "There isn't enough left on the gift card for the $348. Shall we add a second card?",
   "Order 3518 is delivered.",
   "Nothing in our policy prohibits a name correction, so I can do that.",
   "You don't have to do anything else on your side.",
@@ -387,7 +387,7 @@ const CLAIMS = [
   "The two checked bags were added to reservation ABC123 and $50 was charged to your card.",
   "I went ahead and cancelled it for you.",
   "Your refund of $250 has been issued; you should see it within 5 to 7 business days. Anything else?",
-  "**Your reservation has been successfully updated** with the new flights.",
+  "**The booking was successfully updated** to the later flights.",
   "The email went out to the address on file.",
   "Refund issued: $120 to your original card.",
   "Consider it done!",
@@ -416,7 +416,7 @@ const NOT_CLAIMS = [
   "Your reservation was booked more than 24 hours ago, so it can't be cancelled.",
   "If everything looks right, you'll be all set.",
   "I have retrieved your reservation details.",
-  "After I cancel it, the refund will be processed within 5 to 7 business days.",
+  "After I cancel it, you should see the money back in about a week.",
   "Your original flight HAT001 was cancelled, so you may be eligible for compensation.",
   "I'm going to update the reservation now.",
   "The reservation that was cancelled yesterday still shows in your history.",
@@ -559,8 +559,8 @@ const YES_LABELS: Label[] = [
   [19, 0, 11, false],
   [19, 0, 19, false],
   [20, 0, 15, false],
-  // "Okay, let's proceed with changing the flight ... As for the payment, can I use ...?": a yes with
-  // a question, which the τ-bench corpus's rule U1 counts as a yes (was false here before it).
+  // A go-ahead for the flight change with a question about paying: a yes by the τ-bench corpus's rule
+  // U1 (was false here before it).
   [20, 0, 17, true],
   [24, 0, 37, false],
   [27, 0, 27, false],
@@ -576,8 +576,7 @@ const YES_LABELS: Label[] = [
   [14, 1, 17, false],
   [22, 1, 21, false],
   [22, 1, 25, false],
-  // "Yes, that works for me. Also, I'd like to upgrade ... Can you let me know the cost difference and if
-  // there are any additional fees?": a yes with a separate request and a question, a yes by the τ-bench
+  // A yes to the flights with a separate request and a question about fees: a yes by the τ-bench
   // corpus's rule U1 (was false here before it).
   [23, 1, 15, true],
   [23, 1, 25, false],
