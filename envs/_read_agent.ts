@@ -28,10 +28,8 @@ export function readAgent(vocabulary: ResolvedVocabulary, text: string, context:
   const transfers = english && sentences.some(handsOver);
   const greets = english && R.GREETING.test(normalizeText(text)) && !/\banything else\b/.test(normalizeText(text));
   const informs = english && !proposal.proposes && sentences.some((s) => tells(s));
-  const asking = english && sentences.some((s) => isQuestion(s));
-  const unread =
-    !(asked.fields.length > 0 || proposal.proposes || claims || refuses || transfers || informs || greets ||
-      asking);
+  // Any English is read, as something or as nothing more than thanks or an acknowledgement ("Understood.").
+  const unread = !english;
   const plans = english && !proposal.proposes && !claims ? plannedChange(words, sentences) : null;
   return {
     asks: asked.fields,
@@ -49,7 +47,7 @@ export function readAgent(vocabulary: ResolvedVocabulary, text: string, context:
   };
 }
 
-// "I will transfer you to a human agent", not "I can transfer you" or "Would you like me to transfer you?".
+// "I'm handing you to a colleague now", not "I could hand you over" or "Shall I pass you to someone?".
 function handsOver(sentence: string): boolean {
   if (isQuestion(sentence)) return false;
   const m = R.TRANSFER.exec(sentence);

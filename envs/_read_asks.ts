@@ -7,6 +7,7 @@ import { isQuestion, sentencesOf } from "./text.ts";
 import * as R from "./_read_patterns.ts";
 import { BULLET } from "./_text_patterns.ts";
 import { type NameHit, namesAt, valueWordsAt, type Words } from "./_read_words.ts";
+import { type SaidValue, valuesSaid } from "./_read_values.ts";
 
 /** What a message asks for. */
 export interface Asked {
@@ -31,6 +32,8 @@ export function asksOf(words: Words, text: string): Asked {
   // A need stated before the explicit requests of other things is background ("To see if you qualify I
   // need your status. Could you give me your user ID?"); one stated after them, or pointed back at, asks.
   const background: Part[] = [];
+  // What the message said before each sentence: the last name, and the values it states.
+  const said: Said = { last: null, asked: false, values: valuesSaid(words, text) };
   let requested = false, pointsBack = false, underHeader = false;
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === "") continue;
@@ -38,12 +41,13 @@ export function asksOf(words: Words, text: string): Asked {
     if (!item) underHeader = false;
     const sentences = sentencesOf(line);
     sentences.forEach((s, i) => {
-      const r = readSentence(words, s, item && underHeader);
+      const r = readSentence(words, s, item && underHeader, said);
       if (r.kind === "request") {
         parts.push(r.part);
         requested ||= r.part.fields.length > 0;
         pointsBack ||= R.POINTS_BACK.test(s);
       } else if (r.kind === "need") (requested ? parts : background).push(r.part);
+      said.asked ||= r.kind !== "none" && r.part.fields.length > 0;
       // A request or need that ends in a colon introduces a list of what it asks for.
       if (!item && i === sentences.length - 1) underHeader = r.kind !== "none" && /:\s*$/.test(s);
     });
@@ -62,6 +66,16 @@ export function asksOf(words: Words, text: string): Asked {
 
 type Read = { kind: "request" | "need" | "none"; part: Part };
 
+// What a message said before the sentence read.
+interface Said {
+  /** The last name said in an earlier sentence. */
+  last: NameHit | null;
+  /** Whether an earlier sentence asked for a field or said it needs one. */
+  asked: boolean;
+  /** The values the whole message states, as written. */
+  values: readonly SaidValue[];
+}
+
 // Where a sentence asks: the span of its request and whether it only asks for terms of a change.
 interface Span {
   kind: "request" | "need";
@@ -70,24 +84,38 @@ interface Span {
   onlyTerms: boolean;
 }
 
-function readSentence(words: Words, s: string, listed: boolean): Read {
+function readSentence(words: Words, s: string, listed: boolean, said: Said): Read {
   const part: Part = { fields: [], facts: [], vaguely: new Set() };
   const approval = R.APPROVAL.test(s);
-  // Alternatives of a field's values in a question ("one-way or round-trip?") ask for the field.
-  const offered = isQuestion(s) || approval || R.REQUEST.test(s) ? alternatives(words, s) : [];
-  for (const [field] of offered) part.fields.push(field);
+  const names = namesAt(words, s);
+  const last = said.last;
+  if (names.length > 0) said.last = names[names.length - 1];
+  // Alternatives of a field's values in a question ("one-way or round-trip?") ask for the field, and so
+  // do the places a "where" question leaves open ("Where are you flying from and to?").
+  const question = isQuestion(s);
+  const offered = question || approval || R.REQUEST.test(s) ? alternatives(words, s) : [];
+  if (question && /\bwhere\b/.test(s)) offered.push(...openPlaces(words, s));
+  // A value stated for the customer to confirm asks for its field ("You're leaving from LAX, correct?").
+  if (R.ASSUMED.test(s)) {
+    for (const v of said.values) if (s.includes(v.value.toLowerCase())) offered.push([v.field, s.indexOf(v.value)]);
+  }
+  for (const [field] of offered) if (!part.fields.includes(field)) part.fields.push(field);
   const span = requestSpan(words, s, listed, approval);
   if (span === "none") return { kind: "none", part };
   if (span === null) return { kind: part.fields.length > 0 ? "request" : "none", part };
-  const names = namesAt(words, s);
   let hits = asked(s, names, span.start, span.end);
-  // "... once you confirm which ones you'd like to cancel", "look for the ID, and once you have it, let
-  // me know": the name the request points back at.
-  if (hits.length === 0 && /\b(?:which ones?|it|them)\b/.test(s.slice(span.start, span.end))) {
+  // "... after you decide which ones should go", "find the code, and when you have it, send it", a list
+  // and then "Which one would you like?": the name the request points back at, in its
+  // sentence, or the last one said before for a choice among what was listed or a request put off
+  // until the customer has it ("Look for the code. Once you find it, send it to me.").
+  const asking = s.slice(span.start, span.end);
+  if (hits.length === 0 && R.POINTER.test(asking)) {
     hits = names.filter((n) => n.to <= span.start).slice(-1);
+    const deferred = R.DEFERRED.test(s);
+    if (hits.length === 0 && last !== null && !said.asked && (deferred || R.WHICH_ONE.test(asking))) hits = [last];
   }
   if (span.onlyTerms) hits = hits.filter((h) => words.terms.has(h.hit.field));
-  add(words, part, hits, offered);
+  add(words, part, hits.map((h) => identifying(words, s, h)), offered);
   return { kind: span.kind, part };
 }
 
@@ -100,18 +128,22 @@ function requestSpan(words: Words, s: string, listed: boolean, approval: boolean
   const request = found === null ? null : found.index + s.length - tail.length;
   const need = R.NEED.exec(s), deferred = R.DEFERRED.exec(s);
   let kind: Span["kind"], start: number;
-  if (listed) [kind, start] = ["request", 0];
+  // "Which card should I charge?": a question that asks which, before an offer, asks for it.
+  const which = after !== null && isQuestion(s) && R.WH.test(s.slice(0, after.index));
+  if (listed || which) [kind, start] = ["request", 0];
   else if (after !== null && request === null) return null;
   else if (request !== null) [kind, start] = ["request", request];
   else if (isQuestion(s)) [kind, start] = ["request", 0];
   else if (deferred !== null && /\b(?:which|what)\b/.test(s)) [kind, start] = ["request", deferred.index];
   else if (need !== null) [kind, start] = ["need", need.index];
   else return null;
-  // "Once you have the reservation ID, please share it": the deferred request names it first.
+  // "When you've found the booking code, please send it": the deferred request names it first.
   if (deferred !== null && deferred.index < start) start = deferred.index;
-  // A soft invitation asks nothing ("if you have more details, feel free to share"); "if so, please
-  // confirm ..." and "let me know if you have a preferred card" still do.
-  const soft = R.SOFT.exec(s);
+  // A soft invitation asks nothing ("should you have more to add, feel free"); "if so, please confirm
+  // ..." and "tell me if there is a card you prefer" still ask. (An approval's own condition is none:
+  // "Can you confirm if we should go ahead, and give me ...?".)
+  const soft = R.SOFT.exec(tail);
+  if (soft !== null) soft.index += s.length - tail.length;
   if (!listed && soft !== null && (soft.index < start || /\bfeel free\b/.test(soft[0])) && !/\bif so\b/.test(s)) {
     return "none";
   }
@@ -157,6 +189,7 @@ function asked(s: string, hits: readonly NameHit[], start: number, end: number):
     if (hit.from < start || hit.to > end) continue;
     const between = previous === null ? "" : s.slice(previous.to, hit.from);
     if (R.KNOWN_BEFORE.test(s.slice(Math.max(0, hit.from - 24), hit.from))) dropping = true;
+    else if (R.RATE.test(s.slice(Math.max(0, hit.from - 24), hit.from))) dropping = true;
     else if (R.VALUE_AFTER.test(s.slice(hit.to, hit.to + 24))) dropping = true;
     else if (R.QUALIFIES.test(s.slice(hit.to, hit.to + 16))) dropping = true;
     else if (previous !== null && R.MODIFIER.test(between) && !/[,;]/.test(between)) dropping = true;
@@ -192,4 +225,35 @@ function statesValue(words: Words, rest: string): boolean {
     }
   }
   return false;
+}
+
+// The place fields whose "before" words a question leaves without a value ("from and to?").
+const open = new WeakMap<Words, [string, RegExp][]>();
+function openPlaces(words: Words, s: string): [string, number][] {
+  let places = open.get(words);
+  if (places === undefined) {
+    places = Object.entries(words.vocabulary.fields).filter(([, f]) => f.kind === "place" && f.before !== undefined)
+      .map((
+        [field, f],
+      ) => [field, new RegExp(String.raw`\b(?:${f.before!.map(escape).join("|")})(?=\s*(?:(?:and|or)\b|[?,]|$))`)]);
+    open.set(words, places);
+  }
+  const out: [string, number][] = [];
+  for (const [field, re] of places) {
+    const m = re.exec(s);
+    if (m !== null) out.push([field, m.index]);
+  }
+  return out;
+}
+
+// A name that asks to identify what already is or was ("which flight was delayed?"), not to choose:
+// the field its own field declares for that (`FieldWords.existing`).
+function identifying(words: Words, s: string, hit: NameHit): NameHit {
+  const instead = words.vocabulary.fields[hit.hit.field]?.existing;
+  if (instead === undefined || !R.HAPPENED.test(s.slice(hit.to, hit.to + 40))) return hit;
+  return { ...hit, hit: { ...hit.hit, field: instead, fact: undefined } };
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
 }

@@ -4,21 +4,34 @@
 import type { Words } from "./_read_words.ts";
 
 const COMMON = new Set(
-  ("a about above after again all also am an and any are as at be because been before being below between both " +
-    "but by can cannot could did do does doing done down during each few for from further had has have having he " +
-    "her here hers him his how i if in into is it its just me more most my no nor not now of off on once only or " +
-    "other our ours out over own same she should so some such than that the their them then there these they " +
-    "this those through to too under until up very was we were what when where which while who whom why will " +
-    "with would you your yours yes ok okay please thank thanks sorry hello hi hey welcome dear sure great " +
-    "help assist need want like know let see find get give make take tell ask call go going come check look " +
-    "book change cancel order item price total sale paid pay payment refund refunded account " +
-    "customer date day days time today number id email name address status new old next last first second " +
-    "one two three four five six seven eight nine ten here found sent done right good well may might must " +
-    "shall per via unfortunately however anything everything something nothing else again able unable").split(" "),
+  ("a about above after again against all almost also always am an and any are as at away back be because been " +
+    "before being below best better between both but by can cannot could did do does doing done down during each " +
+    "either enough even ever every few first for from further had has have having he her here hers herself him " +
+    "himself his how i if in into is it its itself just last least less let like little many may me might more " +
+    "most much must my myself never new next no nor not now of off often on once one only or other our ours out " +
+    "over own same she should since so some soon still such than that the their them then there these they this " +
+    "those though through to too under until up upon us very was we well were what when where whether which while " +
+    "who whom whose why will with within without would yet you your yours " +
+    // Verbs, nouns and adjectives of everyday talk.
+    "able add allow ask bad call check come day days find get give go going good great help hold keep know look " +
+    "make mean moment need number old open part people place put right say see seem send set show start stay sure " +
+    "take tell thing things think time today try turn use wait want way week work year date id email name address " +
+    "status change two three four five six seven eight nine ten second minute hour problem question issue request " +
+    "details information option options case sorry apologies pardon excuse " +
+    // Greetings, thanks, answers and interjections.
+    "yes yeah yep yup no nope nah ok okay alright please thank thanks welcome hello hi hey dear bye goodbye cheers " +
+    "understood indeed certainly sure fine cool wow oh ah aha hmm hm mhm um uh er noted got found sent made told " +
+    "gave took came went saw knew thought kept left heard " +
+    "unfortunately however anything everything something nothing else unable").split(" "),
 );
 // Shapes only English words take ("delivered", "processing", "cancellation").
-const SHAPED = /^\p{L}{3,}(?:ed|ing|tion|sion|ment|ness|ly|able|ible|ful|less|ies|ous)$/u;
+const SHAPED = /^\p{L}{3,}(?:ed|ing|tion|sion|ment|ness|ly|able|ible|ful|less|ies|ous)$|^(?:h+m+|u+m+|o+h+|a+h+)$/u;
 const WORD = /\p{L}+(?:'\p{L}+)?/gu;
+
+/** Whether a word is one of the everyday English words (not a domain's). */
+export function isCommonWord(word: string): boolean {
+  return COMMON.has(word);
+}
 
 /** Whether at least a quarter of a text's words, and at least one, are English. */
 export function isEnglish(words: Words, text: string): boolean {
@@ -28,20 +41,7 @@ export function isEnglish(words: Words, text: string): boolean {
   for (const t of tokens) {
     const bare = t.replace(/'\p{L}+$/u, "");
     const one = bare.endsWith("s") ? bare.slice(0, -1) : bare;
-    if (COMMON.has(bare) || COMMON.has(one) || SHAPED.test(bare) || vocabularyWords(words).has(bare)) known++;
+    if (COMMON.has(bare) || COMMON.has(one) || SHAPED.test(bare) || words.own.has(bare)) known++;
   }
   return known >= 1 && known * 4 >= tokens.length;
-}
-
-const vocab = new WeakMap<Words, Set<string>>();
-function vocabularyWords(words: Words): Set<string> {
-  let set = vocab.get(words);
-  if (set === undefined) {
-    set = new Set<string>();
-    for (const n of words.names) for (const w of n.name.toLowerCase().match(WORD) ?? []) set.add(w);
-    for (const v of words.valueWords) for (const w of v.word.match(WORD) ?? []) set.add(w);
-    for (const a of words.actions) for (const w of a.word.match(WORD) ?? []) set.add(w);
-    vocab.set(words, set);
-  }
-  return set;
 }

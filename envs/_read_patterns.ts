@@ -23,8 +23,11 @@ export const REQUEST = alt(
   String.raw`\b(?:kindly|do you (?:have|know|remember)|what(?:'s| is| are| was| were) (?:your|the))\b`,
   String.raw`\b(?:can|could|may) i (?:have|get|ask|know|see|grab|` +
     String.raw`take)\b|^(?:and )?(?:your|the) [^,.?!]{1,40},? please\b`,
+  // An imperative starting a clause: "just send it over", "..., then share the code with me".
+  String.raw`(?:^|[,;:]\s+|\b(?:and|then|just|simply)\s+)(?:provide|share|give me|tell me|` +
+    String.raw`send (?:me|us|it|them|over|along))\b`,
 );
-/** A statement of what the agent needs ("I'll need your user ID", "the reservation ID is required"). */
+/** A statement of what the agent needs ("I'll need your account id", "a booking code is required"). */
 export const NEED = alt(
   String.raw`\b(?:i|we)(?:'ll|'d| will| would| do|'m going to|'re going to| am going to| are going to)?` +
     String.raw`(?: also| still| first| just| then| now)? (?:need|require)\s+` +
@@ -42,7 +45,7 @@ export const SOFT = alt(
 /** An offer of something the agent would do ("Would you like me to search?", "Shall I transfer you?"). */
 export const OFFER =
   /\b(?:(?:would|do) you (?:like|want) me to|shall i|should i|can i (?!have|get|ask|know|see|grab|take)|may i (?!have|get|ask|know)|want me to)\b/;
-/** A customer's choice offered as a yes/no question ("Would you like to purchase travel insurance?"). */
+/** A customer's choice offered as a yes/no question ("Do you want cover for the trip?"). */
 export const CHOICE =
   /\b(?:would|do) you (?:like|want|wish|prefer|need)\b|\bwould you prefer\b|\bdo you (?:need|plan)\b/;
 /** Where a request's object ends and its purpose begins ("..., so I can locate your booking"). */
@@ -60,6 +63,8 @@ export const DEFERRED =
 /** A name referred to as already known ("this reservation", "the same dates"): not asked for. */
 export const KNOWN_BEFORE =
   /(?:\b(?:this|that|these|those|the above|the listed|the current|your current|the existing|your existing|the original|your original|said)\s+)$/;
+/** Before a name: a rate it is the unit of ("$30 per passenger", "$35 a bag"), not asked for. */
+export const RATE = /\d\s+(?:per|a|an|each|every)\s+$/;
 /** Between a name and the next: a modifier ("the cabin class of your reservation"). */
 export const MODIFIER =
   /^\s*(?:[\w'$-]+\s+){0,5}?(?:of|for|on|in|to|with|about|from|under|at|within|by|associated with)\s+(?:[\w'$-]+\s+){0,3}$/;
@@ -72,6 +77,17 @@ export const VALUE_AFTER = /^\s*(?:is\s+|:\s*)?#?[a-z0-9_]*\d[a-z0-9_]*\b/;
 export const LISTED = /^\s*(?:,|and|or|&|\/)?\s*(?:and|or)?\s*(?:your|the|my|his|her|their|its|a|an)?\s*$/;
 /** Between two names: an alternative left open ("or any other information"). */
 export const ANY_OTHER = /\bor (?:any )?other\b/;
+/** A request's object that points at a name said before it ("which ones", "it", "them"). */
+export const POINTER = /\b(?:which ones?|which of (?:these|those|them|the)|it|them)\b/;
+/** A choice among what the message listed ("Which one would you like?"). */
+export const WHICH_ONE = /\b(?:which|what) (?:ones?\b|of (?:these|those|them|the)\b)/;
+/** A word asking which, when, how many: a question asks for a value with it. */
+export const WH = /\b(?:which|what|how many|how much|when|where|who)\b/;
+/** A value stated for the customer to confirm ("I assume you're flying from LAX, correct?"). */
+export const ASSUMED =
+  /(?:,|\s-|\u2014)\s*(?:correct|right|is that (?:correct|right)|am i right|is that so)\s*\?$|^(?:i assume|i take it|i understand)\b[^?]*\?$/;
+/** Right after a name: something that happened or is so ("... was delayed", "... were cancelled"). */
+export const HAPPENED = /^\s*(?:[\w-]+\s+)?(?:was|were|had been|has been|have been|got|did)\b/;
 /** A request that points back at what an earlier sentence named ("please provide those details"). */
 export const POINTS_BACK =
   /\b(?:them|those|these|it|this information|that information|the necessary|the above|this info|the (?:requested|required) (?:details|information))\b/;
@@ -82,61 +98,86 @@ export const LABEL = /^([^:?]{1,60}):\s*(.*)$/;
 
 // What "please confirm" is followed by when it asks for a yes rather than for a value.
 const CONFIRM_YES =
-  String.raw`\s*[,.!]|\s*$| and\b| with\b| by\b| whether (?:you|to)| (?:that )?you(?: would|'d| want| wish)|` +
+  String.raw`\s*[,.!(]|\s*$| and\b| with\b| by\b| whether (?:you|to)| (?:that )?you(?: would|'d| want| wish)|` +
   String.raw` if (?:you|everything|this|that|all|these|the (?:details|above|information|changes|summary))`;
-const ALL_RIGHT = "ok|okay|alright|all right|correct|fine|acceptable|good";
+const ALL_RIGHT = "ok|okay|alright|all right|correct|fine|acceptable|good|right";
 const PROCEED = "proceed|go ahead|continue|move forward";
+// What an approval points at: the change the message has described.
+const THE_CHANGE = String.raw`that|this|it|everything|all (?:of )?(?:this|that)`;
+// How a yes/no question says the change is fine ("sounds good", "looks right", "works for you").
+const FITS = String.raw`(?:(?:sound|look|seem)s? )?(?:${ALL_RIGHT})|works?|suits? you`;
 
-/** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm if you'd like to proceed"). */
+/** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm we may continue"). */
 export const APPROVAL = alt(
-  String.raw`\b(?:shall|should) i (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|issue|send|` +
-    String.raw`submit|place|apply|finali[sz]e)\b`,
-  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
-  String.raw`\bplease confirm(?:${CONFIRM_YES})`,
+  String.raw`\b(?:shall|should) (?:i|we) (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|` +
+    String.raw`issue|send|submit|place|apply|finali[sz]e)\b|\b(?:shall|should) (?:i|we)\s*\?`,
+  String.raw`\b(?:(?:would|do) you (?:like|want|wish) (?:me )?|want me )to (?:${PROCEED})\b`,
+  String.raw`\bplease confirm(?:${CONFIRM_YES})|^confirm\s*[:\u2014-]`,
   String.raw`\bconfirm (?:with|by (?:saying|replying|answering|typing)) (?:a |an )?["']?(?:yes|ok)\b`,
-  String.raw`\b(?:can|could|would) you (?:please )?confirm (?:(?:if|whether|that) )?` +
-    String.raw`(?:you\b|everything|this|these|the (?:details|above))`,
+  String.raw`\b(?:can|could|would|will) you (?:please )?confirm (?:(?:if|whether|that) )?` +
+    String
+      .raw`(?:you\b|everything|this|these|the (?:details|above))|\b(?:can|could|would|will) you (?:please )?confirm\s*[?.!]`,
   String.raw`\bonce you confirm\b(?!\s+(?:which|what|the|your|how|whether|if|when))`,
   String.raw`\b(?:with|upon|after) your confirmation\b|\bawait(?:ing)? your confirmation\b`,
-  String.raw`\b(?:is|does|would) (?:that|this|it) (?:sound |look |` +
-    String.raw`work )?(?:${ALL_RIGHT})(?: (?:to|for|with) you)?\b\s*[?]`,
-  String.raw`\bis it (?:${ALL_RIGHT}) (?:if i|for me to|to)\b`,
-  String.raw`\byes or no\b|\b(?:do i|may i|can i) have your (?:permission|approval|consent|go-ahead|confirmation|ok)\b`,
+  // "Does that work for you?", "Is everything correct?", "Sound good?", "Okay to proceed?", "..., OK?"
+  String.raw`\b(?:is|does|would|will) (?:${THE_CHANGE}) (?:${FITS})(?: (?:to|for|with) you)?\b\s*[?]`,
+  String.raw`^(?:(?:so|and)\s+)?(?:(?:${ALL_RIGHT}|all good|good to go)(?: (?:to|for me to) (?:${PROCEED}))?|` +
+    String.raw`(?:sound|look|seem)s? (?:${ALL_RIGHT}))(?: to you)?\s*\?|,\s*(?:ok|okay|alright|all right)\s*\?$`,
+  String.raw`\b(?:is it|are you) (?:${ALL_RIGHT}|happy|comfortable) (?:if i|for me to|to|with (?:${THE_CHANGE}))\b`,
+  String
+    .raw`\byes(?: or |\s*/\s*)no\b|\b(?:do i|may i|can i) have your (?:permission|approval|consent|go-ahead|confirmation|ok)\b`,
+  String.raw`\bdo you (?:approve|agree|accept|consent)\b|\b(?:just )?say the word\b`,
   String.raw`\b(?:may|can) i (?:proceed|go ahead)\b|\bready (?:for me )?to proceed\s*\?`,
   String.raw`\bif you(?:'d| would) like (?:me )?to (?:${PROCEED})\b[^.?!]{0,80}\blet me know\b`,
   String.raw`\blet me know if you(?:'d| would)? (?:like|want|wish) (?:me )?to (?:${PROCEED})\b`,
+  String.raw`\blet me know if (?:${THE_CHANGE}) (?:${FITS}|is (?:${ALL_RIGHT}))\b`,
   String.raw`\b(?:let me know|confirm) (?:if|whether) you(?:'d| would)? (?:like|want) (?:me )?to ` +
     String.raw`(?:make|apply|process|complete|finali[sz]e|go through with) (?:this|these|the|that) ` +
-    String.raw`(?:changes?|booking|cancellation|upgrade|update|modifications?)\b`,
+    String.raw`[a-z][\w-]*\b`,
   String.raw`\bplease (?:reply|answer|respond|say) (?:with )?["']?(?:yes|ok)\b`,
 );
 /** Asking whether the agent should make a change it names ("Would you like me to cancel it?"). */
 export const OFFER_TO_ACT = alt(
-  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to\b|\b(?:shall|should) i\b|\bcan i go ahead and\b`,
+  String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to\b|\b(?:shall|should) (?:i|we)\b|\bcan i go ahead and\b`,
   String.raw`\bplease confirm (?:that )?you(?: would|'d) like\b|\bwant me to\b`,
   String.raw`\bare you sure (?:you want|you'd like|you would like) to\b|` +
     String.raw`\blet me know if you(?:'d| would) like (?:me )?to\b`,
 );
+/**
+ * After an offer to act, a verb whose object only points at the change the message describes ("Would
+ * you like me to make this change?", "Shall I do that?", "Want me to send it?").
+ */
+export const POINTED_CHANGE = new RegExp(
+  String.raw`^\s*(?:go ahead and\s+)?[a-z]+(?:\s+(?:out|through|ahead with))?\s+(?:it|that|this|them|these|those|so|` +
+    String.raw`(?:this|that|these|those|the)\s+(?:changes?|updates?|modifications?|adjustments?|requests?|plan))` +
+    String.raw`(?:\s+(?:now|for you|today|please|then))*\s*[?.!]*$`,
+);
 /** After an offer to act, something that is no change ("Would you like me to search ...?"). */
 export const NOT_A_CHANGE =
   /^\s*(?:(?:go ahead and|first|also|now)\s+)?(?:search|look|check|find|explore|see|review|verify|help|assist|transfer|connect|show|research|investigate|contact|escalate|keep|try|recheck|double-check|note|list|get|retrieve|pull up|calculate|explain|tell|walk)\b/;
-/** "I can proceed with issuing the certificate": a plan that a "how would you like to proceed?" asks about. */
-export const WILL_PROCEED = /\b(?:i|we) (?:can|will|'ll|could) (?:now )?(?:proceed|go ahead) (?:with|and)\b/;
-/** "Just let me know how you'd like to proceed". */
-export const HOW_TO_PROCEED = /\blet me know how you(?:'d| would) like to proceed\b/;
+/**
+ * Asking the customer to decide, with no change of its own ("Let me know how you'd like to proceed",
+ * "Tell me if you want that"): an approval of the change the message says the agent will make.
+ */
+export const DECIDE = new RegExp(
+  String.raw`\b(?:let me know|tell me) (?:how|whether|if) you(?:'d| would)? (?:like|want|wish|prefer)` +
+    String.raw`(?: (?:me )?to (?:proceed|go ahead|continue|do (?:that|this|it|so)))?(?: that| this| it)?\s*[.!]*$|` +
+    String.raw`\blet me know (?:your decision|what you decide)\b`,
+);
 /** What an agent adds after the approval it asks ("..., and I'll update your reservation"). */
 export const AFTERWARDS =
   /,?\s+(?:and|then|so)\s+(?:i|we)(?:'ll| will| can| shall)?\b|,\s+(?:i|we)(?:'ll| will)\b|,\s*and (?:if|let me know|please|provide|tell|specify|confirm)\b/;
 /** A choice left open in an approval ("one of these options", "any other changes", "which"). */
 export const OPEN_CHOICE =
-  /\b(?:one of (?:these|those|the|them)|any (?:of|other)|any|which|either|explore|something else|anything else|further (?:assistance|help|options?)|(?:a new|another|other|a different|different) (?:reservations?|bookings?|flights?|ones?|options?|orders?|dates?|times?)|to [a-z]+ or [a-z]+ (?:your|the|this|that|these|those|it|them|my))\b/;
-/** A change left open ("changing the cabin class", with no new value). */
-export const OPEN_CHANGE =
-  /\b(?:chang|modif|updat|adjust|edit|alter)\w*\s+(?:the|your|its|their|any)\s+(?:[\w-]+\s+){0,2}[\w-]+\s*[?.!]*$/;
-/** Where an approval's first alternative ends ("..., or is there anything else?"). */
+  /\b(?:one of (?:these|those|the|them)|any (?:of|other)|any|which|either|explore|something else|anything else|further (?:assistance|help|options?)|(?:a new|another|other|a different|different) [a-z][\w-]*|to [a-z]+ or [a-z]+ (?:your|the|this|that|these|those|it|them|my))\b/;
+/** A verb that modifies something, with what it modifies ("changing the cabin class"). */
+export const MODIFY = /\b(?:chang|modif|updat|adjust|edit|alter)\w*\s+(?:the|your|its|their|any|this|that)\s+/;
+/** What gives a modification its new value: a target ("to business", "into", "from ... to"), an amount. */
+export const NEW_VALUE = /\b(?:to|into|from)\b|\$/;
+/** Where an approval's first alternative ends ("..., or do you need something else?"). */
 export const ALTERNATIVE =
-  /,?\s+or\s+(?:is there|would you|should i|shall i|do you|if you|need|anything|would|can i|perhaps|maybe|keep)\b|,\s+or\b/;
-/** An offer that holds only if something not yet known is true ("if you are a gold member, I can offer ..."). */
+  /,?\s+or\s+(?:is there|would you|should i|shall i|do you|if you|need|anything|would|can i|perhaps|maybe)\b|,\s+or\b/;
+/** An offer that holds only if something not yet known is true ("if you hold top status, we could give ..."). */
 export const ELIGIBLE_IF = new RegExp(
   String.raw`\bif you(?:'re| are| have| were| had| qualify|` +
     String.raw` meet)\b[^.?!]{0,160}?\b(?:i|we) (?:can|could|may|might|would|will)` +
@@ -145,7 +186,11 @@ export const ELIGIBLE_IF = new RegExp(
 /** The agent saying it cannot go on with the request ("I can't continue without your id", "I could not complete this"). */
 export const GIVES_UP = new RegExp(
   String.raw`\b(?:could not|couldn'?t|cannot|can'?t|can not|unable to|not able to) (?:complete|finish|continue|go on|` +
-    String.raw`proceed with|help (?:you )?with) (?:this|that|your|the|without)\b|\bhave not made any change`,
+    String.raw`proceed with|help (?:you )?with) (?:this|that|your|the|without)\b|` +
+    // "I have not made any change", "No changes were made": nothing done, and the request dropped.
+    String.raw`\b(?:have|has)(?: not|n't) (?:made|done|applied) (?:any|the) (?:changes?|updates?)\b|` +
+    String
+      .raw`\bno (?:changes?|updates?) (?:have|has|were|was) been made\b|\bno (?:changes?|updates?) (?:were|was) made\b`,
 );
 /** A plan the agent states ("I will cancel ...", "Let's proceed with upgrading ..."). */
 export const PLAN = alt(
@@ -158,19 +203,24 @@ export const PLAN = alt(
 /** A statement of what is generally so ("insurance typically covers cancellations"): it names no change proposed. */
 export const GENERALLY =
   /\b(?:typically|usually|generally|normally|in general|polic(?:y|ies)|covers?|allows?|allowed|permitted|can only|cannot|can'?t|not possible)\b/;
+/** A quoted text, in double quotes or in single quotes that no letter touches outside. */
+export const QUOTED = /"[^"\n]{1,200}"|(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu;
 /** A priced choice of a value ("Economy: $121", "Business ($338)"): the value is still open. */
-export const PRICED = /^\s*(?:price|fare|class|cabin)?\s*[:(]\s*\$\s?\d/;
+export const PRICED = /^\s*(?:[a-z][\w-]*)?\s*[:(]\s*\$\s?\d/;
 
 // ---- Handing over, greeting --------------------------------------------------------------------
 
-/** Saying it hands the customer over ("I will transfer you to a human agent", "Transferring you now"). */
+/** Saying it hands the customer over ("I'm connecting you with a colleague", "Transferring you now"). */
 export const TRANSFER = alt(
   String.raw`\b(?:transferr?(?:ing)?|connect(?:ing)?|escalat(?:e|ing))\s+(?:you|` +
     String.raw`your (?:call|case|request|conversation|chat|issue))\b`,
-  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) (?:over|on|along)\b`,
+  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) ` +
+    String.raw`(?:(?:over|on|along)\b|to (?:a|an|one|our|the|my)\b)`,
   String.raw`\byou(?:'re| are| will be|'ll be) (?:being |now )?(?:transferred|connected|escalated)\b`,
   String.raw`\b(?:i(?:'ve| have)|has been|have been) (?:transferred|escalated|connected)\b`,
 );
+/** Words of a hand-over to a person, which no approval of a change is about. */
+export const HAND_OVER = /\b(?:transfer|human|live agent|representative|supervisor|connect you)\b/;
 /** Words before a hand-over that make it an offer, an advice or a condition ("I can transfer you"). */
 export const TRANSFER_NOT_NOW = new RegExp(
   String.raw`\b(?:can|could|would|may|might|should|if|whether|recommend|suggest|suggesting|offer|happy to|able to|` +
@@ -209,12 +259,16 @@ export const RELATIVE_DAY = new RegExp(
     String.raw`(?:a|one|two|three|\d{1,2}) (?:days?|weeks?) (?:later|earlier|after|before|ahead)|` +
     String.raw`(?:back|forward|ahead) (?:by )?(?:a|one|two|\d{1,2}) days?|same dates? as)\b`,
 );
-/** Common capitalised words that are no person's or place's name. */
+/**
+ * Common capitalised words that are no person's or place's name; the words of a domain's vocabulary
+ * ("Reservation", "Economy") are none either (`Words.own`).
+ */
 export const NOT_A_NAME = new Set(
   ("i the a an this that these those my your our his her their thank thanks yes no hi hello dear please could can " +
-    "would will should may also and but or so if when flight flights option options class economy business basic " +
-    "first gold silver regular member card visa mastercard american express paypal gift certificate insurance " +
-    "travel reservation booking order item items monday tuesday wednesday thursday friday saturday sunday january " +
-    "february march april may june july august september october november december mr mrs ms dr est pst utc am pm " +
-    "ok okay sure great perfect just only total old round trip one way nonstop direct as for regarding").split(" "),
+    "would will should may also and but or so if when option options first member monday tuesday wednesday " +
+    "thursday friday saturday sunday january february march april may june july august september october november " +
+    "december mr mrs ms dr est pst utc am pm ok okay sure great perfect just only total old one way as for regarding")
+    .split(
+      " ",
+    ),
 );

@@ -1,5 +1,5 @@
 // Whether an agent's message proposes one change and asks for its approval, and which change: an
-// approval request ("Shall I go ahead?", "Please confirm if you'd like to proceed with this upgrade")
+// approval request ("Shall I go ahead?", "Can you confirm we should carry on with the upgrade?")
 // about a change the message settles. Not a proposal: a menu ("one of these options"), a generic
 // offer ("Would you like to change the cabin class?"), an offer to hand over, an offer that depends on
 // an eligibility not yet known, a message still asking what the change is (a field other than its
@@ -30,25 +30,30 @@ const NONE: Proposal = { proposes: false, action: null };
 /** Whether a message proposes a change, and which. */
 export function proposalOf(words: Words, sentences: readonly string[], context: ProposalContext): Proposal {
   const approvals: string[] = [];
-  const planned = sentences.some((s) => R.WILL_PROCEED.test(s) && hits(words, s).some((h) => !h.pattern.term));
+  // A change the message says the agent will make, which a request to decide approves.
+  const planned = plannedChange(words, sentences.filter((s) => !R.OPEN_CHOICE.test(s))) !== null;
   for (const s of sentences) {
     const clause = firstAlternative(s);
+    // "Would you like to cancel it, or change its flights?": two changes offered, neither proposed.
+    if (changesIn(words, s.slice(clause.length)).some((a) => !changesIn(words, clause).includes(a))) continue;
     const offer = R.OFFER_TO_ACT.exec(clause);
-    if (R.APPROVAL.test(clause) || (planned && R.HOW_TO_PROCEED.test(clause))) approvals.push(clause);
-    else if (offer !== null && !R.NOT_A_CHANGE.test(clause.slice(offer.index + offer[0].length))) {
-      if (hits(words, clause).some((h) => !h.pattern.term)) approvals.push(clause);
+    const after = offer === null ? "" : clause.slice(offer.index + offer[0].length);
+    if (R.APPROVAL.test(clause) || (planned && R.DECIDE.test(clause))) approvals.push(clause);
+    else if (offer !== null && !R.NOT_A_CHANGE.test(after)) {
+      // The change named, or pointed at ("Should I make this change?"), which the message names.
+      if (hits(words, clause).some((h) => !h.pattern.term) || R.POINTED_CHANGE.test(after)) approvals.push(clause);
     }
   }
   if (approvals.length === 0) return NONE;
-  if (approvals.every((c) => !specific(words, c))) return NONE;
   const text = sentences.join(" ");
+  if (approvals.every((c) => !specific(words, c, text))) return NONE;
   if (R.ELIGIBLE_IF.test(text)) return NONE;
   // A message still asking what the change is proposes nothing yet.
   if (context.asks.some((f) => !words.terms.has(f))) return NONE;
   if (openValue(words, sentences, approvals)) return NONE;
   const action = actionOf(words, sentences, approvals, context);
   if (action !== null) return { proposes: true, action };
-  // Approving only how a change is paid ("Would you like to proceed with this total using your card?")
+  // Approving only how a change is paid ("Shall we go on with that amount on your card?")
   // re-proposes a change made pending before, which the message does not name.
   return approvals.some((c) => namesTerm(words, c)) ? { proposes: true, action: null } : NONE;
 }
@@ -81,7 +86,7 @@ function namesTerm(words: Words, clause: string): boolean {
   return fields.some((f) => words.terms.has(f));
 }
 
-// "Would you like me to proceed with the cancellation, or is there anything else ...?": its first part.
+// "Should I go on with cancelling it, or do you need something else ...?": its first part.
 function firstAlternative(sentence: string): string {
   const m = R.ALTERNATIVE.exec(sentence);
   return m === null ? sentence : sentence.slice(0, m.index);
@@ -98,17 +103,33 @@ function approved(clause: string): string {
 }
 
 // An approval clause that points at one change: not a transfer, a menu, a generic or open change.
-function specific(words: Words, clause: string): boolean {
-  if (/\b(?:transfer|human|live agent|representative|supervisor|connect you)\b/.test(clause)) return false;
+// One that names no change approves what the message says ("I can transfer you. Shall I do that?").
+function specific(words: Words, clause: string, text: string): boolean {
+  const named = hits(words, clause).some((h) => !h.pattern.term);
+  if (R.HAND_OVER.test(named ? clause : text)) return false;
   const object = approved(clause);
   if (R.OPEN_CHOICE.test(object) && !/\d/.test(object)) return false;
   // "Which one would you like to book?": a choice asked, not a change to approve.
   if (/^(?:(?:so|and|also|now)\s+)?(?:which|what)\b/.test(clause)) return false;
-  if (R.OPEN_CHANGE.test(object)) return false;
+  if (openChange(words, object)) return false;
   // Two different changes offered as alternatives ("change or cancel your reservation?").
   const said = hits(words, clause).filter((h) => !h.pattern.term);
   const kinds = new Set(said.map((h) => h.pattern.action));
   return !(kinds.size >= 2 && /\bor\b/.test(clause) && !/\band\b/.test(clause));
+}
+
+// "Would you like to change the cabin class on this reservation?": a change of something with no new
+// value given (no "to ...", no amount, no value word), a generic offer.
+function openChange(words: Words, object: string): boolean {
+  const m = R.MODIFY.exec(object);
+  if (m === null) return false;
+  const rest = object.slice(m.index + m[0].length);
+  return !R.NEW_VALUE.test(rest) && valueWordsAt(words, rest).every((v) => words.terms.has(v.word.field));
+}
+
+// The changes a text names (not by a term's words), in order.
+function changesIn(words: Words, text: string): string[] {
+  return hits(words, text).filter((h) => !h.pattern.term).map((h) => h.pattern.action);
 }
 
 // A value still open: two or more values of a field offered each with a price ("Economy: $121,
@@ -135,7 +156,9 @@ function openValue(words: Words, sentences: readonly string[], approvals: readon
 // is not a change word there).
 function hits(words: Words, norm: string): ActionHit[] {
   const names = namesAt(words, norm), values = valueWordsAt(words, norm);
-  const covered: Span[] = [...names, ...values];
+  // A quoted text is a value ("with the subject 'Your refund'"): its words say no change.
+  const quoted = [...norm.matchAll(R.QUOTED)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
+  const covered: Span[] = [...names, ...values, ...quoted];
   // A one-word change whose object is a term of a change is about the term ("purchase travel
   // insurance", "use the certificate"), not a change of its own.
   const terms = [

@@ -2,9 +2,9 @@
 // fields it gives values for, the end of the conversation. Private to envs/.
 import type { AgentReading, UserReading } from "./reader.ts";
 import type { ResolvedVocabulary } from "./vocabulary.ts";
-import { isDecline, isExplicitYes, normalizeText } from "./text.ts";
+import { declineOf, isExplicitYes, normalizeText } from "./text.ts";
 import * as R from "./_read_patterns.ts";
-import { namesAt, type Words, wordsOf } from "./_read_words.ts";
+import { actionsAt, namesAt, valueWordsAt, type Words, wordsOf } from "./_read_words.ts";
 import { valuesSaid } from "./_read_values.ts";
 
 const STOP = /###\s*stop\s*###/i;
@@ -15,7 +15,7 @@ export function readUser(vocabulary: ResolvedVocabulary, text: string, before: A
   const norm = normalizeText(text);
   const proposed = before?.proposes === true;
   const approves = proposed && isExplicitYes(text);
-  const declines = proposed && !approves && isDecline(text);
+  const declines = proposed && !approves && declinesChange(words, declineOf(text));
   const provides = given(words, text, norm, before?.asks ?? []);
   const ends = STOP.test(text) || R.CLOSING.test(norm);
   return { approves, declines, provides, ends };
@@ -27,7 +27,7 @@ export function readUser(vocabulary: ResolvedVocabulary, text: string, before: A
 function given(words: Words, text: string, norm: string, asked: readonly string[]): string[] {
   const out = new Set<string>();
   for (const v of valuesSaid(words, text)) out.add(v.field);
-  // "The origin and destination are the same as ...": each name of a list followed by its value.
+  // "My origin and destination stay as before": each name of a list followed by its value.
   let list: string[] = [];
   const names = namesAt(words, norm);
   names.forEach((n, i) => {
@@ -43,4 +43,15 @@ function given(words: Words, text: string, norm: string, asked: readonly string[
   if (R.POINTING.test(norm)) { for (const f of asked) out.add(f); }
   for (const f of [...out]) for (const implied of words.vocabulary.fields[f]?.implies ?? []) out.add(implied);
   return [...out];
+}
+
+// A no declines the change; asking for something else instead declines it unless what it asks for is
+// only another term of the change ("Can I use my gift card instead?", τ-bench rule U3).
+function declinesChange(words: Words, decline: ReturnType<typeof declineOf>): boolean {
+  if (decline === null || decline === "no") return decline === "no";
+  return !decline.instead.every((s) => {
+    const fields = [...namesAt(words, s).map((n) => n.hit.field), ...valueWordsAt(words, s).map((v) => v.word.field)];
+    const changes = actionsAt(words, s, []).filter((a) => !a.pattern.term);
+    return fields.length > 0 && fields.every((f) => words.terms.has(f)) && changes.length === 0;
+  });
 }

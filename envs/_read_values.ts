@@ -3,7 +3,8 @@
 // each value counted for one field only (the longest reading wins; a `cued` field's value counts only
 // after one of its cues). Private to envs/.
 import * as R from "./_read_patterns.ts";
-import { overlaps, type Span, valueWordsAt, type Words } from "./_read_words.ts";
+import { isCommonWord } from "./_read_english.ts";
+import { actionsAt, type Span, Taken, valueWordsAt, type Words } from "./_read_words.ts";
 
 /** A value of a field said in a text, as written. */
 export interface SaidValue {
@@ -21,8 +22,9 @@ export const DATE = new RegExp(
   "giu",
 );
 /** A sum of money: $1,234.50, 120 dollars, USD 80, 446.78. */
+// Digits and separators bounded: a run of "1,1,1,..." is not scanned again from each of its digits.
 export const AMOUNT =
-  /(?:\$\s?|\busd\s?)\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd)\b|(?<![\w.$])\d[\d,]*\.\d{2}(?![\w.])/gi;
+  /(?:\$\s?|\busd\s?)\d[\d,]{0,15}(?:\.\d{1,4})?|\b\d[\d,]{0,15}(?:\.\d{1,4})?\s?(?:dollars|usd)\b|(?<![\w.$])\d[\d,]{0,15}\.\d{2}(?![\w.])/gi;
 const NUMBER_WORDS = "no|zero|one|a|an|two|three|four|five|six|seven|eight|nine|ten";
 const COUNT = `(?:\\d{1,3}|${NUMBER_WORDS})`;
 const PERSON = /(?<![\p{L}\p{N}_])\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+){1,2}(?![\p{L}\p{N}_])/gu;
@@ -42,6 +44,8 @@ interface Candidate extends Span {
   field: string;
   value: string;
   order: number;
+  /** How much of the text the reading takes, with the words that introduce it ("from" of a place). */
+  reach?: number;
 }
 
 const patterns = new WeakMap<Words, Map<string, { counts: RegExp[]; places: RegExp[] }>>();
@@ -79,9 +83,9 @@ export function valuesSaid(words: Words, text: string): SaidValue[] {
   const found: Candidate[] = [];
   const fields = Object.entries(words.vocabulary.fields);
   fields.forEach(([field, spec], order) => {
-    const add = (from: number, to: number) => {
+    const add = (from: number, to: number, reach = to - from) => {
       if (!spec.cued || cuedBefore(words, field, low, from)) {
-        found.push({ field, value: text.slice(from, to), from, to, order });
+        found.push({ field, value: text.slice(from, to), from, to, order, reach });
       }
     };
     for (const re of words.values.get(field) ?? []) {
@@ -97,15 +101,18 @@ export function valuesSaid(words: Words, text: string): SaidValue[] {
     for (const re of places) {
       for (const m of text.matchAll(re)) {
         const name = m[1];
-        if (!name.split(/\s+/).some((w) => R.NOT_A_NAME.has(w.toLowerCase()))) {
-          add(m.index + m[0].length - name.length, m.index + m[0].length);
+        if (!name.split(/\s+/).some((w) => notAName(words, w))) {
+          add(m.index + m[0].length - name.length, m.index + m[0].length, m[0].length);
         }
       }
     }
     if (spec.kind === "person") {
       for (const m of text.matchAll(PERSON)) {
-        if (!m[0].split(/[ -]/).some((w) => R.NOT_A_NAME.has(w.toLowerCase()))) add(m.index, m.index + m[0].length);
+        if (!m[0].split(/[ -]/).some((w) => notAName(words, w))) add(m.index, m.index + m[0].length);
       }
+    }
+    if (spec.explains === true) {
+      for (const e of explanations(words, low)) found.push({ field, value: text.slice(e.from, e.end), ...e, order });
     }
   });
   // A value word needs no cue: it is the field's own word ("the cheaper one").
@@ -114,15 +121,53 @@ export function valuesSaid(words: Words, text: string): SaidValue[] {
     found.push({ field: v.word.field, value: text.slice(v.from, v.to), from: v.from, to: v.to, order });
   }
   // The longest reading of each stretch wins; of two as long, the field declared first.
-  found.sort((a, b) => (b.to - b.from) - (a.to - a.from) || a.order - b.order);
-  const taken: Span[] = [];
-  const out: (Candidate)[] = [];
-  for (const c of found) {
-    if (overlaps(taken, c.from, c.to)) continue;
-    taken.push(c);
-    out.push(c);
-  }
+  const reach = (c: Candidate) => c.reach ?? c.to - c.from;
+  found.sort((a, b) => reach(b) - reach(a) || a.order - b.order);
+  const taken = new Taken(text.length);
+  const out = found.filter((c) => taken.take(c.from, c.to));
   return out.sort((a, b) => a.from - b.from).map(({ field, value }) => ({ field, value }));
+}
+
+// The explanations of a change the text gives: "because ..." (or "due to ...", "since I ...") after a
+// word that says a change in the same sentence ("I'm cancelling because I was away"). Each takes only
+// its first word's place, so the values said in it still count for their own fields.
+const EXPLAINS = /\b(?:because|due to|owing to|as a result of|since (?:i|we|my|our|the|it|they|he|she))\b/g;
+const CLAUSE_END = /[.?!;\n]/;
+function explanations(words: Words, low: string): (Span & { end: number })[] {
+  if (low.search(EXPLAINS) < 0) return [];
+  const changes = actionsAt(words, low, []).filter((c) => !c.pattern.weak && !c.pattern.term);
+  const out: (Span & { end: number })[] = [];
+  for (const m of low.matchAll(EXPLAINS)) {
+    const before = low.slice(Math.max(0, m.index - CUE_WINDOW), m.index);
+    const from = m.index - before.length + Math.max(...[...".?!\n"].map((c) => before.lastIndexOf(c))) + 1;
+    if (!changes.some((c) => c.from >= from && c.to <= m.index)) continue;
+    const rest = low.slice(m.index, m.index + 160);
+    const end = CLAUSE_END.exec(rest);
+    out.push({ from: m.index, to: m.index + m[0].length, end: m.index + (end === null ? rest.length : end.index) });
+  }
+  return out;
+}
+
+// A capitalised word that names no person or place: common English, or a thing of the domain (a word
+// of a value, of a change or a one-word name: "Economy", "Reservation"), though not one that ordinary
+// places are named with too ("New York").
+const things = new WeakMap<Words, Set<string>>();
+function notAName(words: Words, word: string): boolean {
+  let own = things.get(words);
+  if (own === undefined) {
+    own = new Set<string>();
+    const said = [
+      ...words.valueWords.map((v) => v.word),
+      ...words.actions.map((a) => a.word),
+      ...words.names.map((n) => n.name).filter((n) => !/\s/.test(n)),
+    ];
+    for (const w of said) {
+      for (const part of w.toLowerCase().match(/\p{L}+/gu) ?? []) if (!isCommonWord(part)) own.add(part);
+    }
+    things.set(words, own);
+  }
+  const low = word.toLowerCase();
+  return R.NOT_A_NAME.has(low) || own.has(low);
 }
 
 // Whether a cue of the field is said before `at`, in the same sentence and not far before.

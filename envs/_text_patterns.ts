@@ -21,7 +21,7 @@ export const BULLET = /^\s*(?:[-*•+]|\d{1,2}[.)])\s+/;
 export const SENTENCE_END = /(?<=[.!?])\s+(?=\S)|;\s+/;
 /** A question whose mark was left out. */
 export const ASKS =
-  /^(?:can|could|would|will|do|does|is|are) (?:you|i|it|there|we|this|that)\b|^(?:how|what|when|where|which|why) /;
+  /^(?:can|could|would|will|is|are) (?:you|i|it|there|we|this|that)\b|^do (?:you|i|we|they)\b|^does (?:it|this|that|there|he|she)\b|^(?:how|what|when|where|which|why) /;
 
 // ---- A customer's reply ------------------------------------------------------------------------
 
@@ -35,9 +35,16 @@ const GO_AHEAD = String.raw`go ahead|proceed|i (?:do )?confirm|i'?m confirming|p
   "book it|make (?:the|that|those|these) changes?|go for it|let'?s do (?:it|that|this)|i (?:agree|accept|approve)|" +
   String.raw`(?:i'?d|i would|i) (?:like|want|wish) to (?:proceed|` +
   String.raw`go ahead|continue)|let'?s (?:proceed|go ahead|continue)`;
-const ACK = "ok|okay|k|alright|all right|fine|very well|works for me|sounds (?:good|great|fine|perfect|right)|" +
-  "that (?:works|sounds (?:good|great|fine|perfect|right))(?: for me)?|(?:that'?s|that is|this is) (?:fine|good|ok|okay)" +
-  "(?: with me)?|(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:good|great|perfect|fine|right)(?: to me)?";
+// A receipt ("ok") only says the message was read; an assent ("sounds good") says the proposal is fine.
+const RECEIPT = "ok|okay|k|alright|all right|fine|very well";
+const FINE = "good|great|fine|perfect|right|acceptable|ok|okay|reasonable";
+const ASSENT_WORDS = String.raw`works for me|fine by me|sounds? (?:${FINE}|like a plan)|` +
+  String.raw`(?:that|this|it) (?:works|sounds (?:${FINE}))(?: for me)?|` +
+  String.raw`(?:that'?s|that is|this is|it'?s|it is) (?:${FINE})(?: with me| by me| for me)?|` +
+  String.raw`(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:${FINE})(?: to me)?|` +
+  String.raw`(?:i'?m|i am) (?:ok|okay|fine|good|happy|comfortable) with (?:that|this|it|the (?:plan|change|changes))|` +
+  String.raw`let'?s go with (?:that|this|it)`;
+const ACK = `${RECEIPT}|${ASSENT_WORDS}`;
 const THANKS = "thanks?|thank you|thx|many thanks|i (?:really )?appreciate|appreciate|much appreciated|" +
   "(?:you'?re|you are) (?:the best|great|awesome|amazing|wonderful|very|so|the most|a star)|" +
   "have a (?:good|great|nice)|bye|goodbye|cheers|great|awesome|wonderful|perfect|excellent|cool|good|" +
@@ -80,6 +87,15 @@ export const FACT_YES = new RegExp(
 );
 /** Acknowledgements ("ok", "sounds good"): a yes only when a sentence holds nothing else (see `ONLY_PUNCTUATION`). */
 export const ACKNOWLEDGEMENT = new RegExp(String.raw`\b(?:${ACK})(?:\s+(?:to|for|with|by) me)?\b`, "g");
+/** An acknowledgement that assents to the proposal ("sounds good", "that works for me", "I'm okay with that"). */
+export const ASSENT = new RegExp(String.raw`\b(?:${ASSENT_WORDS})\b`);
+/** Thanks, praise and "please", taken out of an assent ("Sounds good, thanks!"). */
+export const THANKS_WORDS = new RegExp(String.raw`\b(?:${THANKS}|please)\b`, "g");
+/** A question asking the agent to do something, not to tell something ("Can you use my other card?"). */
+export const ASKS_TO_DO =
+  /^(?:(?:and|so|but|also|then)[\s,]+)?(?:can|could|would|will) you\b(?!(?:\s+(?:please|also|just))*\s+(?:tell|let me know|confirm|explain|say|show me|remind)\b)/;
+/** A request said to come besides the proposal ("also", "as well", "while you're at it"). */
+export const BESIDES = /\b(?:also|too|as well|additionally|in addition|while you'?re at it|another thing)\b/;
 /** What a sentence of acknowledgements leaves once they are taken out. */
 export const ONLY_PUNCTUATION = /^[\s,.!]*$/;
 /** Thanks, praise and goodbyes, which say nothing either way. */
@@ -94,9 +110,13 @@ export const HEDGE = alt(
   String.raw`\bbefore (?:proceeding|doing|going ahead|that|confirming|finali[sz]ing)\b`,
   String.raw`\b(?:check|confirm|verify|tell me|let me know|show me)\b[^.?!]{0,40}\bfirst\b`,
 );
-/** "If" as a condition, not as "whether" after "let me know", "check", "tell me" ("let me know if there are fees"). */
+/**
+ * "If" as a condition ("Yes if it's under $200"), read in statements only: in a question it asks
+ * whether ("Can you tell me if there are fees?"), and after a verb of knowing it is "whether" too ("Let
+ * me know if there are fees", "I wonder if ...").
+ */
 export const CONDITIONAL_IF =
-  /(?<!\b(?:know|tell me|check|confirm|ask|asking|wonder|wondering|wondered|find out|see|clarify|verify|sure)(?:\s+[\w'$,-]+){0,6}?\s+(?:and\s+)?)\bif\b/;
+  /(?<!\b(?:know|tell|check|ask|asking|wonder|wondering|see|sure|find out)\b(?:\s+[\w'$,-]+){0,3}?\s+)\bif\b/;
 /** A correction or an exception to what was proposed. */
 export const CHANGE =
   /\b(?:but|however|instead|actually|rather|except|although|though|on second thought|second thoughts)\b/;
@@ -114,9 +134,7 @@ export const HOLD = alt(
   String.raw`\b(?:i'?d|i would) (?:rather|prefer) not\b|\bi(?:'ll| will) think (?:about|it over)\b`,
   String.raw`\b(?:don'?t|do not) (?:want|wish) (?:you |me |us |anyone )?to (?:${ACTION}|pay|move)\b`,
   String.raw`\b(?:don'?t|do not) need (?:that|this|it|to|any (?:further|more|other)|anything)\b`,
-  String.raw`^(?:(?:oh|um|uh|no|actually|sorry)[\s,]+)?(?:wait|stop|hold on|hang on|hold up)\b`,
-  // A yes taken back in the same breath: "Yes — wait, no", "Sure, hold on".
-  String.raw`[,;:\u2014\u2013-]\s*(?:wait|hold on|hang on|hold up)\b`,
+  String.raw`^(?:(?:oh|um|uh|no|actually|sorry)[\s,]+)?stop\b`,
   String.raw`(?:[,;:\u2014\u2013-]|\bwait)\s*(?:no|nope|nah)[.!]*$`,
   String.raw`^(?:(?:no|actually|please|ok|okay|oh|sorry)[\s,]+){0,3}` +
     String.raw`(?:(?:cancel|scratch) that|forget (?:it|that|about it))(?: request| please)?[.!]*$`,
@@ -124,10 +142,29 @@ export const HOLD = alt(
   String.raw`\b(?:leave|keep) (?:it|that|them|things|` +
     String.raw`everything)(?: (?:as (?:it is|they are|is)|the way (?:it is|they are)|` +
     String.raw`alone|unchanged))?(?: for now| please)?[.!]*$`,
-  String.raw`\b(?:keep|stick with|stay with) (?:my|the) (?:current|original|existing)\b`,
-  String.raw`\bi (?:don'?t|do not) think so\b|\b(?:that|this|it) (?:doesn'?t|` +
+  String.raw`\b(?:keep|stick with|stay with) (?:(?:my|the) (?:current|original|existing)|` +
+    String.raw`what (?:i|we) (?:have|had|booked|'ve got|already have))\b`,
+  String.raw`\bi (?:don'?t|do not) think (?:so|i (?:want|need|will|'ll))\b|\b(?:that|this|it) (?:doesn'?t|` +
     String.raw`does not|won'?t|will not) work (?:for me|for us)\b`,
+  // Taken back: "I don't want the upgrade anymore", "I no longer need it", "I've decided not to cancel".
+  String.raw`\b(?:don'?t|do not) (?:want|need)\b[^.?!]{0,40}\b(?:anymore|any more|after all)\b|` +
+    String.raw`\bno longer (?:want|need|wish)\b`,
+  String.raw`\b(?:decided|decide|chosen|chose|choose|opted|opt) (?:not to|against)\b`,
 );
+/**
+ * A pause ("Wait, ...", "Hold on", "Yes — hold on"): no yes, and a no unless the customer asks a
+ * question before deciding ("Hold on, what's the fee?", τ-bench rule U3).
+ */
+export const PAUSE = alt(
+  String.raw`^(?:(?:oh|um|uh|no|actually|sorry)[\s,]+)?(?:wait|hold on|hang on|hold up)\b`,
+  // A yes taken back in the same breath: "Yes — wait, ...", "Sure, hold on".
+  String.raw`[,;:\u2014\u2013-]\s*(?:wait|hold on|hang on|hold up)\b`,
+);
+/** Asking for something else in place of what was proposed ("Could you book the other one instead?"). */
+export const INSTEAD = /\binstead\b/;
+/** Paying otherwise, which changes a term of the change, not the change ("Please charge my other card instead"). */
+export const PAYING =
+  /\b(?:charg(?:e|ing)|pay(?:ing)?|bill(?:ing)?|put (?:it|this|that|the [\w-]+) on|refund (?:it |that |the [\w-]+ )?(?:to|back to|on))\b/;
 /**
  * Turning a proposal down without a "no": over budget, too expensive, not enough, "I appreciate the
  * offer, but", or asking for something else instead. Read only where the reply has no yes.
@@ -141,7 +178,7 @@ export const TURN_DOWN = alt(
     String.raw`[^.?!]{0,20}\bbut\b`,
   String.raw`\b(?:isn'?t|is not|not|doesn'?t seem|does not seem) (?:nearly |quite |really )?(?:enough|sufficient|` +
     String.raw`acceptable|fair|reasonable)\b`,
-  String.raw`\binstead\b|^(?:(?:oh|um|well|hmm+)[\s,]+)?actually\b|\bon second thought\b`,
+  String.raw`^(?:(?:oh|um|well|hmm+)[\s,]+)?actually\b|\bon second thought\b`,
   String.raw`\b(?:i'?d|i would|we'?d|we would) (?:rather|prefer)\b`,
 );
 
@@ -170,7 +207,7 @@ export const REFUSE = every(
   String.raw`(?:\bnot|n't) (?:${FORBIDDEN})\b`,
   String.raw`\bcan no longer\b|\bno longer (?:possible|allowed|permitted|eligible)\b`,
   String.raw`\b(?:ineligible|non-?refundable|non-?modifiable|non-?changeable|prohibited|forbidden)\b`,
-  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive|offer|support|accept)\b`,
+  String.raw`\b(?:${DOES_NOT}) (?:allow|permit|cover|qualify|meet|waive|offer|support|accept|let (?:me|us|you))\b`,
   String.raw`\b(?:${DOES_NOT}) apply (?:in|to) (?:this|your|you)\b`,
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
   // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
@@ -178,7 +215,7 @@ export const REFUSE = every(
   // "against our policy", "against company policy": any one word names whose policy it is.
   String.raw`\bagainst (?:(?:our|the|this)\s+)?(?:[\w-]+\s+)?(?:policy|policies|rules)\b`,
   String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,
-  String.raw`\b(?:do not|don'?t) have the (?:ability|authority|option|permission|capability|means)\b`,
+  String.raw`\b(?:${DOES_NOT}) have (?:the |any )?(?:ability|authority|option|permission|capability|means|access)\b`,
   String.raw`\b(?:no way|no option|no provision|not an option|not in a position) to\b`,
   // "Our policy prohibits ...", "The rules don't permit ...".
   String.raw`\b(?:prohibits?|forbids?|disallows?|precludes?|bars)\b`,
@@ -190,11 +227,13 @@ export const REFUSE = every(
   String.raw`\b(?:no|not (?:make|grant|offer) (?:an?|any)) exceptions?\b|` +
     String.raw`\bexceptions? (?:can(?:not|'t)|are not|aren'?t)\b`,
   String.raw`\bpolic(?:y|ies) (?:is|are) (?:quite |very |rather |really )?(?:strict|fixed|firm|final)\b`,
-  String.raw`\b(?:already|have) (?:provided|given|offered|issued) (?:you )?the maximum\b|` +
-    String.raw`\b(?:is|are) (?:already )?the maximum (?:allowed|allowable|permitted|possible)\b`,
-  String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:can|` +
-    String.raw`able to|allowed to|permitted to|authori[sz]ed to) ` +
-    String.raw`(?:do|offer|allow|provide|approve|honou?r|make|arrange|process)\b`,
+  // A limit reached: "I've already given the maximum", "that's the most we can offer", "the limit allowed".
+  String.raw`(?:\balready|\bhave|\bhas|'ve) (?:provided|given|offered|issued|granted|reached|hit) (?:you )?` +
+    String.raw`the (?:maximum|max|most|limit)\b|\b(?:is|are|'s) (?:already )?the (?:maximum|max|most|limit) ` +
+    String.raw`(?:allowed|allowable|permitted|possible|(?:i|we) (?:can|could|am able to|are able to))\b`,
+  String.raw`(?:\bnot|n't) something (?:i|we)(?:'m| am|'re| are)? (?:(?:can|could|able to|allowed to|permitted to|` +
+    String.raw`authori[sz]ed to) )?(?:do|offer|allow|permit|provide|approve|honou?r|make|arrange|process|support|` +
+    String.raw`accept|grant)\b`,
   String.raw`\bno (?:refunds?|changes?|exceptions?|compensation|` +
     String.raw`modifications?|cancellations?|credits?) (?:is|are|can be|will be) ` +
     String.raw`(?:possible|allowed|permitted|available|offered|given|made)\b`,
@@ -216,6 +255,9 @@ export const CONDITION = /\b(?:if|whether|unless|in case|once|when)\b/;
 
 // ---- An agent's completion claim ---------------------------------------------------------------
 
+// What is told rather than handed over ("I've given you the details").
+const TOLD = "details|information|info|options?|choices?|instructions|steps|links?|summary|list|breakdown|answers?|" +
+  "explanation|overview|update|reasons?|numbers?|ids?|codes?|policy|rules|facts|contact";
 // Participles of what an agent does; the active forms leave out those that also mean checking.
 const DONE = "cancell?ed|canceled|booked|updated|changed|modified|processed|added|removed|issued|sent|refunded|" +
   "upgraded|downgraded|confirmed|completed|applied|credited|charged|transferred|rebooked|reserved|created|submitted|" +
@@ -226,9 +268,8 @@ const DID = "cancell?ed|canceled|booked|updated|changed|modified|processed|added
   "exchanged|adjusted|finali[sz]ed|executed|corrected|amended|arranged|waived|granted|taken care of|handled|" +
   "made the (?:changes?|booking|reservation|updates?|cancellation|refund|modifications?|adjustments?)|recorded|" +
   "deleted|emailed|moved|switched|" +
-  // "I have already provided the maximum certificate": a compensation handed over is a change.
-  String.raw`(?:provided|given)(?: you)?(?: with)? (?:a|an|the|your) (?:[\w$-]+ ){0,3}` +
-  "(?:certificates?|vouchers?|credits?|refunds?|compensation)";
+  // "I have already provided the maximum ...": something handed over, not information told, is a change.
+  String.raw`(?:provided|given)(?: you)?(?: with)? (?:a|an|the|your)(?= )(?! (?:[\w-]+ ){0,2}?(?:${TOLD})\b)`;
 const DO = "cancel|book|update|change|modify|process|add|remove|issue|send|refund|upgrade|downgrade|apply|complete|" +
   "submit|place|make|rebook|reserve|exchange|return";
 const ADVERB = "now|just|also|successfully|already|gone ahead and|went ahead and";
@@ -244,8 +285,8 @@ const MODAL_WORD = "will|would|can|could|should|shall|may(?! \\d)|might|must|goi
 const SEEN = "i see|i can see|i notice|i noticed|i found|it (?:seems|looks|appears)|seems|appears|according to|" +
   "records? (?:show|indicate)|shows?|showing|indicates?|status|since|because|given that|originally|previous|" +
   "previously|prior|initially|at the time";
-const THING = "reservations?|flights?|bookings?|orders?|ones?|tickets?|trips?|segments?|items?|payments?|passengers?|" +
-  "cards?|bags?";
+// A noun phrase a relative clause can follow: a determiner, a word or two ("the reservation that ...").
+const THING = String.raw`(?:the|this|that|your|my|our|any|each|every|those|these|one|all)\s+(?:[\w-]+\s+)?[\w-]+`;
 
 /** A passive or stative report: "has been cancelled", "is now booked", "was processed". */
 export const CLAIM_PASSIVE = every(

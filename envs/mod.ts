@@ -90,6 +90,7 @@ export {
 export {
   type ActionWords,
   askNames,
+  EMAIL_ADDRESS,
   type FactWords,
   fieldOf,
   type FieldWords,

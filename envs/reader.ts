@@ -57,8 +57,8 @@ export interface AgentReading {
   /** Whether it greets the customer or asks in general how it can help (not "anything else?"). */
   greets: boolean;
   /**
-   * Whether the message says nothing the reader understands: it is in no language the reader knows
-   * ("Blorf quix zanth?"), or none of the above and no question could be read in it.
+   * Whether the message is in no language the reader knows ("Blorf quix zanth?", "lorem ipsum dolor"):
+   * any English message is read, if only as thanks or an acknowledgement ("Understood.").
    */
   unread: boolean;
 }

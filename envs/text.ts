@@ -200,19 +200,23 @@ export function isQuestion(sentence: string): boolean {
 export function isExplicitYes(text: string): boolean {
   const sentences = sentencesOf(text);
   const whole = sentences.join(" ");
-  if (P.HEDGE.test(whole) || P.CONDITIONAL_IF.test(whole) || P.CHANGE.test(whole) || sentences.some(declines)) {
-    return false;
-  }
-  let strong = false, weak = false, more = false;
+  if (P.HEDGE.test(whole) || P.CHANGE.test(whole)) return false;
+  if (sentences.some((s) => !isQuestion(s) && P.CONDITIONAL_IF.test(s))) return false;
+  if (sentences.some((s) => declines(s) || P.PAUSE.test(s))) return false;
+  let strong = false, assent = false, weak = false, more = false, redo = false;
   for (const s of sentences) {
     // "Yes, could you also ...?": the yes before the question still counts.
     const said = isQuestion(s) ? s.split(/,\s+/)[0] : s;
-    if (isQuestion(said)) more = true;
-    else if (P.STRONG_YES.test(said) && !P.FACT_YES.test(said)) strong = true;
+    if (isQuestion(said)) {
+      more = true;
+      // "That sounds good. Can you use my other card?" asks to do it otherwise; "How long will it take?" only asks.
+      redo ||= P.ASKS_TO_DO.test(s) && !P.BESIDES.test(s);
+    } else if (P.STRONG_YES.test(said) && !P.FACT_YES.test(said)) strong = true;
+    else if (isAssent(s)) assent = true;
     else if (isAcknowledgement(s)) weak = true;
     else if (!P.PLEASANTRY.test(s)) more = true;
   }
-  return strong || (weak && !more);
+  return strong || (assent && !redo) || (weak && !more);
 }
 
 // "Ok.", "Sounds good, works for me!": acknowledgements and nothing else (checked without a nested
@@ -220,6 +224,13 @@ export function isExplicitYes(text: string): boolean {
 function isAcknowledgement(sentence: string): boolean {
   const rest = sentence.replace(P.ACKNOWLEDGEMENT, "");
   return rest !== sentence && P.ONLY_PUNCTUATION.test(rest);
+}
+
+// "Sounds good, thanks!", "I'm okay with that.": an assent, with nothing else but thanks. (A receipt
+// with thanks, "Ok, thanks.", acknowledges a message without taking up its proposal.)
+function isAssent(sentence: string): boolean {
+  return P.ASSENT.test(sentence) &&
+    P.ONLY_PUNCTUATION.test(sentence.replace(P.ACKNOWLEDGEMENT, "").replace(P.THANKS_WORDS, ""));
 }
 
 /**
@@ -238,9 +249,25 @@ function isAcknowledgement(sentence: string): boolean {
  * ```
  */
 export function isDecline(text: string): boolean {
+  return declineOf(text) !== null;
+}
+
+/**
+ * How a reply declines (`isDecline()`): by a no, a holding off or a turning down (`"no"`), only by
+ * asking for something else instead (`"instead"`, the sentences that do), or not at all (`null`). The
+ * readers take an "instead" that asks only for another term of the change (another card) as no decline.
+ *
+ * @internal
+ */
+export function declineOf(text: string): "no" | { instead: string[] } | null {
   const sentences = sentencesOf(text);
-  if (sentences.some(declines)) return true;
-  return sentences.some((s) => P.TURN_DOWN.test(s)) && !sentences.some((s) => P.STRONG_YES.test(s));
+  if (sentences.some(declines)) return "no";
+  // "Hold on, before you do that, what's the fee?": a question asked before deciding declines nothing.
+  if (sentences.some((s) => P.PAUSE.test(s)) && !sentences.some(isQuestion)) return "no";
+  if (sentences.some((s) => P.STRONG_YES.test(s))) return null;
+  if (sentences.some((s) => P.TURN_DOWN.test(s))) return "no";
+  const instead = sentences.filter((s) => P.INSTEAD.test(s) && !P.PAYING.test(s));
+  return instead.length > 0 ? { instead } : null;
 }
 
 function declines(sentence: string): boolean {

@@ -139,7 +139,17 @@ const YES = [
   // three were listed as no yes before that rule was adopted.
   "Yes. How much will that cost?",
   "Yes, and please also add two checked bags.",
-  "Yes, that works. Also, I'd like to upgrade to business class.",
+  "Yes, that works. I'd also want the cabin moved up to business.",
+  // "Do it" tells, it asks nothing; an assent stays one with thanks or a question that only asks.
+  "Do it.",
+  "Do that, please.",
+  "Sounds great. When will the refund show up?",
+  "Sounds good, thanks!",
+  "Let's go with that, please.",
+  "I'm fine with that.",
+  "That's acceptable.",
+  "I'm happy with the plan.",
+  "Okay, go ahead. I wonder if the refund will be quick.",
 ];
 const NOT_YES = [
   "No",
@@ -176,6 +186,10 @@ const NOT_YES = [
   "Let's hold off.",
   "Yes, but can we do it next week instead?",
   "Ok, thanks.",
+  "That sounds good. Could you charge my other card?",
+  "Sounds fine, but what's the fee?",
+  "Hold on, what's the fee?",
+  "Go ahead if the fee is under $40.",
 ];
 
 Deno.test("isExplicitYes() takes yes, go-ahead and confirmation replies, with details or a separate request", () => {
@@ -206,7 +220,6 @@ const DECLINES = [
   "Don't do that.",
   "Not now.",
   "Not yet, I need to ask my wife.",
-  "Wait, how much is the fee?",
   "Cancel that.",
   "Actually, never mind.",
   "Hold on a second.",
@@ -228,6 +241,11 @@ const DECLINES = [
   "I appreciate the offer, but $50 isn't enough.",
   "Actually, I'd prefer the later flight.",
   "Could you book the nonstop one instead?",
+  "I no longer need the upgrade.",
+  "I've chosen not to go ahead.",
+  "I'll stay with what I booked.",
+  "I don't think I need that.",
+  "I don't want that change anymore.",
 ];
 const NOT_DECLINES = [
   "No problem, go ahead.",
@@ -244,11 +262,16 @@ const NOT_DECLINES = [
   "The stopover in Denver is fine.",
   "Nonstop, please.",
   "That's not a problem.",
-  "Thank you so much for your help! ###STOP###",
+  "Many thanks, that was helpful! ###STOP###",
   "Actually, yes, please go ahead.",
   "No worries at all, that works for me.",
   "Yes, within budget, go ahead.",
   "Keep the change notification on, and yes, proceed.",
+  // A question before deciding (τ-bench rule U3), and paying otherwise, a term of the change.
+  "Wait, how much is the fee?",
+  "Hang on, is there a fee for that?",
+  "Please charge my other card instead.",
+  "Could you put it on my debit card instead?",
 ];
 
 Deno.test("isDecline() takes a no, a stop and a holding off", () => {
@@ -261,7 +284,7 @@ Deno.test("isDecline() does not take 'no problem', a no about a detail, a reques
 
 const REFUSALS = [
   SCRIPTED_REFUSAL,
-  "I'm sorry, but I can't cancel this reservation: it was booked more than 24 hours ago.",
+  "Sorry, I can't cancel that trip, since it was bought over a day ago.",
   "Unfortunately, basic economy flights cannot be modified.",
   "This reservation is not eligible for cancellation.",
   "I'm unable to add insurance after booking.",
@@ -269,8 +292,8 @@ const REFUSALS = [
   "That is not permitted.",
   "I can't change basic economy flights. However, I can upgrade your cabin. Would you like that?",
   "I'm sorry, I cannot move 500: transfers above 200 need a branch visit.",
-  "Unfortunately, since your ticket is basic economy without insurance, I can only assist with the cancellation if " +
-  "it was booked within the last 24 hours. Yours was booked on 2024-05-06.",
+  "Unfortunately, as this basic economy ticket has no insurance, I can only help cancel it when the purchase " +
+  "was made less than a day ago. This one was bought on 2024-05-06.",
   "Sorry, that isn't allowed for this fare.",
   "**Unfortunately**, I am not able to remove checked bags from a reservation.",
   "Your insurance does not cover a change of plans, so I cannot refund this trip.",
@@ -290,9 +313,14 @@ const REFUSALS = [
   "I'm going to have to say no to a second exchange.",
   "The rules forbid changing the name on a ticket.",
   "I'm afraid that's not something I can do for a basic economy fare.",
-  "However, the policy is quite strict, and there are no exceptions for adding insurance after booking.",
-  "The compensation is fixed, and I have already provided the maximum allowable certificate.",
+  "Our rules here are firm: we make no exceptions to add cover once a ticket is issued.",
+  "That amount is set, and you have already received the largest voucher we give; I've given you the maximum.",
   "Sorry, I have to turn that down: only pending orders can be changed.",
+  "We don't have access to details on why a departure ran late.",
+  "Refunding a used ticket is not something we permit.",
+  "The fare rules don't let us move the return date.",
+  "That's the most we can offer for this delay.",
+  "I've already issued the maximum for this trip.",
 ];
 const NOT_REFUSALS = [
   "Sorry, something went wrong on my side",
@@ -300,8 +328,8 @@ const NOT_REFUSALS = [
   "I'm sorry, that did not work (timeout).",
   "I can't reach the booking system right now: it returned a 503 error.",
   "I'm sorry, our system is not responding right now (timeout). Please try again later.",
-  "Unfortunately, I need the reservation ID to proceed.",
-  "I can only proceed with the cancellation if it was booked within the last 24 hours. Could you confirm the reason?",
+  "Unfortunately, I must have the booking code before going further.",
+  "I can only cancel it when it was bought less than a day ago. Could you tell me why you are cancelling?",
   "Unfortunately, I can only look it up once you give me the reservation ID.",
   "I can't proceed without your user ID. Could you share it?",
   "Would you like me to cancel it?",
@@ -318,10 +346,13 @@ const NOT_REFUSALS = [
   "I was unable to reach the payment service, so let me try again.",
   "You are eligible for a full refund.",
   "There is no change fee for this update.",
-  "It seems the gift card balance is insufficient, and the certificate cannot be used for this update.",
-  "The gift card doesn't have enough balance to cover $348. Would you like to add a credit card?",
+  "Your voucher balance looks too low, and the travel credit is not usable for a change like this.",
+  "There isn't enough left on the gift card for the $348. Shall we add a second card?",
   "Order 3518 is delivered.",
   "Nothing in our policy prohibits a name correction, so I can do that.",
+  "You don't have to do anything else on your side.",
+  "If the rules don't let me waive the fee, I will tell you before charging anything.",
+  "The maximum bag weight is 50 pounds.",
 ];
 
 Deno.test("isRefusal() takes a refusal by rule or an impossibility, even next to an offer", () => {
@@ -356,7 +387,7 @@ const CLAIMS = [
   "The two checked bags were added to reservation ABC123 and $50 was charged to your card.",
   "I went ahead and cancelled it for you.",
   "Your refund of $250 has been issued; you should see it within 5 to 7 business days. Anything else?",
-  "**Your reservation has been successfully updated** with the new flights.",
+  "**The booking was successfully updated** to the later flights.",
   "The email went out to the address on file.",
   "Refund issued: $120 to your original card.",
   "Consider it done!",
@@ -365,6 +396,7 @@ const CLAIMS = [
   "Booking confirmed! Your reservation number is ABC123.",
   "Order 5012 is deleted, as the note asked.",
   "I recorded 5 of 5 steps on the worksheet.",
+  "I've given you a $75 voucher for the trouble.",
 ];
 const NOT_CLAIMS = [
   SCRIPTED_PROPOSAL,
@@ -384,7 +416,7 @@ const NOT_CLAIMS = [
   "Your reservation was booked more than 24 hours ago, so it can't be cancelled.",
   "If everything looks right, you'll be all set.",
   "I have retrieved your reservation details.",
-  "After I cancel it, the refund will be processed within 5 to 7 business days.",
+  "After I cancel it, you should see the money back in about a week.",
   "Your original flight HAT001 was cancelled, so you may be eligible for compensation.",
   "I'm going to update the reservation now.",
   "The reservation that was cancelled yesterday still shows in your history.",
@@ -394,6 +426,8 @@ const NOT_CLAIMS = [
   "Reservation to be cancelled: ABC123. Shall I go ahead?",
   "Once the refund is issued: you will get an email.",
   "The email will go out once you confirm.",
+  "I've given you the details above.",
+  "I have provided the options below.",
 ];
 
 Deno.test("claimsDone() takes a report that an action is done, beside anything else the message says", () => {
@@ -525,8 +559,8 @@ const YES_LABELS: Label[] = [
   [19, 0, 11, false],
   [19, 0, 19, false],
   [20, 0, 15, false],
-  // "Okay, let's proceed with changing the flight ... As for the payment, can I use ...?": a yes with
-  // a question, which the τ-bench corpus's rule U1 counts as a yes (was false here before it).
+  // A go-ahead for the flight change with a question about paying: a yes by the τ-bench corpus's rule
+  // U1 (was false here before it).
   [20, 0, 17, true],
   [24, 0, 37, false],
   [27, 0, 27, false],
@@ -542,8 +576,7 @@ const YES_LABELS: Label[] = [
   [14, 1, 17, false],
   [22, 1, 21, false],
   [22, 1, 25, false],
-  // "Yes, that works for me. Also, I'd like to upgrade ... Can you let me know the cost difference and if
-  // there are any additional fees?": a yes with a separate request and a question, a yes by the τ-bench
+  // A yes to the flights with a separate request and a question about fees: a yes by the τ-bench
   // corpus's rule U1 (was false here before it).
   [23, 1, 15, true],
   [23, 1, 25, false],

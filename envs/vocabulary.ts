@@ -108,6 +108,20 @@ export interface FieldWords {
    * @default {none}
    */
   implies?: readonly string[];
+  /**
+   * Whether a clause that explains a change gives a value of this field, a reason's: the words after
+   * "because", "due to" or "since I ..." said after a word of a change in the same sentence ("I'm
+   * cancelling because I was away").
+   * @default {false}
+   */
+  explains?: boolean;
+  /**
+   * For a field of choices: the field a question asks for instead when it names this one to identify
+   * what already is or was rather than to choose ("Which flight was delayed?" asks which existing flight,
+   * not which one to book).
+   * @default {none: the name asks for this field}
+   */
+  existing?: string;
 }
 
 /** Which field a task's fact is, and its own names. */
@@ -147,6 +161,22 @@ export interface ActionWords {
    */
   includes?: readonly string[];
 }
+
+/**
+ * An email address, as a field's value pattern (`FieldWords.values`): a local part of at most 64
+ * characters that no other starts inside, an "@", then up to nine dot-separated labels. Its bounds keep
+ * reading linear on a long run of letters, digits or underscores, which an unbounded pattern would
+ * scan again from every position.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { EMAIL_ADDRESS } from "./vocabulary.ts";
+ * assertEquals("Write to lena.fox+trips@mail.example.org today".match(EMAIL_ADDRESS)?.[0], "lena.fox+trips@mail.example.org");
+ * assertEquals(EMAIL_ADDRESS.test("a_".repeat(5000)), false);
+ * ```
+ */
+export const EMAIL_ADDRESS: RegExp = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/;
 
 /** A vocabulary with its defaults filled in (see `vocabularyOf()`). */
 export interface ResolvedVocabulary {
@@ -252,6 +282,9 @@ export function vocabularyProblem(vocabulary: Vocabulary, tools: Domain["tools"]
     }
     const odd = (field.implies ?? []).find((f) => !Object.hasOwn(vocabulary.fields, f));
     if (odd !== undefined) return `field "${name}" implies "${odd}", which is not one of its fields`;
+    if (field.existing !== undefined && !Object.hasOwn(vocabulary.fields, field.existing)) {
+      return `field "${name}" is asked as "${field.existing}" about what exists, which is not one of its fields`;
+    }
   }
   for (const [fact, words] of Object.entries(vocabulary.facts ?? {})) {
     if (!Object.hasOwn(vocabulary.fields, words.field)) {

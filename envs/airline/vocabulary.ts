@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Vocabulary } from "../vocabulary.ts";
+import { EMAIL_ADDRESS, type Vocabulary } from "../vocabulary.ts";
 
 // What a customer says when talking about a trip, which makes a capitalised name or a code a place.
 const TRAVEL = [
@@ -31,6 +31,30 @@ const TRAVEL = [
   "heading",
   "headed",
   "going",
+];
+
+// The people a customer travels with.
+const KIN = [
+  "wife",
+  "husband",
+  "partner",
+  "spouse",
+  "son",
+  "daughter",
+  "kids",
+  "children",
+  "family",
+  "friend",
+  "colleague",
+  "mother",
+  "father",
+  "mom",
+  "dad",
+  "parents",
+  "brother",
+  "sister",
+  "boyfriend",
+  "girlfriend",
 ];
 
 /** The airline's vocabulary. */
@@ -82,6 +106,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "it is for",
         "tickets for",
         "booking for",
+        ...KIN,
       ],
       term: true,
       implies: ["passengers"],
@@ -92,7 +117,7 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
       cued: true,
       term: true,
     },
-    email: { names: ["email", "e-mail", "email address", "mail"], values: [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/] },
+    email: { names: ["email", "e-mail", "email address", "mail"], values: [EMAIL_ADDRESS] },
     payment_method: {
       names: [
         "payment method",
@@ -194,19 +219,17 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "adult",
       ],
       kind: "count",
-      words: [
-        "just me",
-        "just be me",
-        "only me",
-        "only passenger",
-        "only one passenger",
-        "myself",
-        "by myself",
-        "both of us",
-        "the two of us",
-        "traveling alone",
-        "travelling alone",
+      // Who travels, said without a count: the customer alone ("it'll just be me", "I'm the only
+      // passenger", "flying solo") or with someone close ("me and my husband", "my sister and I").
+      values: [
+        /\b(?:just|only) (?:be )?(?:me|myself)\b|\bby myself\b|\b(?:travell?ing|flying|going) (?:alone|solo)\b/i,
+        /\bthe only (?:one|person|passenger|travell?er|adult)\b/i,
+        new RegExp(
+          String.raw`\b(?:(?:me and|with|and) my (?:${KIN.join("|")})|my (?:${KIN.join("|")}) and (?:i|me))\b`,
+          "i",
+        ),
       ],
+      words: ["myself", "both of us", "the two of us", "only one passenger"],
       term: true,
     },
     baggage: {
@@ -269,6 +292,8 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "i would like",
         "i want",
       ],
+      // "Which flight was delayed?" identifies a flight flown, which τ-bench's labels count as other.
+      existing: "other",
     },
     reason: {
       names: ["reason", "reason for cancellation", "reason for cancelling", "why"],
@@ -301,11 +326,9 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "don't need it",
         "personal reasons",
         "something came up",
-        "because",
-        "out of town",
-        "too long",
       ],
       term: true,
+      explains: true,
     },
     membership: {
       names: ["membership", "membership level", "membership status", "member status", "tier"],
@@ -427,6 +450,10 @@ export const AIRLINE_VOCABULARY: Vocabulary = {
         "rebook",
         "reschedule",
         "move flight",
+        "move return",
+        "move outbound",
+        "new itinerary",
+        "updated itinerary",
         "switch flights",
         "flight change",
         "change date",

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Vocabulary } from "../vocabulary.ts";
+import { EMAIL_ADDRESS, type Vocabulary } from "../vocabulary.ts";
 
 /** The orders world's vocabulary. */
 export const ORDERS_VOCABULARY: Vocabulary = {
@@ -17,7 +17,7 @@ export const ORDERS_VOCABULARY: Vocabulary = {
     },
     order_id: { names: ["order id", "order number", "order"], values: [/(?<=\border(?: id| number)?:? #?)\d{1,6}\b/i] },
     customer_id: { names: ["customer id", "customer"], values: [/\bC\d{4}\b/] },
-    email: { names: ["email", "e-mail", "email address", "address"], values: [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/] },
+    email: { names: ["email", "e-mail", "email address", "address"], values: [EMAIL_ADDRESS] },
     subject: { names: ["subject", "subject line", "title"] },
     body: { names: ["body", "message", "text", "content"] },
     amount: { names: ["amount", "sum", "refund amount", "total"], kind: "amount" },
@@ -25,6 +25,7 @@ export const ORDERS_VOCABULARY: Vocabulary = {
       names: ["reason", "why"],
       words: ["wrong size", "late delivery", "damaged", "not as described", "defective", "broken", "because of"],
       term: true,
+      explains: true,
     },
     steps: { names: ["steps", "number of steps", "levels", "referrals"], kind: "count" },
     other: { names: ["details", "information"], vague: ["details", "information"] },

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { Vocabulary } from "../vocabulary.ts";
+import { EMAIL_ADDRESS, type Vocabulary } from "../vocabulary.ts";
 
 /** The retail shop's vocabulary. */
 export const RETAIL_VOCABULARY: Vocabulary = {
   fields: {
-    email: { names: ["email", "e-mail", "email address"], values: [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/] },
+    email: { names: ["email", "e-mail", "email address"], values: [EMAIL_ADDRESS] },
     name: { names: ["name", "full name", "first name", "last name", "surname"] },
     zip: { names: ["zip code", "zip", "postal code", "postcode"], values: [/\b\d{5}\b/] },
     user_id: { names: ["user id", "customer id", "account id"], values: [/\b[a-z]+_[a-z]+_\d{3,5}\b/] },
@@ -31,6 +31,7 @@ export const RETAIL_VOCABULARY: Vocabulary = {
       names: ["reason", "reason for cancelling", "reason for cancellation", "why"],
       words: ["no longer needed", "ordered by mistake", "by mistake", "don't need it", "no longer need"],
       term: true,
+      explains: true,
     },
     other: { names: ["details", "information"], vague: ["details", "information"] },
   },
