@@ -171,7 +171,7 @@ const fixed = (x: number | null) => x === null ? "-" : x.toFixed(3);
  * console.log(formatProfiles(scoreRecords(records)));
  * ```
  */
-export function formatProfiles(profiles: Record<string, Profile>): string {
+export function formatProfiles(profiles: Record<string, Profile>, warnings: readonly string[] = []): string {
   const groups = Object.keys(profiles);
   if (groups.length === 0) return "No records\n";
   const K = Math.max(0, ...groups.map((g) => Object.keys(profiles[g].pass_hat_k).length));
@@ -209,11 +209,31 @@ export function formatProfiles(profiles: Record<string, Profile>): string {
     const all = (gs: string[]) => gs.length === groups.length && groups.length > 1 ? "all" : gs.join(", ");
     text.push("", "Null figures:", ...[...reasons].map(([line, gs]) => `  ${line} (${all(gs)})`));
   }
-  for (const g of groups) {
-    const warning = misreadWarning(g, userMisread([profiles[g].n]));
-    if (warning !== null) text.push("", `Warning: ${warning}`);
-  }
+  for (const warning of warnings) text.push("", `Warning: ${warning}`);
   return text.join("\n") + "\n";
+}
+
+/**
+ * The misread warning of each agent the records hold, in order of first record: by agent whatever
+ * the table's grouping, so one agent's unread messages are neither named as a domain's nor diluted
+ * by another agent's.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { misreadWarnings } from "./score.ts";
+ * const r = { agent: "a", task: "t/1", run: 0, condition: "nominal", success: false, user_messages: 10, user_misread: 4 };
+ * assertEquals(misreadWarnings([r as never]).length, 1);
+ * ```
+ */
+export function misreadWarnings(records: readonly EpisodeRecord[]): string[] {
+  const byAgent = new Map<string, EpisodeRecord[]>();
+  for (const r of records) {
+    const list = byAgent.get(r.agent) ?? [];
+    if (list.length === 0) byAgent.set(r.agent, list);
+    list.push(r);
+  }
+  return [...byAgent].map(([agent, rs]) => misreadWarning(agent, userMisread(rs))).filter((w) => w !== null);
 }
 
 function violations(profile: Profile): string {
@@ -263,7 +283,7 @@ export async function main(args: readonly string[]): Promise<number> {
   for (const b of bad.slice(0, 10)) console.error(`Warning: skipping malformed record on ${where(b)}`);
   if (bad.length > 10) console.error(`Warning: skipped ${bad.length - 10} more malformed lines`);
   const profiles = scoreRecords(records, { by: parsed.by, seed: parsed.seed, resamples: parsed.resamples });
-  console.log(parsed.json ? JSON.stringify(profiles) : formatProfiles(profiles).trimEnd());
+  console.log(parsed.json ? JSON.stringify(profiles) : formatProfiles(profiles, misreadWarnings(records)).trimEnd());
   return 0;
 }
 

@@ -56,6 +56,22 @@ Deno.test("score CLI prints an aligned table with a column per agent", async () 
   await Deno.remove(path);
 });
 
+Deno.test("score CLI warns of an agent the user could not read by agent, whatever --by groups", async () => {
+  // noisy's messages are 40% unread, oracle's none: by domain, the warning still names noisy alone.
+  const records = lines().map((l) => {
+    const r = JSON.parse(l);
+    return JSON.stringify({ ...r, user_messages: 5, user_misread: r.agent === "noisy" ? 2 : 0 });
+  });
+  const path = await file(records.join("\n") + "\n");
+  for (const by of ["agent", "domain"]) {
+    const out = await score(["--records", path, "--resamples", "20", "--by", by]);
+    assertEquals(out.code, 0, out.stderr);
+    assertStringIncludes(out.stdout, "could not read 40% of noisy's messages (36 of 90)", by);
+    assert(!out.stdout.includes("of oracle's") && !out.stdout.includes("of airline's"), out.stdout);
+  }
+  await Deno.remove(path);
+});
+
 Deno.test("score CLI --json prints one JSON object with the docs/metrics.md keys", async () => {
   const path = await file(lines().join("\n"));
   const out = await score(["--records", path, "--json", "--by=domain", "--resamples", "50"]);
