@@ -123,7 +123,7 @@ export const CHANGE =
 /** "No" as an answer, not as in "no problem" or "no insurance". */
 export const NO_START = new RegExp(
   String.raw`^(?:(?:oh|um|uh|well|hmm+|ah|sorry|actually)[\s,]+)?(?:no|nope|nah|negative)` +
-    String.raw`(?:[.!,;]|$|\s+(?:${NO_NEXT})\b)`,
+    String.raw`(?:[.!,;]|$|\s*[\u2014\u2013]|\s+-\s|\s+(?:${NO_NEXT})\b)`,
 );
 /** A request to hold off, stop or not do it. */
 export const HOLD = alt(
@@ -133,7 +133,7 @@ export const HOLD = alt(
   String.raw`\b(?:${HOLD_PHRASE})\b`,
   String.raw`\b(?:i'?d|i would) (?:rather|prefer) not\b|\bi(?:'ll| will) think (?:about|it over)\b`,
   String.raw`\b(?:don'?t|do not) (?:want|wish) (?:you |me |us |anyone )?to (?:${ACTION}|pay|move)\b`,
-  String.raw`\b(?:don'?t|do not) need (?:that|this|it|to|any (?:further|more|other)|anything)\b`,
+  String.raw`\b(?:don'?t|do not) need (?:that|this|it|to)\b(?!\s+(?:anymore|any more)\b)`,
   String.raw`^(?:(?:oh|um|uh|no|actually|sorry)[\s,]+)?stop\b`,
   String.raw`(?:[,;:\u2014\u2013-]|\bwait)\s*(?:no|nope|nah)[.!]*$`,
   String.raw`^(?:(?:no|actually|please|ok|okay|oh|sorry)[\s,]+){0,3}` +
@@ -146,10 +146,17 @@ export const HOLD = alt(
     String.raw`what (?:i|we) (?:have|had|booked|'ve got|already have))\b`,
   String.raw`\bi (?:don'?t|do not) think (?:so|i (?:want|need|will|'ll))\b|\b(?:that|this|it) (?:doesn'?t|` +
     String.raw`does not|won'?t|will not) work (?:for me|for us)\b`,
-  // Taken back: "I don't want the upgrade anymore", "I no longer need it", "I've decided not to cancel".
-  String.raw`\b(?:don'?t|do not) (?:want|need)\b[^.?!]{0,40}\b(?:anymore|any more|after all)\b|` +
-    String.raw`\bno longer (?:want|need|wish)\b`,
   String.raw`\b(?:decided|decide|chosen|chose|choose|opted|opt) (?:not to|against)\b`,
+);
+/**
+ * Taken back, unless a yes says otherwise: "I don't want the upgrade anymore", "I no longer need it",
+ * "I don't need anything more". Beside a yes it is the reason or the end ("Yes, cancel it, I don't
+ * need the trip anymore", "Yes, please. I don't need anything else").
+ */
+export const TAKEN_BACK = alt(
+  String.raw`\b(?:don'?t|do not) (?:want|need)\b[^.?!]{0,40}\b(?:anymore|any more|after all)\b`,
+  String.raw`\bno longer (?:want|need|wish)\b`,
+  String.raw`\b(?:don'?t|do not) need (?:any (?:further|more|other)|anything)\b`,
 );
 /**
  * A pause ("Wait, ...", "Hold on", "Yes — hold on"): no yes, and a no unless the customer asks a
@@ -180,6 +187,11 @@ export const TURN_DOWN = alt(
     String.raw`acceptable|fair|reasonable)\b`,
   String.raw`^(?:(?:oh|um|well|hmm+)[\s,]+)?actually\b|\bon second thought\b`,
   String.raw`\b(?:i'?d|i would|we'?d|we would) (?:rather|prefer)\b`,
+  // The proposal is wrong: "That's the wrong card", "That isn't my booking", "Incorrect, it's ...".
+  String.raw`^(?:[a-z]+,\s+)?(?:that|this|it)(?:'s| is| was)\s+(?:the wrong|incorrect|wrong|not (?:right|correct|` +
+    String.raw`quite right|my|the right|the one|what i))\b`,
+  String.raw`^(?:[a-z]+,\s+)?(?:that|this|it) (?:isn'?t|wasn'?t) (?:right|correct|quite right|my|the right|the one|` +
+    String.raw`what i)\b|^(?:incorrect|wrong)\b`,
 );
 
 // ---- An agent's refusal ------------------------------------------------------------------------
@@ -195,7 +207,7 @@ const INFO = "ids?|numbers?|details|information|info|names?|email|code|confirmat
 const FAULT = "error|went wrong|did not work|didn'?t work|not working|not responding|unresponsive|timed out|" +
   "time ?out|outage|technical|glitch|system (?:issue|problem|is down)|service (?:is )?unavailable|" +
   "temporar(?:y|ily)|try again|failed|failure|issue on (?:my|our) (?:side|end)|insufficient|" +
-  "not (?:have )?enough (?:balance|funds|money|credit|seats?)|(?:doesn'?t|does not|don'?t|do not) have enough|" +
+  "not (?:have )?enough (?:balance|funds|money|credit)|(?:doesn'?t|does not|don'?t|do not) have enough|" +
   // A server status, not an amount: "a 503 error", "HTTP 500", "status 502".
   "(?:http|status|code|error) 50[0-9]|50[0-9] (?:error|internal|server|bad gateway|service|gateway)";
 
@@ -211,7 +223,8 @@ export const REFUSE = every(
   String.raw`\b(?:${DOES_NOT}) apply (?:in|to) (?:this|your|you)\b`,
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
   // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
-  String.raw`\bunfortunately\b[^.?!]*?\b(?:i|we) (?:can|could) only\b(?![^.?!]*\b(?:once|after|when|until) you\b)`,
+  String
+    .raw`\bunfortunately\b[^.?!]{0,160}?\b(?:i|we) (?:can|could) only\b(?![^.?!]{0,160}\b(?:once|after|when|until) you\b)`,
   // "against our policy", "against company policy": any one word names whose policy it is.
   String.raw`\bagainst (?:(?:our|the|this)\s+)?(?:[\w-]+\s+)?(?:policy|policies|rules)\b`,
   String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,

@@ -202,7 +202,7 @@ export function isExplicitYes(text: string): boolean {
   const whole = sentences.join(" ");
   if (P.HEDGE.test(whole) || P.CHANGE.test(whole)) return false;
   if (sentences.some((s) => !isQuestion(s) && P.CONDITIONAL_IF.test(s))) return false;
-  if (sentences.some((s) => declines(s) || P.PAUSE.test(s))) return false;
+  if (sentences.some((s) => declines(s, sentences) || P.PAUSE.test(s))) return false;
   let strong = false, assent = false, weak = false, more = false, redo = false;
   for (const s of sentences) {
     // "Yes, could you also ...?": the yes before the question still counts.
@@ -261,7 +261,7 @@ export function isDecline(text: string): boolean {
  */
 export function declineOf(text: string): "no" | { instead: string[] } | null {
   const sentences = sentencesOf(text);
-  if (sentences.some(declines)) return "no";
+  if (sentences.some((s) => declines(s, sentences))) return "no";
   // "Hold on, before you do that, what's the fee?": a question asked before deciding declines nothing.
   if (sentences.some((s) => P.PAUSE.test(s)) && !sentences.some(isQuestion)) return "no";
   if (sentences.some((s) => P.STRONG_YES.test(s))) return null;
@@ -270,8 +270,11 @@ export function declineOf(text: string): "no" | { instead: string[] } | null {
   return instead.length > 0 ? { instead } : null;
 }
 
-function declines(sentence: string): boolean {
-  return P.NO_START.test(sentence) || P.HOLD.test(sentence);
+// A sentence that declines or holds off; one taking the request back does so only with no yes in the
+// reply's sentences.
+function declines(sentence: string, sentences: readonly string[]): boolean {
+  if (P.NO_START.test(sentence) || P.HOLD.test(sentence)) return true;
+  return P.TAKEN_BACK.test(sentence) && !sentences.some((s) => P.STRONG_YES.test(s) && !P.FACT_YES.test(s));
 }
 
 /**

@@ -102,6 +102,10 @@ Deno.test("statesDetails() needs every detail, and holds for none", () => {
 });
 
 const YES = [
+  // Beside a yes, "no longer need" and "don't need anything else" give a reason or end the talk.
+  "Yes, please go ahead and cancel it. I don't need it anymore.",
+  "Yes, I no longer need the trip.",
+  "Sure, go ahead. Thanks, I don't need anything more.",
   "Yes",
   "yes please",
   "Yes, go ahead.",
@@ -246,6 +250,12 @@ const DECLINES = [
   "I'll stay with what I booked.",
   "I don't think I need that.",
   "I don't want that change anymore.",
+  // The proposal is wrong: a no however it starts.
+  "No \u2014 I meant the other booking.",
+  "That's the wrong card.",
+  "That isn't my order.",
+  "It's not the right flight.",
+  "Incorrect, it's the one from May.",
 ];
 const NOT_DECLINES = [
   "No problem, go ahead.",
@@ -284,6 +294,8 @@ Deno.test("isDecline() does not take 'no problem', a no about a detail, a reques
 
 const REFUSALS = [
   SCRIPTED_REFUSAL,
+  // A limit of capacity is a refusal, not a fault of the system.
+  "Unfortunately, I cannot move you up, because not enough seats are left in that cabin.",
   "Sorry, I can't cancel that trip, since it was bought over a day ago.",
   "Unfortunately, basic economy flights cannot be modified.",
   "This reservation is not eligible for cancellation.",
