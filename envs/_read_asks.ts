@@ -33,7 +33,7 @@ export function asksOf(words: Words, text: string): Asked {
   // need your status. Could you give me your user ID?"); one stated after them, or pointed back at, asks.
   const background: Part[] = [];
   // What the message said before each sentence: the last name, and the values it states.
-  const said: Said = { last: null, asked: false, values: valuesSaid(words, text) };
+  const said: Said = { last: null, asked: false, values: byFirstWord(valuesSaid(words, text)) };
   let requested = false, pointsBack = false, underHeader = false;
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === "") continue;
@@ -72,8 +72,8 @@ interface Said {
   last: NameHit | null;
   /** Whether an earlier sentence asked for a field or said it needs one. */
   asked: boolean;
-  /** The values the whole message states, as written. */
-  values: readonly SaidValue[];
+  /** The values the whole message states, lower-cased, each once, by their first word. */
+  values: ReadonlyMap<string, readonly SaidValue[]>;
 }
 
 // Where a sentence asks: the span of its request and whether it only asks for terms of a change.
@@ -97,7 +97,12 @@ function readSentence(words: Words, s: string, listed: boolean, said: Said): Rea
   if (question && /\bwhere\b/.test(s)) offered.push(...openPlaces(words, s));
   // A value stated for the customer to confirm asks for its field ("You're leaving from LAX, correct?").
   if (R.ASSUMED.test(s)) {
-    for (const v of said.values) if (s.includes(v.value.toLowerCase())) offered.push([v.field, s.indexOf(v.value)]);
+    const seen = new Set<string>();
+    for (const [w] of s.matchAll(WORD)) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      for (const v of said.values.get(w) ?? []) if (s.includes(v.value)) offered.push([v.field, s.indexOf(v.value)]);
+    }
   }
   for (const [field] of offered) if (!part.fields.includes(field)) part.fields.push(field);
   const span = requestSpan(words, s, listed, approval);
@@ -198,6 +203,25 @@ function asked(s: string, hits: readonly NameHit[], start: number, end: number):
     else dropping = false;
     if (!dropping) out.push(hit);
     previous = hit;
+  }
+  return out;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+// Values lower-cased and each once, by their first word: a sentence finds those it says by its own
+// words, in time linear in its length however many values the message states.
+function byFirstWord(values: readonly SaidValue[]): Map<string, SaidValue[]> {
+  const out = new Map<string, SaidValue[]>();
+  const seen = new Set<string>();
+  for (const v of values) {
+    const value = v.value.toLowerCase();
+    const first = value.match(/[\p{L}\p{N}]+/u)?.[0];
+    if (first === undefined || seen.has(`${v.field}\u0000${value}`)) continue;
+    seen.add(`${v.field}\u0000${value}`);
+    const list = out.get(first) ?? [];
+    if (list.length === 0) out.set(first, list);
+    list.push({ field: v.field, value });
   }
   return out;
 }

@@ -24,8 +24,9 @@ const COMMON = new Set(
     "gave took came went saw knew thought kept left heard " +
     "unfortunately however anything everything something nothing else unable").split(" "),
 );
-// Shapes only English words take ("delivered", "processing", "cancellation").
-const SHAPED = /^\p{L}{3,}(?:ed|ing|tion|sion|ment|ness|ly|able|ible|ful|less|ies|ous)$|^(?:h+m+|u+m+|o+h+|a+h+)$/u;
+// Shapes only English words take ("delivered", "processing", "cancellation"), in unaccented letters
+// ("réservation" and "remboursement" are French).
+const SHAPED = /^[a-z]{3,}(?:ed|ing|tion|sion|ment|ness|ly|able|ible|ful|less|ies|ous)$|^(?:h+m+|u+m+|o+h+|a+h+)$/;
 const WORD = /\p{L}+(?:'\p{L}+)?/gu;
 
 /** Whether a word is one of the everyday English words (not a domain's). */
@@ -33,8 +34,12 @@ export function isCommonWord(word: string): boolean {
   return COMMON.has(word);
 }
 
-/** Whether at least a quarter of a text's words, and at least one, are English. */
+/**
+ * Whether at least a quarter of a text's words, and at least one, are English; data sent as text (a
+ * JSON value, such as a tool call a model wrote out instead of making it) is none.
+ */
 export function isEnglish(words: Words, text: string): boolean {
+  if (isData(text)) return false;
   const tokens = text.toLowerCase().match(WORD) ?? [];
   if (tokens.length === 0) return false;
   let known = 0;
@@ -44,4 +49,16 @@ export function isEnglish(words: Words, text: string): boolean {
     if (COMMON.has(bare) || COMMON.has(one) || SHAPED.test(bare) || words.own.has(bare)) known++;
   }
   return known >= 1 && known * 4 >= tokens.length;
+}
+
+// A JSON object or array, bare or inside markup tags ("<tool_call>{...}</tool_call>", a code fence).
+function isData(text: string): boolean {
+  const bare = text.replace(/<\/?[a-z_][\w-]*>/gi, " ").replace(/```[a-z]*/gi, " ").trim();
+  if (!/^[[{]/.test(bare)) return false;
+  try {
+    const value = JSON.parse(bare);
+    return typeof value === "object" && value !== null;
+  } catch {
+    return false;
+  }
 }

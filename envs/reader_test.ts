@@ -1,5 +1,6 @@
 import { assertEquals } from "@std/assert";
 import { type AgentReading, readAgentMessage, readUserMessage } from "./reader.ts";
+import { isRefusal } from "./text.ts";
 import { getDomain } from "./domains.ts";
 import { fieldOf, vocabularyOf } from "./vocabulary.ts";
 
@@ -295,6 +296,11 @@ Deno.test("readAgentMessage() reads gibberish as unread and any real message as 
     "Ja, bitte stornieren.",
     "Sí, adelante.",
     "Да, отмените бронирование.",
+    // French with English-shaped words ("-tion", "-ment") in accented letters, and a tool call a model
+    // wrote out as text instead of making it.
+    "Votre réservation ABC123 a été annulée. Le remboursement sera effectué sous 5 jours.",
+    '{"name": "cancel_reservation", "arguments": {"reservation_id": "ABC123"}}',
+    '<tool_call>{"name": "get_user_details", "arguments": {"user_id": "ana_lee_1234"}}</tool_call>',
   ];
   assertEquals(gibberish.filter((t) => !agent(t).unread), []);
   const real = [
@@ -467,6 +473,11 @@ Deno.test("readAgentMessage() and readUserMessage() read 50 KB runs of letters, 
     const email = readUserMessage(domain, `${"z".repeat(50000)} and you can write to tomas.berg@post.example.net`);
     assertEquals(email.provides, ["email"], domain);
     assertEquals(readAgentMessage(domain, "What is it? ".repeat(4000)).unread, false, domain);
+    // A value stated for confirmation, thousands of times (each such sentence once checked every value
+    // of the message), and a refusal's "unfortunately" with no end in sight.
+    const confirmations = readAgentMessage(domain, "You're leaving from LAX, correct? ".repeat(1500));
+    assertEquals(confirmations.unread, false, domain);
+    assertEquals(isRefusal("unfortunately ".repeat(4000)), false, domain);
   }
 });
 
@@ -502,6 +513,20 @@ Deno.test("readAgentMessage() reads a proposal whatever closes it, taking the ch
   }
   assertEquals(wrong, []);
   assertEquals(proposal("Cancelling reservation P0L9KQ returns $180 to your card, alright?"), [true, "cancel"]);
+  // A question opened by a wh-word asks for a value, whatever its verb: no proposal to say yes to.
+  const wh = [
+    "Upgrading ABC123 to business costs $200. How would you like to pay for the upgrade?",
+    "When would you like me to cancel it?",
+    "How many bags would you like to add to reservation ABC123?",
+    "Why would you like to cancel reservation ABC123?",
+    "Would you like to know how much the upgrade would cost?",
+  ];
+  assertEquals(wh.filter((t) => agent(t).proposes), []);
+  // "my booking" in the customer's request names the record, not a booking to make.
+  const unnamed = readAgentMessage("airline", "ABC123 to business, $200, on your Visa. OK to proceed?", {
+    previous: "Hi, I want to fly business on my booking.",
+  });
+  assertEquals([unnamed.proposes, unnamed.action], [true, "change_cabin"]);
   assertEquals(proposal("Confirm: one extra bag on H6J2NB for $35. yes/no"), [true, "change_baggage"]);
   // A hand-over pointed at is no change.
   assertEquals(proposal("I could pass this to a live agent if you wish. Should I do that?"), [false, null]);
