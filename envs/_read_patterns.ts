@@ -152,9 +152,15 @@ export const POINTED_CHANGE = new RegExp(
     String.raw`(?:this|that|these|those|the)\s+(?:changes?|updates?|modifications?|adjustments?|requests?|plan))` +
     String.raw`(?:\s+(?:now|for you|today|please|then))*\s*[?.!]*$`,
 );
+/**
+ * A question opened by a wh-word ("How would you like to pay?", "When would you like to fly?", "Why
+ * do you want to cancel it?"): it asks for a value, however its verb reads, and approves nothing.
+ */
+export const WH_QUESTION =
+  /^\W*(?:[a-z']+,\s+)?(?:(?:so|and|also|now|then|okay|ok|great|alright)[,\s]+)?(?:how|when|why|where|what|which|who|whom|whose)\b/;
 /** After an offer to act, something that is no change ("Would you like me to search ...?"). */
 export const NOT_A_CHANGE =
-  /^\s*(?:(?:go ahead and|first|also|now)\s+)?(?:search|look|check|find|explore|see|review|verify|help|assist|transfer|connect|show|research|investigate|contact|escalate|keep|try|recheck|double-check|note|list|get|retrieve|pull up|calculate|explain|tell|walk)\b/;
+  /^\s*(?:(?:go ahead and|first|also|now)\s+)?(?:search|look|check|find|explore|see|know|hear|learn|understand|review|verify|help|assist|transfer|connect|show|research|investigate|contact|escalate|keep|try|recheck|double-check|note|list|get|retrieve|pull up|calculate|explain|tell|walk)\b/;
 /**
  * Asking the customer to decide, with no change of its own ("Let me know how you'd like to proceed",
  * "Tell me if you want that"): an approval of the change the message says the agent will make.

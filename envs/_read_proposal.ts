@@ -36,6 +36,7 @@ export function proposalOf(words: Words, sentences: readonly string[], context: 
     const clause = firstAlternative(s);
     // "Would you like to cancel it, or change its flights?": two changes offered, neither proposed.
     if (changesIn(words, s.slice(clause.length)).some((a) => !changesIn(words, clause).includes(a))) continue;
+    if (R.WH_QUESTION.test(clause)) continue;
     const offer = R.OFFER_TO_ACT.exec(clause);
     const after = offer === null ? "" : clause.slice(offer.index + offer[0].length);
     if (R.APPROVAL.test(clause) || (planned && R.DECIDE.test(clause))) approvals.push(clause);
@@ -127,8 +128,8 @@ function openChange(words: Words, object: string): boolean {
   return !R.NEW_VALUE.test(rest) && valueWordsAt(words, rest).every((v) => words.terms.has(v.word.field));
 }
 
-// The changes a text names (not by a term's words), in order.
-function changesIn(words: Words, text: string): string[] {
+/** The changes a normalised text names (not by a term's words), in order. */
+export function changesIn(words: Words, text: string): string[] {
   return hits(words, text).filter((h) => !h.pattern.term).map((h) => h.pattern.action);
 }
 
@@ -173,6 +174,9 @@ function hits(words: Words, norm: string): ActionHit[] {
   );
 }
 
+// Before a word: its owner ("my booking", "our upcoming reservation").
+const OWNED = /\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?$/;
+
 // Which change: the one the approval names, else the plan the message states, else any the message
 // names, else the one said before (earlier messages, the customer's request); a change that includes
 // another said with it wins ("a new flight and an upgrade" is a flight change).
@@ -186,17 +190,20 @@ function actionOf(
   // The message's own sentences, those stating what is generally so left out when others name a change.
   const specific = sentences.filter((s) => !R.GENERALLY.test(s)).join(" ");
   const whole = hits(words, specific).some((h) => !h.pattern.term) ? specific : sentences.join(" ");
-  const zones: [string, "any" | "strong" | "weak"][] = [
+  const zones: [string, "any" | "strong" | "weak", boolean?][] = [
     [approvals.join(" "), "any"],
     [plans.slice(0, 1).join(" "), "any"],
     [whole, "strong"],
     [normalizeText(context.earlier), "any"],
-    [normalizeText(context.previous), "any"],
+    [normalizeText(context.previous), "any", true],
     [whole, "weak"],
   ];
-  for (const [text, strength] of zones) {
+  for (const [text, strength, customers = false] of zones) {
     if (text === "") continue;
-    const found = hits(words, text).filter((h) => !h.pattern.term);
+    // In the customer's request, "my booking" or "our reservation" names a record, not a change.
+    const found = hits(words, text).filter((h) =>
+      !h.pattern.term && !(customers && OWNED.test(text.slice(Math.max(0, h.from - 32), h.from)))
+    );
     const pick = strength === "weak"
       ? found.find((h) => h.pattern.weak)
       : found.find((h) => !h.pattern.weak) ?? (strength === "any" ? found[0] : undefined);

@@ -2,7 +2,8 @@
 // must be the one its goal asks for, and no detail it knows may be stated otherwise (another card,
 // another date, another reservation). It never reads the task's gold. Private to envs/.
 import { canonicalJson, jsonEqual } from "./json.ts";
-import { mentions } from "./text.ts";
+import { mentions, normalizeText } from "./text.ts";
+import { changesIn } from "./_read_proposal.ts";
 import { fieldOf, type ResolvedVocabulary } from "./vocabulary.ts";
 import { phrase, type Words } from "./_read_words.ts";
 import { valuesSaid } from "./_read_values.ts";
@@ -62,11 +63,15 @@ export function checkProposal(words: Words, request: Request, proposal: Proposal
       : undefined;
     const argSaid = arg !== undefined && scalars(arg).length > 0 && scalars(arg).every((a) => mentions(stated, a));
     if (argSaid) (sameJson(arg, value) ? facts : conflicts).push(fact);
-    else if (wanted.every(isStated)) facts.push(fact);
-    // Values of its field were said, and not this one: another card, another date. Only a value that
-    // looks like one of its field's is contradicted by another of them (a preference for the cheapest
-    // flight is not contradicted by a flight number).
-    else if (ofField.length > 0 && wanted.some((w) => looksLike(words, field, w))) conflicts.push(fact);
+    else if (wanted.every(isStated)) {
+      // Said beside other values of its field, it may be the one the change leaves aside.
+      (wanted.length === 1 && leftAside(words, field, stated, ofField, wanted[0]) ? conflicts : facts).push(fact);
+    } else if (ofField.length > 0 && wanted.some((w) => looksLike(words, field, w))) {
+      // Values of its field said, and not this one: another card, another date. Only a value that looks
+      // like one of its field's is contradicted by another of them (a preference for the cheapest
+      // flight is not contradicted by a flight number).
+      conflicts.push(fact);
+    }
   }
   const lacking = request.lacks.filter((f) => said.some((s) => s.field === fieldOf(v, f)));
   if (!compatible(v, request.goal, proposal)) return { verdict: "other_change", facts };
@@ -90,6 +95,44 @@ function statedAs(
   // A value that is one of its field's words is said only as that word, not inside a longer one.
   if (typeof want === "string" && ofField.length > 0 && isValueWord(words, field, want)) return false;
   return mentions(text, want);
+}
+
+// Before a value: what a change leaves aside ("rather than ABC123", "instead of", "not", "other than").
+const SET_ASIDE = /\b(?:rather than|instead of|not|other than|except|but not)\s+(?:[\w#'-]+\s+)?$/;
+// Before a value: what a change starts from ("from business"), and what it goes to ("to economy").
+const FROM = /\bfrom\s+(?:[\w#'-]+\s+)?$/;
+const TO = /\b(?:to|into)\s+(?:[\w#'-]+\s+)?$/;
+
+// Whether, with other values of its field said too, the user's value is not the one the proposal
+// changes: only sentences naming no change say it while one naming a change says another ("You have
+// ABC123 and XYZ789. I'll cancel XYZ789."), or a sentence naming a change sets it aside ("XYZ789
+// rather than ABC123") or starts from it and goes to another ("from business to economy").
+function leftAside(
+  words: Words,
+  field: string,
+  text: string,
+  ofField: readonly string[],
+  want: string | number,
+): boolean {
+  if (ofField.every((s) => sameValue(s, want))) return false;
+  const sentences = text.split(/(?<=[.?!])\s+|\n+/).map((s) => {
+    const low = s.toLowerCase();
+    const said = valuesSaid(words, s).filter((v) => v.field === field);
+    // Where the sentence says the user's value: as a value of the field, or as a mention of it.
+    const mine = [...said.filter((v) => sameValue(v.value, want)).map((v) => v.value), String(want)]
+      .map((v) => low.indexOf(v.toLowerCase())).filter((i) => i >= 0);
+    const others = said.filter((v) => !sameValue(v.value, want)).map((v) => low.indexOf(v.value.toLowerCase()));
+    const has = mine.length > 0 || mentions(s, want);
+    return { low, mine, others, has, changes: changesIn(words, normalizeText(s)).length > 0 };
+  });
+  const changing = sentences.filter((x) => x.changes);
+  if (!changing.some((x) => x.has) && changing.some((x) => x.others.length > 0)) return true;
+  const before = (low: string, i: number) => low.slice(Math.max(0, i - 24), i);
+  return changing.some((x) =>
+    x.mine.some((i) => SET_ASIDE.test(before(x.low, i))) ||
+    (x.mine.length > 0 && x.mine.every((i) => FROM.test(before(x.low, i))) &&
+      x.others.some((i) => i >= 0 && TO.test(before(x.low, i))))
+  );
 }
 
 // Whether the proposed change can be the one the goal asks for: the same change, or one made by

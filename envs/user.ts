@@ -20,7 +20,9 @@ import type { AgentReading } from "./reader.ts";
 import { readAgent } from "./_read_agent.ts";
 import { wordsOf } from "./_read_words.ts";
 import { checkProposal } from "./_user_match.ts";
+import { changesIn } from "./_read_proposal.ts";
 import { valuesSaid } from "./_read_values.ts";
+import { sentencesOf } from "./text.ts";
 import { fieldOf, type ResolvedVocabulary, type Vocabulary, vocabularyOf } from "./vocabulary.ts";
 import type { Intent, Json, Message, Task, Tool, ToolCall, UserRead, UserReport, UserSimulator } from "./types.ts";
 
@@ -73,6 +75,11 @@ const NOT_WHAT_I_ASKED = [
   "Hm, that's wrong: {fix}. I'll take this up elsewhere.",
   "That isn't right: {fix}.",
 ];
+const OTHER_DONE = [
+  "That's not what I asked for. {opening}",
+  "That isn't what I wanted. {opening}",
+  "Hm, that's not my request: {opening}",
+];
 const THANKS = ["Thanks, that's all.", "Great, thank you!", "Perfect, thanks for your help."];
 const GIVE_UP = [
   "Never mind, I'll call back later.",
@@ -86,8 +93,29 @@ const UNREAD = [
   "I'm not sure what that means. Could you say it another way?",
   "Sorry, what do you mean?",
 ];
-const GO_ON = ["Okay.", "Alright, go on.", "I see."];
+// No assent: a plan stated is not yet a proposal, and "Okay." would read as a yes to it.
+const GO_ON = ["Alright, go on.", "I see. What exactly would you do?", "Tell me more."];
 const AGAIN = ["As I said: {opening}", "{opening}", "Like I said, {opening}"];
+
+// A sentence that says the agent is still finding out ("Let me look into it", "One moment while I
+// pull up ABC123", "I'll check on it within 24 hours"): no answer yet.
+const STALLS =
+  /\b(?:let (?:me|us) (?!explain|tell|say)|one moment|just a (?:moment|minute|second|sec)\b|bear with me|please (?:hold|wait)|(?:i|we)(?:'ll| will| am going to|'m going to) (?:check|look|find|get back|see|pull|investigate|research|follow up))/;
+
+// Whether an agent's message answers a question: a sentence that is not still finding out states
+// something the user did not say itself, a figure, an id or a value.
+function answers(vocabulary: ResolvedVocabulary, task: Task, text: string): boolean {
+  const own = Object.values(task.facts).flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v): v is string | number => typeof v === "string" || typeof v === "number").map((v) =>
+      String(v).toLowerCase()
+    )
+    .filter((v) => v.trim() !== "");
+  return sentencesOf(text).some((s) => {
+    if (STALLS.test(s)) return false;
+    const rest = own.reduce((r, v) => r.split(v).join(" "), s);
+    return /\d/.test(rest) || valuesSaid(wordsOf(vocabulary), rest).length > 0;
+  });
+}
 
 /**
  * A scripted user for one episode.
@@ -157,6 +185,8 @@ class Customer implements ScriptedUser {
   #earlier: string[] = [];
   // The change the first of those statements said the agent will make.
   #planned: string | null = null;
+  // Whether it approved a proposal: a done-claim after it is about the change approved.
+  #approved = false;
   #lastUserText = "";
 
   constructor(task: Task, rng: Rng, options: CustomerOptions) {
@@ -251,8 +281,7 @@ class Customer implements ScriptedUser {
   #informed(r: AgentReading, text: string): Reply {
     const question = Object.hasOwn(this.#options.vocabulary.goals, this.#task.goal) &&
       this.#options.vocabulary.goals[this.#task.goal] === null;
-    // An answer states something: a figure, an id, a value ("Let me look into that" answers nothing).
-    if (question && (/\d/.test(text) || valuesSaid(wordsOf(this.#options.vocabulary), text).length > 0)) {
+    if (question && answers(this.#options.vocabulary, this.#task, text)) {
       return this.#stop(THANKS, true, read("inform"));
     }
     if (r.plans !== null && this.#earlier.length === 0) {
@@ -316,11 +345,23 @@ class Customer implements ScriptedUser {
   // Told the request was done: thanks, unless what it says was done states a detail otherwise than
   // the user knows it (another card charged), which it does not take as its request met.
   #done(text: string): Reply {
-    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), {
-      text,
-      action: null,
-      named: true,
-    });
+    const words = wordsOf(this.#options.vocabulary);
+    // The changes it says were made, unasked: one of them must be the one asked for ("I've added two
+    // bags" is not the upgrade asked for). After a yes, the claim is about the change approved (what
+    // else it names, a refund, follows from it); a claim naming no change is taken by what it says.
+    const said = this.#approved ? [] : [...new Set(changesIn(words, sentencesOf(text).join(" ")))];
+    const checks = (said.length === 0 ? [null] : said).map((action) =>
+      checkProposal(words, this.#request(), { text, action, named: true })
+    );
+    const check = checks.find((c) => c.verdict !== "other_change") ?? checks[0];
+    if (check.verdict === "other_change") {
+      return {
+        templates: OTHER_DONE,
+        fill: { opening: this.#options.opening },
+        intent: { kind: "stop", satisfied: false },
+        read: { ...read("done"), action: said[0] ?? null },
+      };
+    }
     if (check.verdict !== "contradicts") return this.#stop(THANKS, true, read("done"));
     const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
     return {
@@ -336,6 +377,7 @@ class Customer implements ScriptedUser {
 
   #approve(how: UserRead): Reply {
     this.#stuck = 0;
+    this.#approved = true;
     return { templates: YES, intent: { kind: "confirm" }, read: how };
   }
 

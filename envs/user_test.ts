@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { scriptedUser } from "./user.ts";
+import { isExplicitYes } from "./text.ts";
 import { airline } from "./airline/mod.ts";
 import { Rng } from "./rng.ts";
 import type { Intent, Message, Task, ToolCall } from "./types.ts";
@@ -174,4 +175,75 @@ Deno.test("scriptedUser() does not take a done-claim that states a detail otherw
     say("Done: reservation ABC123 is now in business, and $200 was charged to credit_card_1111111."),
   );
   assertEquals(right.intent, { kind: "stop", satisfied: true });
+});
+
+Deno.test("scriptedUser() declines a proposal about another record or value, even when its own is said too", () => {
+  const cancel = task({
+    goal: "cancel_reservation",
+    intent: "cancel_reservation",
+    facts: { user_id: "ana_lee_1234", reservation_id: "ABC123", reason: "change_of_plan" },
+  });
+  const other = [
+    "Your profile has two trips, ABC123 and XYZ789. I'll cancel XYZ789 for you. Shall I go ahead?",
+    "I'll cancel reservation XYZ789 rather than ABC123. Is that okay?",
+    "I'd cancel XYZ789, not ABC123. Do you want me to do that?",
+  ];
+  assertEquals(other.map((t) => kind(user(cancel).reply(say(t)))), ["decline", "decline", "decline"]);
+  const own = [
+    "Your profile has two trips, ABC123 and XYZ789. I'll cancel ABC123 for you. Shall I go ahead?",
+    "I'll cancel reservation ABC123 rather than XYZ789. Is that okay?",
+  ];
+  assertEquals(own.map((t) => kind(user(cancel).reply(say(t)))), ["confirm", "confirm"]);
+  // From one value to another: the user's is the one it goes to, or it is the wrong way round.
+  const down = "I'll move reservation ABC123 from business to economy for $0. Shall I go ahead?";
+  assertEquals(kind(user().reply(say(down))), "decline");
+  const up =
+    "I'll move reservation ABC123 from economy to business; $200 goes on credit_card_1111111. Shall I go ahead?";
+  assertEquals(kind(user().reply(say(up))), "confirm");
+});
+
+Deno.test("scriptedUser() answers a wh-question instead of saying yes to it, and says no yes to a plan alone", () => {
+  for (const q of ["How would you like to pay for the upgrade?", "Which card should I charge for it?"]) {
+    const reply = user().reply(say(`Upgrading ABC123 to business costs $200. ${q}`));
+    assertEquals(reply.intent, { kind: "provide", facts: { payment_id: "credit_card_1111111" } }, q);
+  }
+  for (const q of ["When would you like to upgrade?", "Would you like to know what the upgrade costs?"]) {
+    assert(kind(user().reply(say(q))) !== "confirm", q);
+  }
+  // A plan stated before its proposal gets a reply that reads as no yes ("Okay." would).
+  for (const seed of ["1", "2", "3", "4", "5", "6"]) {
+    const reply = user(task(), 0, seed).reply(say("Here's the plan: I'll move reservation ABC123 to business."));
+    assertEquals([kind(reply), isExplicitYes(reply.text)], ["provide", false], reply.text);
+  }
+});
+
+Deno.test("scriptedUser() with a question waits out 'let me check', and a value it gave itself answers nothing", () => {
+  const asks = task({ goal: "report_lost_bag" });
+  const stalls = [
+    "One moment while I pull up reservation ABC123.",
+    "Thanks, ana_lee_1234. Let me look into this for you.",
+    "I'm sorry to hear that. I'll check on it within 24 hours.",
+  ];
+  for (const s of stalls) assert(kind(user(asks).reply(say(s))) !== "stop", s);
+  const answer = user(asks).reply(say("Let me explain: your bag is at JFK and arrives on May 21."));
+  assertEquals(answer.intent, { kind: "stop", satisfied: true });
+});
+
+Deno.test("scriptedUser() is not satisfied by a claim that another change was made, unasked", () => {
+  for (
+    const claim of [
+      "Reservation ABC123 has been cancelled; $300 goes back to your card.",
+      "I've added two checked bags to ABC123.",
+    ]
+  ) {
+    const reply = user().reply(say(claim));
+    assertEquals(reply.intent, { kind: "stop", satisfied: false }, claim);
+  }
+  // After its yes, a claim is about the change approved, whatever follows from it (a refund).
+  const u = user();
+  const good =
+    "I will move reservation ABC123 to business; $200 will be charged to credit_card_1111111. Shall I go ahead?";
+  assertEquals(kind(u.reply(say(good))), "confirm");
+  const done = u.reply(say("Done: ABC123 is in business now, and the old fare difference is refunded to your card."));
+  assertEquals(done.intent, { kind: "stop", satisfied: true });
 });
