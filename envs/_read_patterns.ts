@@ -22,7 +22,7 @@ export const REQUEST = alt(
   String.raw`\bmay i (?:have|get|ask|know)\b|\bi(?:'d| would) (?:need|like) (?:to know|to have|to get|you to)\b`,
   String.raw`\b(?:kindly|do you (?:have|know|remember)|what(?:'s| is| are| was| were) (?:your|the))\b`,
   String.raw`\b(?:can|could|may) i (?:have|get|ask|know|see|grab|` +
-    String.raw`take)\b|^(?:and )?(?:your|the) [^,.?!]{1,40},? please\b`,
+    String.raw`take)\b|^(?:(?:and|first|now|next|then|also|lastly|finally),?\s+)?(?:your|the) [^,.?!]{1,40},? please\b`,
   // An imperative starting a clause: "just send it over", "..., then share the code with me".
   String.raw`(?:^|[,;:]\s+|\b(?:and|then|just|simply)\s+)(?:provide|share|give me|tell me|` +
     String.raw`send (?:me|us|it|them|over|along))\b`,
@@ -109,8 +109,10 @@ const FITS = String.raw`(?:(?:sound|look|seem)s? )?(?:${ALL_RIGHT})|works?|suits
 
 /** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm we may continue"). */
 export const APPROVAL = alt(
-  String.raw`\b(?:shall|should) (?:i|we) (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|` +
-    String.raw`issue|send|submit|place|apply|finali[sz]e)\b|\b(?:shall|should) (?:i|we)\s*\?`,
+  String.raw`\b(?:shall|should|can|may) (?:i|we) (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|` +
+    String.raw`cancel|issue|send|submit|place|apply|charge|finali[sz]e|complete)\b|\b(?:shall|should) (?:i|we)\s*\?`,
+  // "Before I do it, please confirm that's what you want."
+  String.raw`\bplease confirm (?:that )?(?:this|that|it)(?:'s| is) what you(?:'d| would)? (?:want|like)\b`,
   String.raw`\b(?:(?:would|do) you (?:like|want|wish) (?:me )?|want me )to (?:${PROCEED})\b`,
   String.raw`\bplease confirm(?:${CONFIRM_YES})|^confirm\s*[:\u2014-]`,
   String.raw`\bconfirm (?:with|by (?:saying|replying|answering|typing)) (?:a |an )?["']?(?:yes|ok)\b`,
@@ -140,6 +142,8 @@ export const APPROVAL = alt(
 export const OFFER_TO_ACT = alt(
   String.raw`\b(?:would|do) you (?:like|want|wish) (?:me )?to\b|\b(?:shall|should) (?:i|we)\b|\bcan i go ahead and\b`,
   String.raw`\bplease confirm (?:that )?you(?: would|'d) like\b|\bwant me to\b`,
+  // "To confirm, you'd like me to cancel ABC123?": the change restated for a yes.
+  String.raw`\bconfirm,? (?:that )?you(?:'d| would) (?:like|want) (?:me )?to\b`,
   String.raw`\bare you sure (?:you want|you'd like|you would like) to\b|` +
     String.raw`\blet me know if you(?:'d| would) like (?:me )?to\b`,
 );
@@ -220,10 +224,13 @@ export const PRICED = /^\s*(?:[a-z][\w-]*)?\s*[:(]\s*\$\s?\d/;
 export const TRANSFER = alt(
   String.raw`\b(?:transferr?(?:ing)?|connect(?:ing)?|escalat(?:e|ing))\s+(?:you|` +
     String.raw`your (?:call|case|request|conversation|chat|issue))\b`,
-  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) ` +
+  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|this|it|your (?:call|case|request)) ` +
     String.raw`(?:(?:over|on|along)\b|to (?:a|an|one|our|the|my)\b)`,
   String.raw`\byou(?:'re| are| will be|'ll be) (?:being |now )?(?:transferred|connected|escalated)\b`,
   String.raw`\b(?:i(?:'ve| have)|has been|have been) (?:transferred|escalated|connected)\b`,
+  // "Let me get a human agent to help you", "I'll bring in one of our specialists".
+  String.raw`\b(?:get|bring in|call in) (?:a|an|one of (?:my|our)) (?:human |live |real )?(?:agent|colleague|person|` +
+    String.raw`representative|specialist|supervisor)s?\b`,
 );
 /** Words of a hand-over to a person, which no approval of a change is about. */
 export const HAND_OVER = /\b(?:transfer|human|live agent|representative|supervisor|connect you)\b/;

@@ -641,3 +641,22 @@ Deno.test("readUserMessage() takes no word of the domain's vocabulary for a name
   assertEquals(user("The passenger would like Economy Plus.", "").provides.includes("name"), false);
   assertEquals(user("I'm flying from New York to Salt Lake City.", "").provides.sort(), ["destination", "origin"]);
 });
+
+Deno.test("readAgentMessage() reads more closings, restated changes, bare requests and hand-overs", () => {
+  const proposals = [
+    "ABC123 moves to business for $200 on your Visa. Can I finalize this?",
+    "To confirm, you'd like me to upgrade ABC123 to business for $200?",
+    "Before I upgrade ABC123 to business, please confirm that's what you want.",
+    "I'll upgrade ABC123 to business for $200. Shall I charge your Visa?",
+  ];
+  assertEquals(proposals.filter((t) => !agent(t).proposes), []);
+  assertEquals(agent("Sure! First, your user ID please.").asks, ["user_id"]);
+  const handOvers = [
+    "I'm going to pass this over to one of my colleagues who can help.",
+    "Let me get a human agent to help you.",
+  ];
+  assertEquals(handOvers.filter((t) => !agent(t).transfers), []);
+  // Still no hand-over offered, and a fact to confirm is no change to approve.
+  assertEquals(agent("I could get a human agent for you, if you prefer.").transfers, false);
+  assertEquals(agent("Your name is Ana Lee; please confirm that's correct.").proposes, false);
+});
