@@ -22,7 +22,8 @@ export const REQUEST = alt(
   String.raw`\bmay i (?:have|get|ask|know)\b|\bi(?:'d| would) (?:need|like) (?:to know|to have|to get|you to)\b`,
   String.raw`\b(?:kindly|do you (?:have|know|remember)|what(?:'s| is| are| was| were) (?:your|the))\b`,
   String.raw`\b(?:can|could|may) i (?:have|get|ask|know|see|grab|` +
-    String.raw`take)\b|^(?:(?:and|first|now|next|then|also|lastly|finally),?\s+)?(?:your|the) [^,.?!]{1,40},? please\b`,
+    String.raw`take)\b|^(?:and )?(?:your|the) [^,.?!]{1,40},? please\b|` +
+    String.raw`^(?:first|now|next|then|also|lastly|finally),?\s+(?:your|the) [^,.?!]{1,40},? please[.!]*$`,
   // An imperative starting a clause: "just send it over", "..., then share the code with me".
   String.raw`(?:^|[,;:]\s+|\b(?:and|then|just|simply)\s+)(?:provide|share|give me|tell me|` +
     String.raw`send (?:me|us|it|them|over|along))\b`,
@@ -109,8 +110,9 @@ const FITS = String.raw`(?:(?:sound|look|seem)s? )?(?:${ALL_RIGHT})|works?|suits
 
 /** Asking the customer to approve what the message describes ("Shall I go ahead?", "Please confirm we may continue"). */
 export const APPROVAL = alt(
-  String.raw`\b(?:shall|should|can|may) (?:i|we) (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|` +
-    String.raw`cancel|issue|send|submit|place|apply|charge|finali[sz]e|complete)\b|\b(?:shall|should) (?:i|we)\s*\?`,
+  String.raw`\b(?:shall|should) (?:i|we) (?:go ahead|proceed|continue|do (?:it|that|so)|make|process|book|cancel|` +
+    String.raw`issue|send|submit|place|apply|charge|finali[sz]e|complete)\b|\b(?:shall|should) (?:i|we)\s*\?|` +
+    String.raw`\b(?:can|may) (?:i|we) (?:go ahead|proceed|continue|process|submit|finali[sz]e|complete)\b`,
   // "Before I do it, please confirm that's what you want."
   String.raw`\bplease confirm (?:that )?(?:this|that|it)(?:'s| is) what you(?:'d| would)? (?:want|like)\b`,
   String.raw`\b(?:(?:would|do) you (?:like|want|wish) (?:me )?|want me )to (?:${PROCEED})\b`,
@@ -224,8 +226,9 @@ export const PRICED = /^\s*(?:[a-z][\w-]*)?\s*[:(]\s*\$\s?\d/;
 export const TRANSFER = alt(
   String.raw`\b(?:transferr?(?:ing)?|connect(?:ing)?|escalat(?:e|ing))\s+(?:you|` +
     String.raw`your (?:call|case|request|conversation|chat|issue))\b`,
-  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|this|it|your (?:call|case|request)) ` +
+  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:you|your (?:call|case|request)) ` +
     String.raw`(?:(?:over|on|along)\b|to (?:a|an|one|our|the|my)\b)`,
+  String.raw`\b(?:hand(?:ing)?|pass(?:ing)?) (?:this|it) (?:over|on|along) to (?:a|an|one|our|my)\b`,
   String.raw`\byou(?:'re| are| will be|'ll be) (?:being |now )?(?:transferred|connected|escalated)\b`,
   String.raw`\b(?:i(?:'ve| have)|has been|have been) (?:transferred|escalated|connected)\b`,
   // "Let me get a human agent to help you", "I'll bring in one of our specialists".

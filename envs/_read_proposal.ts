@@ -36,7 +36,11 @@ export function proposalOf(words: Words, sentences: readonly string[], context: 
     const clause = firstAlternative(s);
     // "Would you like to cancel it, or change its flights?": two changes offered, neither proposed.
     if (changesIn(words, s.slice(clause.length)).some((a) => !changesIn(words, clause).includes(a))) continue;
-    if (R.WH_QUESTION.test(clause)) continue;
+    // A wh-question asks for a value, unless an approval follows it ("When you're ready, shall I go
+    // ahead?", "How would you like to proceed: should I cancel it?").
+    if (R.WH_QUESTION.test(clause) && !R.APPROVAL.test(clause.replace(/^[^,:;\u2014\u2013]*[,:;\u2014\u2013]/, ""))) {
+      continue;
+    }
     const offer = R.OFFER_TO_ACT.exec(clause);
     const after = offer === null ? "" : clause.slice(offer.index + offer[0].length);
     if (R.APPROVAL.test(clause) || (planned && R.DECIDE.test(clause))) approvals.push(clause);

@@ -147,16 +147,23 @@ export const HOLD = alt(
   String.raw`\bi (?:don'?t|do not) think (?:so|i (?:want|need|will|'ll))\b|\b(?:that|this|it) (?:doesn'?t|` +
     String.raw`does not|won'?t|will not) work (?:for me|for us)\b`,
   String.raw`\b(?:decided|decide|chosen|chose|choose|opted|opt) (?:not to|against)\b`,
+  // Taken back: "I don't want the upgrade anymore", "I no longer want to cancel".
+  String.raw`\b(?:don'?t|do not) want\b[^.?!]{0,40}\b(?:anymore|any more|after all)\b|\bno longer (?:want|wish)\b|` +
+    String.raw`\bno longer need to\b`,
 );
 /**
- * Taken back, unless a yes says otherwise: "I don't want the upgrade anymore", "I no longer need it",
- * "I don't need anything more". Beside a yes it is the reason or the end ("Yes, cancel it, I don't
- * need the trip anymore", "Yes, please. I don't need anything else").
+ * No more need of something, unless a go-ahead says what to do: "I no longer need the extra bag" takes
+ * the request back, while "Yes, cancel it, I don't need the trip anymore" gives its reason.
  */
-export const TAKEN_BACK = alt(
-  String.raw`\b(?:don'?t|do not) (?:want|need)\b[^.?!]{0,40}\b(?:anymore|any more|after all)\b`,
-  String.raw`\bno longer (?:want|need|wish)\b`,
-  String.raw`\b(?:don'?t|do not) need (?:any (?:further|more|other)|anything)\b`,
+export const NO_LONGER_NEEDED = alt(
+  String.raw`\b(?:don'?t|do not) need\b[^.?!]{0,40}\b(?:anymore|any more|after all)\b`,
+  String.raw`\bno longer need\b`,
+);
+/** Nothing more needed ("I don't need anything else"): beside a yes, the end of the talk. */
+export const NOTHING_MORE = /\b(?:don'?t|do not) need (?:any (?:further|more|other)|anything)\b/;
+/** A go-ahead that says what to do ("go ahead", "please cancel it", "do it"). */
+export const SAYS_WHAT_TO_DO = new RegExp(
+  String.raw`\b(?:${GO_AHEAD})\b|\b(?:please )?(?:${ACTION}) (?:it|that|this|the|my|them)\b`,
 );
 /**
  * A pause ("Wait, ...", "Hold on", "Yes — hold on"): no yes, and a no unless the customer asks a
@@ -224,7 +231,7 @@ export const REFUSE = every(
   String.raw`\bcan only(?:\s+[\w']+){1,5},? (?:and )?not\b`,
   // "Unfortunately, since it is basic economy, I can only cancel it if it was booked within 24 hours."
   String
-    .raw`\bunfortunately\b[^.?!]{0,160}?\b(?:i|we) (?:can|could) only\b(?![^.?!]{0,160}\b(?:once|after|when|until) you\b)`,
+    .raw`\bunfortunately\b[^.?!]{0,400}?\b(?:i|we) (?:can|could) only\b(?![^.?!]{0,400}\b(?:once|after|when|until) you\b)`,
   // "against our policy", "against company policy": any one word names whose policy it is.
   String.raw`\bagainst (?:(?:our|the|this)\s+)?(?:[\w-]+\s+)?(?:policy|policies|rules)\b`,
   String.raw`\b(?:must|have to|need to|will have to|'ll have to) (?:decline|refuse|deny)\b`,

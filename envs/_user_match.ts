@@ -56,6 +56,9 @@ export function checkProposal(words: Words, request: Request, proposal: Proposal
     if (wanted.length === 0) continue;
     const field = fieldOf(v, fact);
     const ofField = said.filter((s) => s.field === field).map((s) => s.value);
+    // The user's own values of its other facts (the new item beside the old one) contradict none.
+    const own = Object.entries(request.facts).filter(([f]) => f !== fact).flatMap(([, x]) => scalars(x));
+    const notOwn = ofField.filter((s) => !own.some((o) => sameValue(s, o)));
     const isStated = (w: string | number) => statedAs(words, field, stated, ofField, w);
     // An argument of the call named as the fact, its value said: the value it will have.
     const arg = proposal.call !== undefined && Object.hasOwn(proposal.call.args, fact)
@@ -65,8 +68,8 @@ export function checkProposal(words: Words, request: Request, proposal: Proposal
     if (argSaid) (sameJson(arg, value) ? facts : conflicts).push(fact);
     else if (wanted.every(isStated)) {
       // Said beside other values of its field, it may be the one the change leaves aside.
-      (wanted.length === 1 && leftAside(words, field, stated, ofField, wanted[0]) ? conflicts : facts).push(fact);
-    } else if (ofField.length > 0 && wanted.some((w) => looksLike(words, field, w))) {
+      (wanted.length === 1 && leftAside(words, field, stated, ofField, wanted[0], own) ? conflicts : facts).push(fact);
+    } else if (notOwn.length > 0 && wanted.some((w) => looksLike(words, field, w))) {
       // Values of its field said, and not this one: another card, another date. Only a value that looks
       // like one of its field's is contradicted by another of them (a preference for the cheapest
       // flight is not contradicted by a flight number).
@@ -103,34 +106,42 @@ const SET_ASIDE = /\b(?:rather than|instead of|not|other than|except|but not)\s+
 const FROM = /\bfrom\s+(?:[\w#'-]+\s+)?$/;
 const TO = /\b(?:to|into)\s+(?:[\w#'-]+\s+)?$/;
 
-// Whether, with other values of its field said too, the user's value is not the one the proposal
-// changes: only sentences naming no change say it while one naming a change says another ("You have
-// ABC123 and XYZ789. I'll cancel XYZ789."), or a sentence naming a change sets it aside ("XYZ789
-// rather than ABC123") or starts from it and goes to another ("from business to economy").
+// Whether, with other values of its field said too (not the user's own values of its other facts:
+// the new item beside the old one), the user's value is not the one the proposal changes: a record's
+// id said only in sentences naming no change while one naming a change says another ("You have ABC123
+// and XYZ789. I'll cancel XYZ789."), or a sentence naming a change that sets it aside ("XYZ789 rather
+// than ABC123") or starts from it and goes to another ("from business to economy"). The catch-all
+// field ("other": a preference, a flight number) is not compared.
 function leftAside(
   words: Words,
   field: string,
   text: string,
   ofField: readonly string[],
   want: string | number,
+  own: readonly (string | number)[],
 ): boolean {
-  if (ofField.every((s) => sameValue(s, want))) return false;
+  if (field === "other") return false;
+  const mine = (v: string) => sameValue(v, want);
+  const other = (v: string) => !mine(v) && !own.some((o) => sameValue(v, o) || mentions(v, o));
+  if (!ofField.some(other)) return false;
+  const spec = words.vocabulary.fields[field];
+  const record = (spec?.kind ?? (spec?.values !== undefined ? "id" : undefined)) === "id";
   const sentences = text.split(/(?<=[.?!])\s+|\n+/).map((s) => {
     const low = s.toLowerCase();
     const said = valuesSaid(words, s).filter((v) => v.field === field);
     // Where the sentence says the user's value: as a value of the field, or as a mention of it.
-    const mine = [...said.filter((v) => sameValue(v.value, want)).map((v) => v.value), String(want)]
+    const at = [...said.filter((v) => mine(v.value)).map((v) => v.value), String(want)]
       .map((v) => low.indexOf(v.toLowerCase())).filter((i) => i >= 0);
-    const others = said.filter((v) => !sameValue(v.value, want)).map((v) => low.indexOf(v.value.toLowerCase()));
-    const has = mine.length > 0 || mentions(s, want);
-    return { low, mine, others, has, changes: changesIn(words, normalizeText(s)).length > 0 };
+    const others = said.filter((v) => other(v.value)).map((v) => low.indexOf(v.value.toLowerCase()));
+    const has = at.length > 0 || mentions(s, want);
+    return { low, at, others, has, changes: changesIn(words, normalizeText(s)).length > 0 };
   });
   const changing = sentences.filter((x) => x.changes);
-  if (!changing.some((x) => x.has) && changing.some((x) => x.others.length > 0)) return true;
+  if (record && !changing.some((x) => x.has) && changing.some((x) => x.others.length > 0)) return true;
   const before = (low: string, i: number) => low.slice(Math.max(0, i - 24), i);
   return changing.some((x) =>
-    x.mine.some((i) => SET_ASIDE.test(before(x.low, i))) ||
-    (x.mine.length > 0 && x.mine.every((i) => FROM.test(before(x.low, i))) &&
+    x.at.some((i) => SET_ASIDE.test(before(x.low, i))) ||
+    (x.at.length > 0 && x.at.every((i) => FROM.test(before(x.low, i))) &&
       x.others.some((i) => i >= 0 && TO.test(before(x.low, i))))
   );
 }

@@ -656,6 +656,14 @@ Deno.test("readAgentMessage() reads more closings, restated changes, bare reques
     "Let me get a human agent to help you.",
   ];
   assertEquals(handOvers.filter((t) => !agent(t).transfers), []);
+  // A wh-question that ends in an approval still asks for one; checking a record, giving an item to
+  // someone at the airport, a closing and a note on a refund ask for nothing and hand nothing over.
+  assertEquals(agent("When you're ready, shall I go ahead with upgrading ABC123 to business for $200?").proposes, true);
+  assertEquals(agent("How would you like to proceed: should I go ahead with cancelling ABC123?").proposes, true);
+  assertEquals(agent("Can I make sure I have the right booking? Is it 97B373?").proposes, false);
+  assertEquals(agent("At the airport, just hand it to the gate agent along with your ID.").transfers, false);
+  assertEquals(agent("Finally the reservation is all set, please let me know if you need anything else.").asks, []);
+  assertEquals(agent("Then the refund goes back to your card, please allow 5-7 days.").asks, []);
   // Still no hand-over offered, and a fact to confirm is no change to approve.
   assertEquals(agent("I could get a human agent for you, if you prefer.").transfers, false);
   assertEquals(agent("Your name is Ana Lee; please confirm that's correct.").proposes, false);

@@ -270,11 +270,14 @@ export function declineOf(text: string): "no" | { instead: string[] } | null {
   return instead.length > 0 ? { instead } : null;
 }
 
-// A sentence that declines or holds off; one taking the request back does so only with no yes in the
-// reply's sentences.
+// A sentence that declines or holds off. No more need of something declines unless the reply says
+// what to go ahead with ("Yes, cancel it. I don't need it anymore."); needing nothing more, unless it
+// has a yes ("Yes, please. I don't need anything else.").
 function declines(sentence: string, sentences: readonly string[]): boolean {
   if (P.NO_START.test(sentence) || P.HOLD.test(sentence)) return true;
-  return P.TAKEN_BACK.test(sentence) && !sentences.some((s) => P.STRONG_YES.test(s) && !P.FACT_YES.test(s));
+  const yes = () => sentences.some((s) => P.STRONG_YES.test(s) && !P.FACT_YES.test(s));
+  if (P.NO_LONGER_NEEDED.test(sentence)) return !(yes() && sentences.some((s) => P.SAYS_WHAT_TO_DO.test(s)));
+  return P.NOTHING_MORE.test(sentence) && !yes();
 }
 
 /**

@@ -104,7 +104,7 @@ Deno.test("statesDetails() needs every detail, and holds for none", () => {
 const YES = [
   // Beside a yes, "no longer need" and "don't need anything else" give a reason or end the talk.
   "Yes, please go ahead and cancel it. I don't need it anymore.",
-  "Yes, I no longer need the trip.",
+  "Yes, cancel it, I no longer need the trip.",
   "Sure, go ahead. Thanks, I don't need anything more.",
   "Yes",
   "yes please",
@@ -156,6 +156,11 @@ const YES = [
   "Okay, go ahead. I wonder if the refund will be quick.",
 ];
 const NOT_YES = [
+  // A yes to the explanation, then the request taken back: no yes to the change.
+  "Yes, I understand. I no longer want to cancel.",
+  "Right, yes. I no longer wish to proceed.",
+  "Sure, thanks for explaining. I no longer need the extra bag.",
+  "Yes, I no longer need the trip.",
   "No",
   "No thanks",
   "Don't do that.",

@@ -100,7 +100,7 @@ const AGAIN = ["As I said: {opening}", "{opening}", "Like I said, {opening}"];
 // A sentence that says the agent is still finding out ("Let me look into it", "One moment while I
 // pull up ABC123", "I'll check on it within 24 hours"): no answer yet.
 const STALLS =
-  /\b(?:let (?:me|us) (?!explain|tell|say)|one moment|just a (?:moment|minute|second|sec)\b|bear with me|please (?:hold|wait)|(?:i|we)(?:'ll| will| am going to|'m going to) (?:check|look|find|get back|see|pull|investigate|research|follow up))/;
+  /\b(?:let (?:me|us) (?!explain|tell|say|know|confirm|share|summari[sz]e)|one moment|just a (?:moment|minute|second|sec)\b|bear with me|please (?:hold|wait)|(?:i|we)(?:'ll| will| am going to|'m going to) (?:check|look|find|get back|see|pull|investigate|research|follow up))/;
 
 // Whether an agent's message answers a question: a sentence that is not still finding out states
 // something the user did not say itself, a figure, an id or a value.
@@ -110,11 +110,25 @@ function answers(vocabulary: ResolvedVocabulary, task: Task, text: string): bool
       String(v).toLowerCase()
     )
     .filter((v) => v.trim() !== "");
-  return sentencesOf(text).some((s) => {
-    if (STALLS.test(s)) return false;
-    const rest = own.reduce((r, v) => r.split(v).join(" "), s);
-    return /\d/.test(rest) || valuesSaid(wordsOf(vocabulary), rest).length > 0;
+  // Each clause apart: "I'll look it up: order 3518 is pending" answers after its colon. A name that
+  // is not the user's own answers too ("Customer C0365 is in Springfield").
+  return text.split(/(?<=[.?!:;])\s+|,\s+|\s+[\u2014\u2013-]\s+|\n+/).some((clause) => {
+    const low = clause.toLowerCase();
+    if (STALLS.test(low) || /\?\s*$/.test(low)) return false;
+    const rest = own.reduce((r, v) => r.split(v).join(" "), low);
+    if (/\d/.test(rest) || valuesSaid(wordsOf(vocabulary), rest).length > 0) return true;
+    // A statement about what the user named ("Your order #W0339052 has been delivered"), not the
+    // name alone ("Thanks, ana_lee_1234").
+    if (rest !== low && (rest.match(/\p{L}+/gu) ?? []).length >= 3) return true;
+    const names = clause.match(/(?<=\S\s+)(?!I\b|I')\p{Lu}[\p{L}'-]+/gu) ?? [];
+    return names.some((n) => !own.some((o) => o.includes(n.toLowerCase())));
   });
+}
+
+// Whether a field's values are records' ids (a reservation, an order), by its kind or its patterns.
+function isRecord(vocabulary: ResolvedVocabulary, field: string): boolean {
+  const spec = vocabulary.fields[field];
+  return (spec?.kind ?? (spec?.values !== undefined ? "id" : undefined)) === "id";
 }
 
 /**
@@ -346,15 +360,21 @@ class Customer implements ScriptedUser {
   // the user knows it (another card charged), which it does not take as its request met.
   #done(text: string): Reply {
     const words = wordsOf(this.#options.vocabulary);
+    const v = this.#options.vocabulary;
+    const check = checkProposal(words, this.#request(), { text, action: null, named: true });
     // The changes it says were made, unasked: one of them must be the one asked for ("I've added two
-    // bags" is not the upgrade asked for). After a yes, the claim is about the change approved (what
-    // else it names, a refund, follows from it); a claim naming no change is taken by what it says.
+    // bags" is not the upgrade asked for), unless the claim states more of the request than one id
+    // (the record and its new date: what else it names, bags carried over, follows from it). After a
+    // yes, the claim is about the change approved.
     const said = this.#approved ? [] : [...new Set(changesIn(words, sentencesOf(text).join(" ")))];
-    const checks = (said.length === 0 ? [null] : said).map((action) =>
-      checkProposal(words, this.#request(), { text, action, named: true })
-    );
-    const check = checks.find((c) => c.verdict !== "other_change") ?? checks[0];
-    if (check.verdict === "other_change") {
+    // Of the request's facts it states, those of the change itself (not how it is paid, or why).
+    const core = check.facts.map((f) => fieldOf(v, f)).filter((f) => !words.terms.has(f));
+    const states = core.length >= 2 || core.some((f) => !isRecord(v, f));
+    const other = said.length > 0 && !states &&
+      said.every((action) =>
+        checkProposal(words, this.#request(), { text, action, named: true }).verdict === "other_change"
+      );
+    if (other) {
       return {
         templates: OTHER_DONE,
         fill: { opening: this.#options.opening },

@@ -247,3 +247,40 @@ Deno.test("scriptedUser() is not satisfied by a claim that another change was ma
   const done = u.reply(say("Done: ABC123 is in business now, and the old fare difference is refunded to your card."));
   assertEquals(done.intent, { kind: "stop", satisfied: true });
 });
+
+Deno.test("scriptedUser() takes the old value beside its new one as what changes, not as another", () => {
+  const rename = task({
+    goal: "update_passenger",
+    intent: "update_passenger",
+    facts: { user_id: "ana_lee_1234", reservation_id: "KA2O31", passenger_name: "Kofi Patel", new_first_name: "Emeka" },
+  });
+  const fix = "I'll correct the name on KA2O31 from Kofi Patel to Emeka Patel. Shall I go ahead?";
+  assertEquals(kind(user(rename).reply(say(fix))), "confirm");
+  const flights = task({
+    goal: "change_flights",
+    intent: "change_flights",
+    facts: { user_id: "ana_lee_1234", reservation_id: "97B373", new_date: "2024-05-16", preference: "cheapest_direct" },
+    openings: ["Hi, I need to move my flight to another day."],
+  });
+  const move = "Your outbound is HAT001 on 2024-05-14. The cheapest direct flight on 2024-05-16 is HAT002. " +
+    "I'll change the flight on reservation 97B373 to HAT002 for $50. Shall I go ahead?";
+  assertEquals(kind(user(flights).reply(say(move))), "confirm");
+  // Told it was done without a yes asked, with what follows from it (bags carried over): its request.
+  const done = user(flights).reply(
+    say("All done: 97B373 now flies HAT002 on 2024-05-16, and your checked bags carry over."),
+  );
+  assertEquals(done.intent, { kind: "stop", satisfied: true });
+});
+
+Deno.test("scriptedUser() with a question takes an answer after a colon, or about the record it named", () => {
+  const asks = task({ goal: "report_lost_bag" });
+  for (
+    const a of [
+      "I'll look it up: your bag is at JFK.",
+      "Your reservation ABC123 shows the bag was delivered to the belt.",
+    ]
+  ) {
+    assertEquals(user(asks).reply(say(a)).intent, { kind: "stop", satisfied: true }, a);
+  }
+  assert(kind(user(asks).reply(say("Thanks, ABC123. Could you tell me more?"))) !== "stop");
+});
