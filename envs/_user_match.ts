@@ -105,13 +105,18 @@ const SET_ASIDE = /\b(?:rather than|instead of|not|other than|except|but not)\s+
 // Before a value: what a change starts from ("from business"), and what it goes to ("to economy").
 const FROM = /\bfrom\s+(?:[\w#'-]+\s+)?$/;
 const TO = /\b(?:to|into)\s+(?:[\w#'-]+\s+)?$/;
+// Before a value: what a change uses or acts on ("charged to", "paying with", "on", "for").
+const TARGET =
+  /\b(?:to|into|onto|with|using|via|on|for|charging|charge|charged to|pay(?:ing)? with|paid with)\s+(?:[\w#'-]+\s+)?$/;
 
 // Whether, with other values of its field said too (not the user's own values of its other facts:
 // the new item beside the old one), the user's value is not the one the proposal changes: a record's
 // id said only in sentences naming no change while one naming a change says another ("You have ABC123
 // and XYZ789. I'll cancel XYZ789."), or a sentence naming a change that sets it aside ("XYZ789 rather
-// than ABC123") or starts from it and goes to another ("from business to economy"). The catch-all
-// field ("other": a preference, a flight number) is not compared.
+// than ABC123") or starts from it and goes to another ("from business to economy"), or, for a record's
+// id, says another as what the change acts on or uses and not it ("upgrade XYZ789 and keep ABC123",
+// "charging gift_card_2 since credit_card_1 expired"). The catch-all field ("other": a preference, a
+// flight number) is not compared.
 function leftAside(
   words: Words,
   field: string,
@@ -139,11 +144,20 @@ function leftAside(
   const changing = sentences.filter((x) => x.changes);
   if (record && !changing.some((x) => x.has) && changing.some((x) => x.others.length > 0)) return true;
   const before = (low: string, i: number) => low.slice(Math.max(0, i - 24), i);
+  // What a change acts on or uses: a value right after a change word or a word such as "to", "with".
+  const target = (low: string, i: number) =>
+    i >= 0 && (TARGET.test(before(low, i)) || changesIn(words, lastWords(before(low, i), 2)).length > 0);
   return changing.some((x) =>
     x.at.some((i) => SET_ASIDE.test(before(x.low, i))) ||
     (x.at.length > 0 && x.at.every((i) => FROM.test(before(x.low, i))) &&
-      x.others.some((i) => i >= 0 && TO.test(before(x.low, i))))
+      x.others.some((i) => i >= 0 && TO.test(before(x.low, i)))) ||
+    (record && x.at.length > 0 && x.others.some((i) => i >= 0) && !x.at.some((i) => target(x.low, i)))
   );
+}
+
+// The last `n` words of a text, normalised ("cancel reservation" of "I'll cancel reservation ").
+function lastWords(text: string, n: number): string {
+  return normalizeText(text).trim().split(/\s+/).slice(-n).join(" ");
 }
 
 // Whether the proposed change can be the one the goal asks for: the same change, or one made by

@@ -194,6 +194,16 @@ Deno.test("scriptedUser() declines a proposal about another record or value, eve
     "I'll cancel reservation ABC123 rather than XYZ789. Is that okay?",
   ];
   assertEquals(own.map((t) => kind(user(cancel).reply(say(t)))), ["confirm", "confirm"]);
+  // Both named in the change: the one the change acts on or uses is the one that counts.
+  const beside = [
+    "I'll upgrade reservation XYZ789 to business and keep ABC123 as it is. Shall I go ahead?",
+    "I'll upgrade reservation ABC123 to business for $200, charging gift_card_2222222 since credit_card_1111111 " +
+    "has expired. Shall I go ahead?",
+  ];
+  assertEquals(beside.map((t) => kind(user().reply(say(t)))), ["decline", "decline"]);
+  const kept = "I'll upgrade reservation ABC123 to business and keep XYZ789 as it is, charging credit_card_1111111. " +
+    "Shall I go ahead?";
+  assertEquals(kind(user().reply(say(kept))), "confirm");
   // From one value to another: the user's is the one it goes to, or it is the wrong way round.
   const down = "I'll move reservation ABC123 from business to economy for $0. Shall I go ahead?";
   assertEquals(kind(user().reply(say(down))), "decline");
