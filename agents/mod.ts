@@ -17,7 +17,7 @@ import { checkpoint } from "./checkpoint.ts";
 import { promptOnly } from "./prompt_only.ts";
 import type { ModelClient } from "./model/types.ts";
 import { isRemoteSpec, remoteAgent } from "./remote.ts";
-import { TEXT_MODE, textMode } from "./text_mode.ts";
+import { TEXT_MODE, textMode, textModeOf } from "./text_mode.ts";
 
 export { DEFAULT_RATES, type ErrorRates, literal, noisy, type NoisyOptions, oracle, reckless } from "./scripted.ts";
 export { apologist, APOLOGY, broken, idle, POLITE_CLOSING } from "./baselines.ts";
@@ -46,7 +46,7 @@ export {
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
 export { type Block, checkpoint, CheckpointAgent, GAP_LABEL } from "./checkpoint.ts";
 export { isRemoteSpec, remoteAgent, type RemoteAgentOptions } from "./remote.ts";
-export { TEXT_MODE, textMode } from "./text_mode.ts";
+export { TEXT_MODE, textMode, textModeOf } from "./text_mode.ts";
 
 /** The prefix of an agent spec that puts the agent behind the checkpoint (`"checkpoint:reckless"`). */
 export const CHECKPOINT = "checkpoint:";
@@ -190,14 +190,14 @@ export function agentFactory(spec: string, options: AgentFactoryOptions = {}): A
     return wrap(agentFactory(inner, options));
   }
   if (isRemoteSpec(spec)) return remoteAgent(spec);
-  if (spec.endsWith(TEXT_MODE)) {
-    const inner = spec.slice(0, -TEXT_MODE.length);
-    if (!isScriptedSpec(inner)) {
+  const inWords = textModeOf(spec);
+  if (inWords !== null) {
+    if (!isScriptedSpec(inWords)) {
       throw new RangeError(
         `Invalid agent "${spec}": "${TEXT_MODE}" follows a scripted agent or baseline, e.g. "oracle${TEXT_MODE}"`,
       );
     }
-    return textMode(agentFactory(inner, options));
+    return textMode(agentFactory(inWords, options));
   }
   if (Object.hasOwn(scriptedAgents, spec)) return scriptedAgents[spec as keyof typeof scriptedAgents]();
   if (Object.hasOwn(baselineAgents, spec)) return baselineAgents[spec as keyof typeof baselineAgents]();

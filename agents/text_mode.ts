@@ -29,6 +29,21 @@ import {
 export const TEXT_MODE = "@text";
 
 /**
+ * The agent a text-mode spec runs in words (`"oracle"` of `"oracle@text"`), or `null` for a spec
+ * not in text mode.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { textModeOf } from "./text_mode.ts";
+ * assertEquals([textModeOf("noisy@2x@text"), textModeOf("oracle")], ["noisy@2x", null]);
+ * ```
+ */
+export function textModeOf(spec: string): string | null {
+  return spec.endsWith(TEXT_MODE) ? spec.slice(0, -TEXT_MODE.length) : null;
+}
+
+/**
  * Runs an agent in text mode: its messages' intents become varied natural phrasings, drawn from
  * the episode's generator, and are not sent.
  *
@@ -49,17 +64,13 @@ export function textMode(inner: AgentFactory): AgentFactory {
   return (episode) => new TextAgent(inner(episode), episode.rng.child("text-mode"), vocabularyOf(episode.domain));
 }
 
-/** A message still to send: the second half of a proposal split over two messages. */
-interface Pending {
-  text: string;
-}
-
 class TextAgent implements Agent {
   readonly name: string;
   readonly #inner: Agent;
   readonly #rng: Rng;
   readonly #vocabulary: ResolvedVocabulary;
-  #pending: Pending | null = null;
+  // A message still to send: the second half of a proposal split over two messages.
+  #pending: string | null = null;
   // What the agent's tool calls showed, to describe a record by.
   #seen: Record<string, Json>[] = [];
 
@@ -79,7 +90,7 @@ class TextAgent implements Agent {
   async step(obs: Observation): Promise<AgentAction> {
     if (this.#pending !== null) {
       // The user answered the first half of a split proposal: now the question.
-      const { text } = this.#pending;
+      const text = this.#pending;
       this.#pending = null;
       return { type: "message", text };
     }
@@ -149,7 +160,7 @@ class TextAgent implements Agent {
     const parts = statement.split(/;\s+/);
     if (parts.length > 1 && this.#rng.next() < 0.35) {
       const [first, ...rest] = parts;
-      this.#pending = { text: `${capital(rest.join("; "))}. ${question}` };
+      this.#pending = `${capital(rest.join("; "))}. ${question}`;
       return `${this.#rng.pick(PLAN_LEAD)}${first}.`;
     }
     return `${this.#rng.pick(LEAD)}${statement}. ${question}`;

@@ -5,7 +5,7 @@
  * @module
  */
 import { deriveSeed, parseTaskId, type Task, taskSuite } from "../envs/mod.ts";
-import { TEXT_MODE } from "../agents/mod.ts";
+import { textModeOf } from "../agents/mod.ts";
 import { type Condition, CONDITIONS, type ResolvedConfig } from "./config.ts";
 import { conditionDefinition } from "./conditions/registry.ts";
 
@@ -66,7 +66,7 @@ export function conditionVariants(
  */
 export function cellSeed(seed: string, cell: CellKey): string {
   const { task, run, condition, variant } = cell;
-  const agent = cell.agent.endsWith(TEXT_MODE) ? cell.agent.slice(0, -TEXT_MODE.length) : cell.agent;
+  const agent = textModeOf(cell.agent) ?? cell.agent;
   return variant === null
     ? deriveSeed(seed, agent, task, run, condition)
     : deriveSeed(seed, agent, task, run, condition, variant);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { TEXT_MODE } from "../agents/mod.ts";
+import { textModeOf } from "../agents/mod.ts";
 import type { EpisodeRecord } from "../scoring/mod.ts";
 
 /** One agent's agreement between its two forms. */
@@ -42,8 +42,9 @@ export type Verdictful = Pick<
 export function textModeAgreement(records: readonly Verdictful[]): Record<string, TextModeAgreement> {
   const cells = new Map<string, { intent?: Verdictful; text?: Verdictful }>();
   for (const r of records) {
-    const text = r.agent.endsWith(TEXT_MODE);
-    const agent = text ? r.agent.slice(0, -TEXT_MODE.length) : r.agent;
+    const inner = textModeOf(r.agent);
+    const text = inner !== null;
+    const agent = inner ?? r.agent;
     const key = JSON.stringify([agent, r.task, r.run, r.condition, r.variant ?? null]);
     const cell = cells.get(key) ?? {};
     cell[text ? "text" : "intent"] = r;
