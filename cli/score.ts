@@ -12,7 +12,7 @@
 import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
 import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
-import { misreadWarning, userMisread } from "../scoring/misread.ts";
+import { misreadWarnings } from "../scoring/misread.ts";
 import { errorReason } from "../eval/fs_errors.ts";
 import { wholeFlag } from "./_flags.ts";
 
@@ -211,29 +211,6 @@ export function formatProfiles(profiles: Record<string, Profile>, warnings: read
   }
   for (const warning of warnings) text.push("", `Warning: ${warning}`);
   return text.join("\n") + "\n";
-}
-
-/**
- * The misread warning of each agent the records hold, in order of first record: by agent whatever
- * the table's grouping, so one agent's unread messages are neither named as a domain's nor diluted
- * by another agent's.
- *
- * @example
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { misreadWarnings } from "./score.ts";
- * const r = { agent: "a", task: "t/1", run: 0, condition: "nominal", success: false, user_messages: 10, user_misread: 4 };
- * assertEquals(misreadWarnings([r as never]).length, 1);
- * ```
- */
-export function misreadWarnings(records: readonly EpisodeRecord[]): string[] {
-  const byAgent = new Map<string, EpisodeRecord[]>();
-  for (const r of records) {
-    const list = byAgent.get(r.agent) ?? [];
-    if (list.length === 0) byAgent.set(r.agent, list);
-    list.push(r);
-  }
-  return [...byAgent].map(([agent, rs]) => misreadWarning(agent, userMisread(rs))).filter((w) => w !== null);
 }
 
 function violations(profile: Profile): string {

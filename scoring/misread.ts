@@ -7,6 +7,7 @@
  * @module
  */
 import type { EpisodeRecord } from "./record.ts";
+import { compareText } from "./_stats.ts";
 
 /** The share of unread messages above which an agent's results are not meaningful. */
 export const MISREAD_LIMIT = 0.05;
@@ -63,4 +64,30 @@ export function misreadWarning(agent: string, misread: Misread | null): string |
   const percent = Math.round(misread.share * 100);
   return `the simulated user could not read ${percent}% of ${agent}'s messages (${misread.unread} of ` +
     `${misread.messages}): its results are not meaningful; use --user llm:PROVIDER:MODEL or see docs/users.md`;
+}
+
+/**
+ * The misread warning of each agent the records hold, by agent name: by agent whatever else the
+ * records are grouped by, so one agent's unread messages are neither named as a domain's nor
+ * diluted by another agent's.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { misreadWarnings } from "./misread.ts";
+ * const r = (agent: string, unread: number) => ({ agent, task: "t/1", run: 0, condition: "nominal" as const, success: false, user_messages: 10, user_misread: unread });
+ * assertEquals(misreadWarnings([r("a", 4), r("b", 0)]).length, 1);
+ * ```
+ */
+export function misreadWarnings(
+  records: readonly Pick<EpisodeRecord, "agent" | "user_messages" | "user_misread">[],
+): string[] {
+  const byAgent = new Map<string, (typeof records)[number][]>();
+  for (const r of records) {
+    const list = byAgent.get(r.agent) ?? [];
+    if (list.length === 0) byAgent.set(r.agent, list);
+    list.push(r);
+  }
+  return [...byAgent.keys()].sort(compareText).map((agent) => misreadWarning(agent, userMisread(byAgent.get(agent)!)))
+    .filter((w) => w !== null);
 }

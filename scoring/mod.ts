@@ -139,4 +139,4 @@ export {
   namesMissing,
 } from "./abstention.ts";
 export { type CategoryOptions, type CategoryRow, categoryTable } from "./categories.ts";
-export { type Misread, MISREAD_LIMIT, misreadWarning, userMisread } from "./misread.ts";
+export { type Misread, MISREAD_LIMIT, misreadWarning, misreadWarnings, userMisread } from "./misread.ts";

@@ -41,11 +41,10 @@ import {
   type JudgeAgreement,
   judgeAgreement,
   METRIC_KEYS,
-  misreadWarning,
+  misreadWarnings,
   type Profile,
   recordDomain,
   scoreRecords,
-  userMisread,
 } from "../../scoring/mod.ts";
 import { ARK_VERSION } from "../store.ts";
 import { compareConditions, compareText } from "./format.ts";
@@ -258,7 +257,7 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
       tasks: new Set(sorted.map((r) => r.task)).size,
       runs: Math.max(0, ...cells.values()),
       robustness_rule: ROBUSTNESS_RULE,
-      ...warningsOf(overall),
+      ...warningsOf(sorted),
     },
     agents,
     judge_agreement: agreement,
@@ -268,12 +267,8 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
 }
 
 // The warnings of the experiment: an agent the simulated user could not read.
-function warningsOf(profiles: Record<string, Profile>): { warnings?: string[] } {
-  const out: string[] = [];
-  for (const [agent, p] of Object.entries(profiles)) {
-    const warning = misreadWarning(agent, userMisread([p.n]));
-    if (warning !== null) out.push(warning);
-  }
+function warningsOf(records: readonly EpisodeRecord[]): { warnings?: string[] } {
+  const out = misreadWarnings(records);
   return out.length > 0 ? { warnings: out } : {};
 }
 
