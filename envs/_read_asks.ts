@@ -6,7 +6,7 @@
 import { isQuestion, sentencesOf } from "./text.ts";
 import * as R from "./_read_patterns.ts";
 import { BULLET } from "./_text_patterns.ts";
-import { type NameHit, namesAt, valueWordsAt, type Words } from "./_read_words.ts";
+import { escape, type NameHit, namesAt, valueWordsAt, type Words } from "./_read_words.ts";
 import { type SaidValue, valuesSaid } from "./_read_values.ts";
 
 /** What a message asks for. */
@@ -259,7 +259,7 @@ function openPlaces(words: Words, s: string): [string, number][] {
     places = Object.entries(words.vocabulary.fields).filter(([, f]) => f.kind === "place" && f.before !== undefined)
       .map((
         [field, f],
-      ) => [field, new RegExp(String.raw`\b(?:${f.before!.map(escape).join("|")})(?=\s*(?:(?:and|or)\b|[?,]|$))`)]);
+      ) => [field, new RegExp(String.raw`\b(?:${f.before!.map(spaced).join("|")})(?=\s*(?:(?:and|or)\b|[?,]|$))`)]);
     open.set(words, places);
   }
   const out: [string, number][] = [];
@@ -278,6 +278,7 @@ function identifying(words: Words, s: string, hit: NameHit): NameHit {
   return { ...hit, hit: { ...hit.hit, field: instead, fact: undefined } };
 }
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
+// A word list's entry as a pattern: literal, any run of spaces between its words.
+function spaced(s: string): string {
+  return escape(s).replace(/ /g, "\\s+");
 }

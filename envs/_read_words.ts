@@ -118,7 +118,8 @@ function singular(word: string): string {
   return /^[a-z]{2,}[^s]s$/.test(word) ? word.slice(0, -1) : word;
 }
 
-function escape(s: string): string {
+/** A text as a pattern that matches it literally. */
+export function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 

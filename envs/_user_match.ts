@@ -129,8 +129,7 @@ function leftAside(
   const mine = (v: string) => sameValue(v, want);
   const other = (v: string) => !mine(v) && !own.some((o) => sameValue(v, o) || mentions(v, o));
   if (!ofField.some(other)) return false;
-  const spec = words.vocabulary.fields[field];
-  const record = (spec?.kind ?? (spec?.values !== undefined ? "id" : undefined)) === "id";
+  const record = isRecord(words.vocabulary, field);
   const sentences = text.split(/(?<=[.?!])\s+|\n+/).map((s) => {
     const low = s.toLowerCase();
     const said = valuesSaid(words, s).filter((v) => v.field === field);
@@ -193,8 +192,14 @@ function looksLike(words: Words, field: string, value: string | number): boolean
   return valuesSaid(words, text).some((s) => s.field === field);
 }
 
-// The strings and numbers a value holds (an object's or a list's, one level of objects down).
-function scalars(value: Json): (string | number)[] {
+/** Whether a field's values are records' ids (a reservation, an order), by its kind or its patterns. */
+export function isRecord(vocabulary: ResolvedVocabulary, field: string): boolean {
+  const spec = vocabulary.fields[field];
+  return (spec?.kind ?? (spec?.values !== undefined ? "id" : undefined)) === "id";
+}
+
+/** The strings and numbers a value holds (an object's or a list's, one level of objects down). */
+export function scalars(value: Json): (string | number)[] {
   if (typeof value === "string") return value.trim() === "" ? [] : [value];
   if (typeof value === "number") return [value];
   if (Array.isArray(value)) return value.flatMap(scalars);

@@ -19,7 +19,7 @@ import type { Rng } from "./rng.ts";
 import type { AgentReading } from "./reader.ts";
 import { readAgent } from "./_read_agent.ts";
 import { wordsOf } from "./_read_words.ts";
-import { checkProposal } from "./_user_match.ts";
+import { checkProposal, isRecord, scalars } from "./_user_match.ts";
 import { changesIn } from "./_read_proposal.ts";
 import { valuesSaid } from "./_read_values.ts";
 import { sentencesOf } from "./text.ts";
@@ -105,11 +105,7 @@ const STALLS =
 // Whether an agent's message answers a question: a sentence that is not still finding out states
 // something the user did not say itself, a figure, an id or a value.
 function answers(vocabulary: ResolvedVocabulary, task: Task, text: string): boolean {
-  const own = Object.values(task.facts).flatMap((v) => (Array.isArray(v) ? v : [v]))
-    .filter((v): v is string | number => typeof v === "string" || typeof v === "number").map((v) =>
-      String(v).toLowerCase()
-    )
-    .filter((v) => v.trim() !== "");
+  const own = Object.values(task.facts).flatMap(scalars).map((v) => String(v).toLowerCase());
   // Each clause apart: "I'll look it up: order 3518 is pending" answers after its colon. A name that
   // is not the user's own answers too ("Customer C0365 is in Springfield").
   return text.split(/(?<=[.?!:;])\s+|,\s+|\s+[\u2014\u2013-]\s+|\n+/).some((clause) => {
@@ -123,12 +119,6 @@ function answers(vocabulary: ResolvedVocabulary, task: Task, text: string): bool
     const names = clause.match(/(?<=\S\s+)(?!I\b|I')\p{Lu}[\p{L}'-]+/gu) ?? [];
     return names.some((n) => !own.some((o) => o.includes(n.toLowerCase())));
   });
-}
-
-// Whether a field's values are records' ids (a reservation, an order), by its kind or its patterns.
-function isRecord(vocabulary: ResolvedVocabulary, field: string): boolean {
-  const spec = vocabulary.fields[field];
-  return (spec?.kind ?? (spec?.values !== undefined ? "id" : undefined)) === "id";
 }
 
 /**
@@ -323,7 +313,7 @@ class Customer implements ScriptedUser {
     }
     this.#stuck = 0;
     const facts = Object.fromEntries(known.map((f) => [f, task.facts[f]]));
-    const text = known.map((f) => `my ${spoken(f)} is ${describe(task.facts[f])}`).join(", ");
+    const text = this.#saying(known);
     return { templates: PROVIDE, fill: { facts: text }, intent: { kind: "provide", facts }, read: how };
   }
 
@@ -346,7 +336,7 @@ class Customer implements ScriptedUser {
     if (check.verdict === "vague") return this.#noProgress(how, WHAT_EXACTLY);
     if (check.verdict !== "other_change" && this.#trusts()) return this.#approve(how);
     if (check.verdict === "contradicts") {
-      const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
+      const fix = this.#saying(check.conflicts);
       const corrections = Object.fromEntries(check.conflicts.map((f) => [f, this.#task.facts[f]]));
       return this.#decline(NO_BECAUSE, { fix }, how, corrections);
     }
@@ -383,10 +373,9 @@ class Customer implements ScriptedUser {
       };
     }
     if (check.verdict !== "contradicts") return this.#stop(THANKS, true, read("done"));
-    const fix = check.conflicts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
     return {
       templates: NOT_WHAT_I_ASKED,
-      fill: { fix },
+      fill: { fix: this.#saying(check.conflicts) },
       intent: { kind: "stop", satisfied: false },
       read: {
         ...read("done"),
@@ -420,21 +409,20 @@ class Customer implements ScriptedUser {
     return this.#trustRng.next() < this.#options.trust;
   }
 
+  // Its request said again, a reply without progress.
   #again(how: UserRead): Reply {
-    this.#stuck++;
-    if (this.#stuck >= this.#options.patience) return this.#stop(GIVE_UP, false, how);
-    return {
-      templates: AGAIN,
-      fill: { opening: this.#options.opening },
-      intent: { kind: "provide", facts: {} },
-      read: how,
-    };
+    return this.#noProgress(how, AGAIN, { opening: this.#options.opening });
   }
 
-  #noProgress(how: UserRead, templates: readonly string[] = NUDGE): Reply {
+  #noProgress(how: UserRead, templates: readonly string[] = NUDGE, fill?: Record<string, string>): Reply {
     this.#stuck++;
     if (this.#stuck >= this.#options.patience) return this.#stop(GIVE_UP, false, how);
-    return { templates, intent: { kind: "provide", facts: {} }, read: how };
+    return { templates, ...(fill ? { fill } : {}), intent: { kind: "provide", facts: {} }, read: how };
+  }
+
+  // Facts as the user says them: "my payment id is credit_card_1111111, my cabin is business".
+  #saying(facts: readonly string[]): string {
+    return facts.map((f) => `my ${spoken(f)} is ${describe(this.#task.facts[f])}`).join(", ");
   }
 
   #stop(templates: readonly string[], satisfied: boolean, how: UserRead): Reply {
