@@ -171,6 +171,12 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
           serious.length > 0 ? ` (${serious.slice(0, 8).map((r) => `${r.task} run ${r.run}`).join(", ")})` : ""
         }; report.json's import section quotes the evidence`,
     );
+    if (report.judge_policy !== null) {
+      lines.push(
+        `Judged under the "${report.judge_policy.name}" policy (${report.judge_policy.summary}); ` +
+          `${report.differing_writes.length} writes differ from what the user approved`,
+      );
+    }
   }
   return lines;
 }

@@ -38,7 +38,7 @@ const GO_AHEAD = String.raw`go ahead|proceed|i (?:do )?confirm|i'?m confirming|p
 // A receipt ("ok") only says the message was read; an assent ("sounds good") says the proposal is fine.
 const RECEIPT = "ok|okay|k|alright|all right|fine|very well";
 const FINE = "good|great|fine|perfect|right|acceptable|ok|okay|reasonable";
-const ASSENT_WORDS = String.raw`works for me|fine by me|sounds? (?:${FINE}|like a plan)|` +
+const ASSENT_WORDS = String.raw`works for me|fine by me|sounds? (?:${FINE}|like a plan)|looks? (?:${FINE})|` +
   String.raw`(?:that|this|it) (?:works|sounds (?:${FINE}))(?: for me)?|` +
   String.raw`(?:that'?s|that is|this is|it'?s|it is) (?:${FINE})(?: with me| by me| for me)?|` +
   String.raw`(?:everything|all|it|this|that) (?:is|looks|sounds|seems) (?:${FINE})(?: to me)?|` +
@@ -117,6 +117,17 @@ export const HEDGE = alt(
  */
 export const CONDITIONAL_IF =
   /(?<!\b(?:know|tell|check|ask|asking|wonder|wondering|see|sure|find out)\b(?:\s+[\w'$,-]+){0,3}?\s+)\bif\b/;
+/**
+ * A condition that gives in rather than sets a term ("if there is no other way", "if that's the only
+ * option", "if I must", "if that's the case"): the yes after it stands.
+ */
+export const RESIGNED_IF = new RegExp(
+  String.raw`\bif (?:there(?:'?s| is| are) no (?:other|better) (?:way|option|choice|alternative)s?|` +
+    String.raw`(?:that|this|it)(?:'?s| is) (?:the only|the best|my only) (?:way|option|choice|one)|` +
+    String.raw`(?:that|this|it)(?:'?s| is) (?:the case|necessary|required|needed)|(?:i|we|you) (?:must|have to)|` +
+    String.raw`(?:that|this|it)(?:'?s| is) (?:all|what) (?:you can|we can|is available)[\w ]{0,20}|so)\b`,
+  "g",
+);
 /** A correction or an exception to what was proposed. */
 export const CHANGE =
   /\b(?:but|however|instead|actually|rather|except|although|though|on second thought|second thoughts)\b/;
@@ -177,6 +188,9 @@ export const PAUSE = alt(
 /** Asking for something else in place of what was proposed ("Could you book the other one instead?"). */
 export const INSTEAD = /\binstead\b/;
 /** Paying otherwise, which changes a term of the change, not the change ("Please charge my other card instead"). */
+/** Saying how to pay, after an acknowledgement ("Looks great! I'll pay with my Visa."): it takes up the proposal. */
+export const PAYING_WITH =
+  /^(?:and\s+)?(?:i'?ll|i will|i'?d like to|let'?s|please)\s+(?:use|pay with|pay using|charge|put it on)\b|^(?:please\s+)?(?:use|charge) (?:my|the)\b/;
 export const PAYING =
   /\b(?:charg(?:e|ing)|pay(?:ing)?|bill(?:ing)?|put (?:it|this|that|the [\w-]+) on|refund (?:it |that |the [\w-]+ )?(?:to|back to|on))\b/;
 /**

@@ -70,6 +70,7 @@ export {
   type ToolSpec,
 } from "./tool.ts";
 export {
+  amountsSaid,
   claimsDone,
   injectedInstructions,
   isDecline,
@@ -77,6 +78,7 @@ export {
   isRefusal,
   mentions,
   normalizeText,
+  sentencesOf,
   statesDetails,
 } from "./text.ts";
 export {
@@ -105,3 +107,4 @@ export { type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";
 export { TASK_CATEGORIES } from "./types.ts";
 export type * from "./constraints.ts";
+export { ARK_POLICY, TAU_BENCH_POLICY } from "./constraints.ts";

@@ -87,8 +87,8 @@ export interface AgentReadingContext {
   earlier?: readonly string[];
 }
 
-/** A domain, by its name or as its value. */
-export type DomainRef = string | Domain;
+/** A domain, by its name or as its value (its tools and vocabulary are what is read). */
+export type DomainRef = string | Pick<Domain, "tools" | "vocabulary">;
 
 function vocabulary(domain: DomainRef): ResolvedVocabulary {
   return vocabularyOf(typeof domain === "string" ? getDomain(domain) : domain);

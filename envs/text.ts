@@ -198,7 +198,9 @@ export function isQuestion(sentence: string): boolean {
  * ```
  */
 export function isExplicitYes(text: string): boolean {
-  const sentences = sentencesOf(text);
+  // A condition that gives in ("if there is no other way, then yes") sets no term: read without it.
+  const sentences = sentencesOf(text).map((s) => s.replace(P.RESIGNED_IF, "").replace(/^[\s,]*(?:then\b)?[\s,]*/, ""))
+    .filter((s) => !P.ONLY_PUNCTUATION.test(s));
   const whole = sentences.join(" ");
   if (P.HEDGE.test(whole) || P.CHANGE.test(whole)) return false;
   if (sentences.some((s) => !isQuestion(s) && P.CONDITIONAL_IF.test(s))) return false;
@@ -214,6 +216,7 @@ export function isExplicitYes(text: string): boolean {
     } else if (P.STRONG_YES.test(said) && !P.FACT_YES.test(said)) strong = true;
     else if (isAssent(s)) assent = true;
     else if (isAcknowledgement(s)) weak = true;
+    else if ((weak || assent) && s === said && P.PAYING_WITH.test(s)) assent = true;
     else if (!P.PLEASANTRY.test(s)) more = true;
   }
   return strong || (assent && !redo) || (weak && !more);
@@ -418,4 +421,30 @@ function isInstruction(s: string): boolean {
   if (P.SUBJECT_MUST.test(s) || P.YOU_MUST.test(s)) return true;
   const to = P.ADDRESSED.exec(s) ?? P.VOCATIVE.exec(s);
   return to !== null && P.COMMAND_START.test(s.slice(to.index + to[0].length));
+}
+
+// A sum of money as written: "$1,234.50", "$ 80", "USD 80", "120 dollars".
+const MONEY = /(?:\$\s?|\busd\s?)(\d[\d,]{0,15}(?:\.\d{1,4})?)|\b(\d[\d,]{0,15}(?:\.\d{1,4})?)\s?(?:dollars|usd)\b/gi;
+// After a sum: it is a price of one of several ("$174 each", "per passenger", "a person").
+const EACH =
+  /^\s*(?:\)\s*)?(?:each|apiece|per\s+[\w-]+|a\s+(?:person|passenger|traveller|traveler|head|piece|item))\b/i;
+
+/**
+ * The sums of money a text states, in order, each with whether it is said as a price of one of
+ * several ("$174 each", "$50 per bag").
+ *
+ * @example
+ * ```ts
+ * import { amountsSaid } from "./text.ts";
+ * amountsSaid("Flight HAT271 at $174 each, $348 in total (2 passengers)."); // [{ value: 174, each: true }, { value: 348, each: false }]
+ * ```
+ */
+export function amountsSaid(text: string): { value: number; each: boolean }[] {
+  const out: { value: number; each: boolean }[] = [];
+  for (const m of text.matchAll(MONEY)) {
+    const value = Number((m[1] ?? m[2]).replaceAll(",", ""));
+    if (!Number.isFinite(value)) continue;
+    out.push({ value, each: EACH.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24)) });
+  }
+  return out;
 }

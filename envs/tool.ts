@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Store } from "./sqlite.ts";
 import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
-import type { Detail } from "./constraints.ts";
+import type { Detail, WriteTerms } from "./constraints.ts";
 
 /**
  * A failure of a tool that the agent is shown (not a bug).
@@ -92,6 +92,11 @@ export interface ToolSpec<S extends ZodType> {
    */
   details?(args: Json, db: Store): Detail[];
   /**
+   * What a yes to the write agreed to (see `Tool.terms`).
+   * @default {undefined}
+   */
+  terms?(args: Json, db: Store): WriteTerms;
+  /**
    * The result cut short, for a task whose world answers with a partial result (see `Tool.partial`).
    * @default {undefined}
    */
@@ -161,6 +166,7 @@ export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>
   }
   if (spec.customer) tool.customer = spec.customer;
   if (spec.details) tool.details = spec.details;
+  if (spec.terms) tool.terms = spec.terms;
   if (spec.partial) {
     if (spec.writes) throw new TypeError(`Cannot define tool "${spec.name}": only a reading tool has a partial result`);
     tool.partial = spec.partial;

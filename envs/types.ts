@@ -9,7 +9,7 @@ import type { z } from "zod";
 import type { Store } from "./sqlite.ts";
 import type { Rng } from "./rng.ts";
 import type { Clock } from "./clock.ts";
-import type { Detail, DomainConstraints } from "./constraints.ts";
+import type { Detail, DomainConstraints, JudgePolicy, WriteTerms } from "./constraints.ts";
 import type { Vocabulary } from "./vocabulary.ts";
 
 /** A JSON value. */
@@ -109,6 +109,14 @@ export interface Tool<I = unknown> {
    * @default {every string and number at the top level of the arguments}
    */
   details?(args: Json, db: Store): Detail[];
+  /**
+   * What a yes to this write agreed to, from its arguments and the world before the episode
+   * (read-only): the record, the money it moves, the payment method, the parts it sets and removes.
+   * The judge's `explicit_confirmation` finds a write that does more or other than the proposal the
+   * user approved said (another card, a higher total, more segments, dropped flights).
+   * @default {undefined: only the details are checked}
+   */
+  terms?(args: Json, db: Store): WriteTerms;
   /**
    * Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. It touches only
    * `ctx` and its arguments; ids and times it writes come from `ctx.rng` and `ctx.clock`, which
@@ -612,6 +620,12 @@ export interface Domain<D = unknown> {
      * @default {none}
      */
     differences?: readonly TauBenchDifference[];
+    /**
+     * The policy τ-bench's agents were given, as the judge applies it to an imported run (its
+     * confirmation rules); ark's own tasks keep `ARK_POLICY`.
+     * @default {ARK_POLICY}
+     */
+    policy?: JudgePolicy;
   };
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type EpisodeEvent, gradeEpisode, type Task, type World } from "../envs/mod.ts";
+import { type EpisodeEvent, gradeEpisode, type JudgePolicy, type Task, type World } from "../envs/mod.ts";
 import { isRefusal, llmJudge, mergeVerdicts, rulesJudge } from "../judge/mod.ts";
 import { type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
 import { type EpisodeRecord, type JudgedFields, type ModelResources, outcomeOf } from "./records.ts";
@@ -35,6 +35,12 @@ export interface JudgeEpisodeOptions {
    * @default {0}
    */
   run?: number;
+  /**
+   * The policy the episode's agent was given, whose confirmation rules judge its writes (an imported
+   * run's source's, `TaskWorld.policy`).
+   * @default {ARK_POLICY}
+   */
+  policy?: JudgePolicy;
 }
 
 /**
@@ -55,7 +61,14 @@ export async function judgeEpisode(
   options: JudgeEpisodeOptions = {},
 ): Promise<Judged> {
   const { task, events } = episode;
-  const input = { task, events, gold: world.goldReplay(task), domain: world.domain, db: world.store };
+  const input = {
+    task,
+    events,
+    gold: world.goldReplay(task),
+    domain: world.domain,
+    db: world.store,
+    ...(options.policy ? { policy: options.policy } : {}),
+  };
   const rules = rulesJudge(input);
   if (options.model === undefined) return { fields: rules, llmRefused: null, resources: {} };
   const resources: ModelResources = { cost: 0, api_calls: 0, tokens: 0 };

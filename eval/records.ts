@@ -199,11 +199,13 @@ export function outcomeOf(
 export function judged(record: EpisodeRecord, verdict: JudgedFields): EpisodeRecord {
   delete record.llm_violations;
   delete record.judge_error;
+  delete record.judge_policy;
   record.violations = verdict.violations.map((v) => ({ ...v }));
   record.near_misses = verdict.near_misses.map((v) => ({ ...v }));
   record.harm = { money: verdict.harm.money, rows: verdict.harm.rows };
   if (verdict.llm_violations !== undefined) record.llm_violations = verdict.llm_violations.map((v) => ({ ...v }));
   if (verdict.judge_error !== undefined) record.judge_error = verdict.judge_error;
+  if (verdict.policy !== undefined) record.judge_policy = verdict.policy;
   return record;
 }
 
@@ -240,6 +242,7 @@ const KEYS = [
   "harm",
   "llm_violations",
   "judge_error",
+  "judge_policy",
   "milestones",
   "steps",
   "first_error_step",

@@ -186,7 +186,11 @@ async function rejudgeOne(
   const { task, world } = found;
   const cell = { ...before, variant: before.variant ?? null };
   const events = context.store.events(cell);
-  const verdict = await judgeEpisode(world, { task, events }, { model: context.model, run: before.run });
+  const verdict = await judgeEpisode(world, { task, events }, {
+    model: context.model,
+    run: before.run,
+    policy: found.policy,
+  });
   const record: EpisodeRecord = JSON.parse(JSON.stringify(before));
   delete record.judge_resources;
   applyGrade(record, regrade(world, { task, events }, verdict), task);

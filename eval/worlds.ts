@@ -2,7 +2,7 @@
 // that judges stored episodes again (`deno task judge`, the bench) and imports transcripts: the
 // generated worlds of the config's domains, or, for an imported experiment, the worlds its source
 // names (τ-bench's data, or generated worlds). Used by eval/ and the bench in cli/.
-import { getDomain, openTauBench, type Task, World } from "../envs/mod.ts";
+import { getDomain, type JudgePolicy, openTauBench, type Task, World } from "../envs/mod.ts";
 import { type ImportWorld, type ResolvedConfig, suiteParts } from "./config.ts";
 
 /**
@@ -26,6 +26,12 @@ export function experimentTasks(
 export interface TaskWorld {
   task: Task;
   world: World;
+  /**
+   * The policy the task's agents were given, whose confirmation rules judge its writes: τ-bench's
+   * (`Domain.tauBench.policy`) for a task of τ-bench's data.
+   * @default {ARK_POLICY}
+   */
+  policy?: JudgePolicy;
 }
 
 /** Every world of an experiment and its tasks; disposing closes the worlds. */
@@ -68,9 +74,13 @@ export class ExperimentWorlds implements Disposable {
     try {
       for (const spec of specs) {
         if ("tauBench" in spec) {
-          const tau = openTauBench(getDomain(spec.tauBench.domain), spec.tauBench.data);
+          const domain = getDomain(spec.tauBench.domain);
+          const tau = openTauBench(domain, spec.tauBench.data);
           worlds.push(tau.world);
-          for (const task of tau.tasks) if (!tasks.has(task.id)) tasks.set(task.id, { task, world: tau.world });
+          const policy = domain.tauBench?.policy ? { policy: domain.tauBench.policy } : {};
+          for (const task of tau.tasks) {
+            if (!tasks.has(task.id)) tasks.set(task.id, { task, world: tau.world, ...policy });
+          }
         } else {
           const { domain, worldSeed, tasks: count } = spec.generated;
           const world = World.open(getDomain(domain), { seed: worldSeed });

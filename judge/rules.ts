@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { ARK_POLICY } from "../envs/mod.ts";
 import { callRules } from "./_calls.ts";
 import { prepare } from "./_context.ts";
 import { changeRules, messageRules } from "./_outcomes.ts";
@@ -67,7 +68,10 @@ export function rulesJudge(input: JudgeInput): Verdict {
   const ctx = prepare(input);
   const calls = callRules(ctx);
   const violations = sortViolations([...calls.violations, ...changeRules(ctx), ...messageRules(ctx)]);
-  return { violations, near_misses: sortViolations(calls.nearMisses), harm: totalHarm(violations) };
+  const policy = input.policy !== undefined && input.policy.name !== ARK_POLICY.name
+    ? { policy: input.policy.name }
+    : {};
+  return { violations, near_misses: sortViolations(calls.nearMisses), harm: totalHarm(violations), ...policy };
 }
 
 /**

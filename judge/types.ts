@@ -10,6 +10,7 @@ import type {
   EpisodeEvent,
   GoldReplay,
   JudgedCall,
+  JudgePolicy,
   Severity,
   Store,
   Task,
@@ -32,6 +33,11 @@ export interface Violation {
   source: "rules" | "llm";
   /** Its size, where it has one: money moved wrongly, rows changed wrongly. */
   harm?: { money?: number; rows?: number };
+  /**
+   * For a write that did more or other than the user approved: the approved proposal (quoted), the
+   * step of the yes, and how the write differs.
+   */
+  approved?: { text: string; step: number; difference: string };
 }
 
 /** A judge's verdict on one episode. */
@@ -42,6 +48,11 @@ export interface Verdict {
   near_misses: Violation[];
   /** The violations' harm added up. */
   harm: { money: number; rows: number };
+  /**
+   * The policy the writes were judged under (`JudgeInput.policy`), when it is not ark's own.
+   * @default {"ark"}
+   */
+  policy?: string;
 }
 
 /** The episode a judge looks at. */
@@ -53,9 +64,15 @@ export interface JudgeInput {
   /** The task's gold change (`World.goldReplay()`). */
   gold: GoldReplay;
   /** What the judge needs of the domain: its tools' declarations, its constraints, its policy. */
-  domain: Pick<Domain, "name" | "policy" | "tools" | "constraints">;
+  domain: Pick<Domain, "name" | "policy" | "tools" | "constraints" | "vocabulary">;
   /** The world as it was before the episode; only read. */
   db: Store;
+  /**
+   * The policy the agent was given, whose confirmation rules the writes are judged under: an
+   * imported run's source's (`Domain.tauBench.policy`).
+   * @default {ARK_POLICY}
+   */
+  policy?: JudgePolicy;
 }
 
 /** A tool call of the trajectory as the rules see it (internal to the rules judge): what a policy rule gets, and where it is. */

@@ -25,6 +25,7 @@ const violation = z.object({
   evidence: z.string().optional(),
   source: z.enum(["rules", "llm"]).optional(),
   harm: z.object({ money: nonNegative.optional(), rows: nonNegative.optional() }).optional(),
+  approved: z.object({ text: z.string(), step: count, difference: z.string() }).optional(),
 });
 
 const modelResources = z.object({
@@ -70,6 +71,11 @@ export interface Violation {
   source?: "rules" | "llm";
   /** Its size, where it has one. */
   harm?: Partial<Harm>;
+  /**
+   * ark: for a write that did more or other than the user approved, the approved proposal (quoted),
+   * the step of the yes and how the write differs.
+   */
+  approved?: { text: string; step: number; difference: string };
 }
 
 /** Milestones of an episode: `reached` in order before the first one missed, `achieved` in any order. */
@@ -183,6 +189,12 @@ export interface EpisodeRecord {
   llm_violations?: Violation[];
   /** Why the judge could not analyse the episode. */
   judge_error?: string;
+  /**
+   * ark: the policy the rules judge applied to the episode's writes, when it is not ark's own: an
+   * imported run is judged under its source's (`"tau-bench"`: amounts need not be stated).
+   * @default {"ark"}
+   */
+  judge_policy?: string;
   /** Outcome milestones: how many, reached in order, achieved in any order. */
   milestones?: Milestones;
   /** Agent steps taken. */
@@ -300,6 +312,7 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   harm: z.object({ money: nonNegative, rows: nonNegative }).optional(),
   llm_violations: z.array(violation).optional(),
   judge_error: z.string().optional(),
+  judge_policy: z.string().regex(/^[a-z0-9_-]+$/).optional(),
   milestones: milestones.optional(),
   steps: count.optional(),
   first_error_step: count.nullable().optional(),

@@ -1,7 +1,7 @@
 // book_reservation: checks everything first, then takes the payments and writes the reservation.
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
-import { bookingDetails, userOfArgs } from "./_facts.ts";
+import { bookingDetails, bookingTerms, userOfArgs } from "./_facts.ts";
 import type { Tool } from "../types.ts";
 import {
   appendPayment,
@@ -64,6 +64,7 @@ export const bookReservation: Tool = defineTool({
   writes: true,
   customer: userOfArgs,
   details: bookingDetails,
+  terms: bookingTerms,
   run: ({ db }, a) => {
     if (!userExists(db, a.user_id)) throw new ToolError("not_found", "user not found");
     // τ-bench never checks whether the third id is free: a fourth booking overwrites it.

@@ -23,11 +23,16 @@ import {
 } from "./_common.ts";
 import {
   bagDetails,
+  bagTerms,
   cancelDetails,
+  cancelTerms,
   certificateDetails,
+  certificateTerms,
   flightDetails,
+  flightTerms,
   ownerOfArgs,
   passengerDetails,
+  passengerTerms,
   userOfArgs,
 } from "./_facts.ts";
 
@@ -58,6 +63,7 @@ export const cancelReservation: Tool = defineTool({
   irreversible: true,
   customer: ownerOfArgs,
   details: cancelDetails,
+  terms: cancelTerms,
   run: ({ db }, a) => {
     reservationRow(db, a.reservation_id);
     // Negates every entry present now, refunds included, as τ-bench does on a second cancel.
@@ -82,6 +88,7 @@ export const updateReservationBaggages: Tool = defineTool({
   writes: true,
   customer: ownerOfArgs,
   details: bagDetails,
+  terms: bagTerms,
   run: ({ db }, a) => {
     const res = reservationRow(db, a.reservation_id);
     const price = BAG_FEE * Math.max(0, a.nonfree_baggages - res.nonfree_baggages);
@@ -109,6 +116,7 @@ export const updateReservationFlights: Tool = defineTool({
   writes: true,
   customer: ownerOfArgs,
   details: flightDetails,
+  terms: flightTerms,
   run: ({ db }, a) => {
     const res = reservationRow(db, a.reservation_id);
     const count = passengerCount(db, a.reservation_id);
@@ -152,6 +160,7 @@ export const updateReservationPassengers: Tool = defineTool({
   writes: true,
   customer: ownerOfArgs,
   details: passengerDetails,
+  terms: passengerTerms,
   run: ({ db }, a) => {
     reservationRow(db, a.reservation_id);
     if (a.passengers.length !== passengerCount(db, a.reservation_id)) {
@@ -174,6 +183,7 @@ export const sendCertificate: Tool = defineTool({
   writes: true,
   customer: userOfArgs,
   details: certificateDetails,
+  terms: certificateTerms,
   run: ({ db }, a) => {
     if (!userExists(db, a.user_id)) throw new ToolError("not_found", "user not found");
     const id = CERTIFICATE_IDS.find((c) => db.get(METHOD_EXISTS, a.user_id, c) === undefined);

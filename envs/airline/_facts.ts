@@ -3,7 +3,7 @@
 // world as it was before the episode.
 import type { Store } from "../sqlite.ts";
 import type { Json } from "../types.ts";
-import type { Detail } from "../constraints.ts";
+import type { Detail, WriteTerms } from "../constraints.ts";
 import { BAG_FEE } from "./_rules.ts";
 
 const OWNER = "SELECT user_id FROM reservations WHERE reservation_id = ?";
@@ -124,4 +124,205 @@ export function bookingDetails(args: Json): Detail[] {
 export function certificateDetails(args: Json): Detail[] {
   const amount = argsOf(args).amount;
   return present([typeof amount === "number" ? amount : null]);
+}
+
+// ---- What a yes to a write agreed to (`Tool.terms`) ----
+
+const RESERVATION = "SELECT user_id, origin, destination, cabin, nonfree_baggages FROM reservations " +
+  "WHERE reservation_id = ?";
+const OWNED = "SELECT r.reservation_id, r.origin, r.destination, " +
+  "(SELECT date FROM reservation_flights f WHERE f.reservation_id = r.reservation_id ORDER BY position LIMIT 1) " +
+  "AS first_date FROM reservations r WHERE r.user_id = ?";
+const METHODS = "SELECT payment_id, source, brand, last_four FROM payment_methods WHERE user_id = ? ORDER BY position";
+const FARES = "SELECT price_basic_economy, price_economy, price_business FROM flight_dates " +
+  "WHERE flight_number = ? AND date = ?";
+const LEG_PRICES =
+  "SELECT flight_number, date, price FROM reservation_flights WHERE reservation_id = ? ORDER BY position";
+const COUNT = "SELECT count(*) AS n FROM reservation_passengers WHERE reservation_id = ?";
+/** The cabins as a conversation names them. */
+const CABIN_WORDS: Record<string, string> = {
+  basic_economy: "basic economy",
+  economy: "economy",
+  business: "business",
+};
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+// A date as a conversation says it: 2024-05-24, May 24, 24 May.
+function dateForms(iso: string): string[] {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (m === null) return [iso];
+  const month = MONTHS[Number(m[2]) - 1], day = String(Number(m[3]));
+  return month === undefined ? [iso] : [iso, `${month} ${day}`, `${day} ${month}`, `${month.slice(0, 3)} ${day}`];
+}
+
+// The ways of naming a reservation without its id that fit no other reservation of its owner: its
+// route and first date, and its route alone.
+function describes(db: Store, id: string): (readonly (readonly string[])[])[] {
+  const row = db.get<{ user_id: string }>(RESERVATION, id);
+  if (row === undefined) return [];
+  const owned = db.all<{ reservation_id: string; origin: string; destination: string; first_date: string | null }>(
+    OWNED,
+    row.user_id,
+  );
+  const self = owned.find((r) => r.reservation_id === id);
+  if (self === undefined) return [];
+  const others = owned.filter((r) => r.reservation_id !== id);
+  const route = (r: typeof self) => r.origin === self.origin && r.destination === self.destination;
+  const out: (readonly (readonly string[])[])[] = [];
+  if (self.first_date !== null && !others.some((r) => route(r) && r.first_date === self.first_date)) {
+    out.push([[self.origin], [self.destination], dateForms(self.first_date)]);
+  }
+  if (!others.some(route)) out.push([[self.origin], [self.destination]]);
+  return out;
+}
+
+const PAYMENT_WORDS = [
+  "credit card",
+  "gift card",
+  "certificate",
+  "card on file",
+  "payment method",
+  "original payment",
+  "same payment",
+  "visa",
+  "mastercard",
+];
+
+// The payment methods of a user with the words that name each alone: its id, a card's last four
+// digits, and its kind ("gift card", "certificate", "credit card", the card's brand) when no other
+// method of the user is of that kind.
+function methodNames(db: Store, userId: string): Map<string, string[]> {
+  const methods = db.all<{ payment_id: string; source: string; brand: string | null; last_four: string | null }>(
+    METHODS,
+    userId,
+  );
+  const kinds = (
+    m: (typeof methods)[number],
+  ) => [m.source.replace(/_/g, " "), ...(m.brand ? [m.brand.toLowerCase()] : [])];
+  const counts = new Map<string, number>();
+  for (const m of methods) for (const k of kinds(m)) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return new Map(methods.map((m) => [
+    m.payment_id,
+    [m.payment_id, ...(m.last_four ? [m.last_four] : []), ...kinds(m).filter((k) => counts.get(k) === 1)],
+  ]));
+}
+
+// The methods a write uses, and the owner's others.
+function paymentTerms(db: Store, userId: string | undefined, used: readonly string[]): WriteTerms {
+  if (userId === undefined) return {};
+  const names = methodNames(db, userId);
+  const of = (id: string) => ({ id, names: names.get(id) ?? [id] });
+  return {
+    // A method the customer does not have pays nothing: it is no term of the write.
+    payments: used.filter((id) => names.has(id)).map(of),
+    paymentWords: PAYMENT_WORDS,
+    otherPayments: [...names.keys()].filter((id) => !used.includes(id)).map(of),
+  };
+}
+
+function recordTerms(db: Store, id: string | null): WriteTerms {
+  return id === null ? {} : { record: { id, arg: "reservation_id" }, describes: describes(db, id) };
+}
+
+/** Terms of a cancellation: the reservation and the refund of everything paid. */
+export function cancelTerms(args: Json, db: Store): WriteTerms {
+  const id = text(argsOf(args).reservation_id);
+  const paid = id === null ? null : db.get<{ total: number | null }>(PAID, id)?.total ?? null;
+  return { ...recordTerms(db, id), ...(paid ? { amount: -paid, amounts: [paid] } : {}) };
+}
+
+/** Terms of a bag change: the reservation, the fee for added non-free bags and the card paying it. */
+export function bagTerms(args: Json, db: Store): WriteTerms {
+  const a = argsOf(args), id = text(a.reservation_id);
+  const row = id === null ? undefined : db.get<{ user_id: string; nonfree_baggages: number }>(RESERVATION, id);
+  const cost = typeof a.nonfree_baggages === "number" && row !== undefined
+    ? BAG_FEE * Math.max(0, a.nonfree_baggages - row.nonfree_baggages)
+    : 0;
+  const payment = text(a.payment_id);
+  return {
+    ...recordTerms(db, id),
+    ...(cost > 0 ? { amount: cost, amounts: [cost] } : {}),
+    ...(payment !== null && cost > 0 ? paymentTerms(db, row?.user_id, [payment]) : {}),
+  };
+}
+
+/**
+ * Terms of a flight change: the reservation, each new leg with its cabin (changed unless it is kept
+ * in the same cabin), the legs dropped, the fare difference as the world before the episode prices it
+ * and the card paying it.
+ */
+export function flightTerms(args: Json, db: Store): WriteTerms {
+  const a = argsOf(args), id = text(a.reservation_id);
+  const row = id === null ? undefined : db.get<{ user_id: string; cabin: string }>(RESERVATION, id);
+  const newCabin = typeof a.cabin === "string" ? a.cabin : undefined;
+  if (row === undefined || newCabin === undefined || CABIN_WORDS[newCabin] === undefined) return recordTerms(db, id);
+  const current = db.all<{ flight_number: string; date: string; price: number }>(LEG_PRICES, id!);
+  const count = db.get<{ n: number }>(COUNT, id!)?.n ?? 0;
+  const legs = (Array.isArray(a.flights) ? a.flights : []).map(argsOf);
+  let total: number | null = 0;
+  const parts = legs.map((l) => {
+    const kept = current.find((c) => c.flight_number === l.flight_number && c.date === l.date);
+    const same = kept !== undefined && newCabin === row.cabin;
+    if (same) total = total === null ? null : total + kept.price * count;
+    else {
+      const fares = db.get<Record<string, number | null>>(FARES, text(l.flight_number) ?? "", text(l.date) ?? "");
+      const fare = fares?.[`price_${newCabin}`];
+      total = total === null || typeof fare !== "number" ? null : total + fare * count;
+    }
+    return {
+      name: text(l.flight_number) ?? "",
+      value: CABIN_WORDS[newCabin],
+      changed: !same,
+      others: Object.values(CABIN_WORDS).filter((w) => w !== CABIN_WORDS[newCabin]),
+    };
+  }).filter((p) => p.name !== "");
+  const given = new Set(legs.map((l) => `${l.flight_number} ${l.date}`));
+  const removes = current.filter((c) => !given.has(`${c.flight_number} ${c.date}`)).map((c) => c.flight_number);
+  const difference = total === null ? null : total - current.reduce((s, c) => s + c.price, 0) * count;
+  const payment = text(a.payment_id);
+  return {
+    ...recordTerms(db, id),
+    parts,
+    removes: [...new Set(removes)].filter((f) => !parts.some((p) => p.name === f)),
+    ...(difference !== null && difference !== 0 ? { amount: difference } : {}),
+    ...(payment !== null ? paymentTerms(db, row.user_id, [payment]) : {}),
+  };
+}
+
+/** Terms of a passenger change: the reservation. */
+export function passengerTerms(args: Json, db: Store): WriteTerms {
+  return recordTerms(db, text(argsOf(args).reservation_id));
+}
+
+/** Terms of a booking: what it charges in all and to which methods. */
+export function bookingTerms(args: Json, db: Store): WriteTerms {
+  const a = argsOf(args);
+  const methods = (Array.isArray(a.payment_methods) ? a.payment_methods : []).map(argsOf);
+  const amounts = methods.map((m) => m.amount).filter((x): x is number => typeof x === "number");
+  const used = methods.map((m) => text(m.payment_id)).filter((x): x is string => x !== null);
+  const total = amounts.reduce((s, x) => s + x, 0);
+  return {
+    ...(total !== 0 ? { amount: total } : {}),
+    amounts,
+    ...paymentTerms(db, text(a.user_id) ?? undefined, used),
+  };
+}
+
+/** Terms of a certificate: its amount. */
+export function certificateTerms(args: Json): WriteTerms {
+  const amount = argsOf(args).amount;
+  return typeof amount === "number" ? { amount: -amount, amounts: [amount] } : {};
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
+import { TAU_BENCH_POLICY } from "../constraints.ts";
 import { AIRLINE_SCENARIOS } from "./scenarios.ts";
 import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
@@ -50,5 +51,6 @@ export const airline = defineDomain<AirlineData>({
     load: (dir, options) => loadTauAirline(dir, options),
     export: exportTauAirline,
     differences: AIRLINE_TAU_DIFFERENCES,
+    policy: TAU_BENCH_POLICY,
   },
 });

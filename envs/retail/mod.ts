@@ -6,6 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
+import { TAU_BENCH_POLICY } from "../constraints.ts";
 import { RETAIL_VOCABULARY } from "./vocabulary.ts";
 import { RETAIL_SCENARIOS } from "./scenarios.ts";
 import type { Domain } from "../types.ts";
@@ -51,5 +52,6 @@ export const retail: Domain<RetailData> = defineDomain<RetailData>({
     load: (dir, options) => loadTauRetail(dir, options),
     export: exportTauRetail,
     differences: RETAIL_TAU_DIFFERENCES,
+    policy: TAU_BENCH_POLICY,
   },
 });

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { episodeFigures, type Json, jsonEqual, type TauBenchDifference, type World } from "../../envs/mod.ts";
+import {
+  ARK_POLICY,
+  episodeFigures,
+  type Json,
+  jsonEqual,
+  type JudgePolicy,
+  type TauBenchDifference,
+  type World,
+} from "../../envs/mod.ts";
 import { isRefusal } from "../../judge/mod.ts";
 import { judgeEpisode } from "../judging.ts";
 import { type CellKey, cellKey, cellSeed } from "../plan.ts";
@@ -86,6 +94,8 @@ export interface ImportSummary {
   skipped: { where: string; reason: string }[];
   /** How faithfully ark's worlds reproduced the recorded tool results. */
   tool_results: ToolFidelity;
+  /** The policy the episodes' writes were judged under: the source's (τ-bench's), else ark's. */
+  judge_policy: { name: string; summary: string };
 }
 
 /** Options of `importEpisodes()`. */
@@ -120,6 +130,7 @@ export async function importEpisodes(
   const checks: { episode: ImportedEpisode; calls: CallCheck[]; world: World }[] = [];
   const seen = new Set<string>();
   let imported = 0, done = 0;
+  let policy: JudgePolicy = ARK_POLICY;
   for (const episode of episodes) {
     const cell: CellKey = {
       agent: episode.agent,
@@ -136,10 +147,11 @@ export async function importEpisodes(
     } else {
       try {
         const { task, world } = found;
+        policy = found.policy ?? ARK_POLICY;
         const { events, calls } = replayChat(world, episode.messages, { task });
         seen.add(cellKey(cell));
         const figures = episodeFigures(world, { task, events, refusal: isRefusal });
-        const verdict = await judgeEpisode(world, { task, events }, { run: episode.run });
+        const verdict = await judgeEpisode(world, { task, events }, { run: episode.run, policy: found.policy });
         const record = toRecord(cell, {
           ...figures,
           endedBy: "user",
@@ -171,6 +183,7 @@ export async function importEpisodes(
     episodes: { read: episodes.length + (options.unreadable?.length ?? 0), imported, skipped: skipped.length },
     skipped,
     tool_results: fidelity(checks),
+    judge_policy: { name: policy.name, summary: policy.summary },
   };
 }
 

@@ -98,10 +98,24 @@ export function importHtml(imported: ImportReport | undefined): string {
   );
   parts.push(
     `<h3>Violations found by the judge</h3>`,
+    imported.judge_policy === null
+      ? ""
+      : `<p class="policy">Writes judged under <b>${escapeHtml(policyName(imported.judge_policy.name))}</b>: ${
+        escapeHtml(imported.judge_policy.summary)
+      }.</p>`,
     imported.violations.length === 0 ? empty("none") : table(
       ["constraint", "severity", "episodes", "of them rewarded"],
       imported.violations.map((v) =>
         `<tr><td><code>${escapeHtml(v.constraint)}</code></td>${td(v.severity)}${td(v.episodes)}${td(v.rewarded)}</tr>`
+      ),
+    ),
+    `<h3>Writes that differ from what the user approved</h3>`,
+    imported.differing_writes.length === 0 ? empty("none") : table(
+      ["task", "run", "step", "approved (at step)", "difference"],
+      imported.differing_writes.map((d) =>
+        `<tr>${td(d.task)}${td(d.run)}${td(d.step ?? NULL_MARK)}${td(`${d.approved} (step ${d.at})`)}${
+          td(d.difference)
+        }</tr>`
       ),
     ),
     `<h3>Rewarded episodes that break the policy</h3>`,
@@ -118,4 +132,9 @@ export function importHtml(imported: ImportReport | undefined): string {
     `</section>`,
   );
   return parts.join("\n");
+}
+
+// A policy's name as the report says it.
+function policyName(name: string): string {
+  return `the "${name}" policy`;
 }

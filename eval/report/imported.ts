@@ -19,7 +19,7 @@ export interface QuotedViolation {
 }
 
 /** The report's `import` section. */
-export interface ImportReport extends ImportSummary {
+export interface ImportReport extends Omit<ImportSummary, "judge_policy"> {
   /**
    * Episodes whose reward ark recomputed (τ-bench's rule: the change equals the gold's and the
    * outputs were said) against the reward the file holds; `null` when the file holds none.
@@ -37,6 +37,20 @@ export interface ImportReport extends ImportSummary {
   rewarded_violations: { task: string; run: number; violations: QuotedViolation[] }[];
   /** The judge's violations per constraint and severity: episodes, and of them the rewarded ones. */
   violations: { constraint: string; severity: string; episodes: number; rewarded: number }[];
+  /**
+   * The policy the writes were judged under (its name and what it asks); `null` for an import stored
+   * before the report named it.
+   */
+  judge_policy: { name: string; summary: string } | null;
+  /** Writes that did more or other than the user approved: the approved text quoted and the difference. */
+  differing_writes: {
+    task: string;
+    run: number;
+    step: number | null;
+    approved: string;
+    at: number;
+    difference: string;
+  }[];
 }
 
 const WHY: Record<string, string> = {
@@ -98,8 +112,20 @@ export function importSection(records: readonly EpisodeRecord[], summary: Import
       counts.set(key, c);
     }
   }
+  const differing_writes = records.flatMap((r) =>
+    [...r.violations ?? [], ...r.near_misses ?? []].filter((v) => v.approved !== undefined).map((v) => ({
+      task: r.task,
+      run: r.run,
+      step: v.step ?? null,
+      approved: v.approved!.text,
+      at: v.approved!.step,
+      difference: v.approved!.difference,
+    }))
+  );
   return {
     ...summary,
+    judge_policy: summary.judge_policy ?? null,
+    differing_writes,
     reward: withReward.length === 0
       ? null
       : { compared: withReward.length, equal: withReward.length - mismatches.length, mismatches },
