@@ -216,7 +216,7 @@ export function isExplicitYes(text: string): boolean {
     } else if (P.STRONG_YES.test(said) && !P.FACT_YES.test(said)) strong = true;
     else if (isAssent(s)) assent = true;
     else if (isAcknowledgement(s)) weak = true;
-    else if ((weak || assent) && s === said && P.PAYING_WITH.test(s)) assent = true;
+    else if (assent && s === said && P.PAYING_WITH.test(s)) assent = true;
     else if (!P.PLEASANTRY.test(s)) more = true;
   }
   return strong || (assent && !redo) || (weak && !more);

@@ -154,6 +154,17 @@ const YES = [
   "That's acceptable.",
   "I'm happy with the plan.",
   "Okay, go ahead. I wonder if the refund will be quick.",
+  // A condition that gives in sets no term: the yes after it stands.
+  "If there is no other way, then yes, please go ahead.",
+  "If that's the only option, yes, go ahead and book it.",
+  "Well, if that's the case, then yes, please proceed.",
+  "Fine, if I must. Proceed.",
+  "If there's no better alternative, yes, do it.",
+  // An assent with the payment method it asks for.
+  "Looks great! I'll pay with my Visa ending in 1234.",
+  "That looks good. I'd like to use the gift card.",
+  "Looks perfect, please go ahead.",
+  "Perfect, go ahead.",
 ];
 const NOT_YES = [
   // A yes to the explanation, then the request taken back: no yes to the change.
@@ -199,6 +210,12 @@ const NOT_YES = [
   "Sounds fine, but what's the fee?",
   "Hold on, what's the fee?",
   "Go ahead if the fee is under $40.",
+  // A condition on the terms is no yes, nor is an assent that changes them.
+  "Okay, if it's under $100 then yes.",
+  "If the fee is waived, then yes.",
+  "If that's the only way, can you at least waive the fee?",
+  "Looks great, but use my other card.",
+  "It looks expensive.",
 ];
 
 Deno.test("isExplicitYes() takes yes, go-ahead and confirmation replies, with details or a separate request", () => {

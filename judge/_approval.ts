@@ -14,7 +14,7 @@ import {
   sentencesOf,
   vocabularyOf,
 } from "../envs/mod.ts";
-import type { Detail, JudgePolicy, MoneyMove, RowChange, Tool, WriteTerms } from "../envs/mod.ts";
+import type { Detail, Json, JudgePolicy, MoneyMove, RowChange, Tool, WriteTerms } from "../envs/mod.ts";
 import { type Context, quote, type Said } from "./_context.ts";
 import type { Call } from "./types.ts";
 
@@ -64,10 +64,12 @@ export class Approvals {
   #compute(call: Call, tool: Tool): Approval {
     const ctx = this.ctx;
     const details = detailsOf(ctx, call, tool);
-    const terms = tool.terms ? ctx.read(() => tool.terms!(call.args, ctx.input.db)) : {};
+    const termsOf = () => tool.terms ? ctx.read(() => tool.terms!(call.args, ctx.input.db)) : {};
     const before = ctx.messages.filter((m) => m.index < call.index);
     const lastAgent = before.findLast((m) => m.actor === "agent");
-    if (lastAgent?.intent !== undefined) return proposalApproval(ctx, before, call, tool, details, terms);
+    // A scripted proposal is the call's arguments: the terms are read only to name a difference.
+    if (lastAgent?.intent !== undefined) return proposalApproval(ctx, before, call, tool, details, termsOf);
+    const terms = termsOf();
     const text = textApproval(ctx, before, call, policyDetails(details, terms, this.#policy), terms);
     if (text.ok || text.why === "differs") return text;
     // An identical retry of a write that did not take effect keeps its approval while the user has not
@@ -115,7 +117,7 @@ function proposalApproval(
   call: Call,
   tool: Tool,
   details: Detail[],
-  terms: WriteTerms,
+  termsOf: () => WriteTerms,
 ): Approval {
   let changed: Said | null = null;
   for (let i = before.length - 1; i >= 0; i--) {
@@ -128,7 +130,12 @@ function proposalApproval(
       continue;
     }
     if (changed !== null) {
-      return { ok: false, why: "changed", details, difference: argsDifference(ctx, changed, tool, terms) };
+      return {
+        ok: false,
+        why: "changed",
+        details,
+        difference: argsDifference(ctx, changed, tool, termsOf(), call.args),
+      };
     }
     return answered(before, i, details);
   }
@@ -136,11 +143,11 @@ function proposalApproval(
   // The user was asked to approve this write with other arguments: what was approved, and the difference.
   const reply = before.slice(before.indexOf(changed) + 1).find((r) => r.actor === "user");
   if (reply === undefined || !isYes(reply)) return { ok: false, why: "changed", details };
-  return { ok: false, why: "differs", details, difference: argsDifference(ctx, changed, tool, terms) };
+  return { ok: false, why: "differs", details, difference: argsDifference(ctx, changed, tool, termsOf(), call.args) };
 }
 
 // How a call differs from the arguments the user was asked to approve, by what the tool declares.
-function argsDifference(ctx: Context, proposed: Said, tool: Tool, terms: WriteTerms): Difference {
+function argsDifference(ctx: Context, proposed: Said, tool: Tool, terms: WriteTerms, callArgs: Json): Difference {
   const args = proposed.intent?.kind === "propose" ? proposed.intent.call.args : {};
   const was: WriteTerms = tool.terms ? ctx.read(() => tool.terms!(args, ctx.input.db)) : {};
   const approved: Approved = {
@@ -157,7 +164,27 @@ function argsDifference(ctx: Context, proposed: Said, tool: Tool, terms: WriteTe
     exact: true,
   };
   return compare(approved, terms, terms.amount ?? null) ??
-    { approved: quote(proposed.text, 90), step: proposed.step, what: "the call's arguments differ", harmful: false };
+    {
+      approved: quote(proposed.text, 90),
+      step: proposed.step,
+      what: argumentsDiffering(args, callArgs),
+      harmful: false,
+    };
+}
+
+// The arguments whose values differ from the approved ones, named ("order_id 5726 where 5727 was approved").
+function argumentsDiffering(approved: Json, call: Json): string {
+  const obj = (v: Json) => v !== null && typeof v === "object" && !Array.isArray(v) ? v as Record<string, Json> : {};
+  const a = obj(approved), c = obj(call);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(c)])].filter((k) =>
+    !jsonEqual(a[k] ?? null, c[k] ?? null)
+  );
+  if (keys.length === 0) return "the call's arguments differ";
+  const shown = (v: Json | undefined) => {
+    const t = JSON.stringify(v ?? null);
+    return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+  };
+  return keys.slice(0, 3).map((k) => `the call's ${k} is ${shown(c[k])} where ${shown(a[k])} was approved`).join("; ");
 }
 
 // Whether the user's first reply to the statement at `i` is a yes, with no decline after it.
@@ -209,7 +236,8 @@ function textApproval(
   const users = said.map((m, i) => m.actor === "user" ? i : -1).filter((i) => i >= 0);
   const reply = users.at(-1);
   const statedBy = (upTo: number) => stated(ctx, said.slice(0, upTo), details, terms, call);
-  if (reply === undefined) return noStatement(said, details);
+  // Nothing said by the agent before the write: nothing was stated.
+  if (reply === undefined || !said.some((m) => m.actor === "agent")) return noStatement(said, details);
   const proposalAt = (u: number) => {
     const prev = users.filter((x) => x < u).at(-1) ?? -1;
     const these = said.slice(prev + 1, u).filter((m) => m.actor === "agent");
@@ -223,7 +251,7 @@ function textApproval(
     const inPlan = (v: string | number) => plan.some((m) => mentions(m.text, v));
     const adds = about.some((v) => inPlan(v) && !these.some((m) => mentions(m.text, v))) ||
       (terms.describes ?? []).some((d) => d.every((forms) => forms.some(inPlan)));
-    const planned = plan.length > 0 && adds && !readsAsYes(said[prev].text) && !isDecline(said[prev].text) &&
+    const planned = plan.length > 0 && adds && !isYes(said[prev]) && !isNo(said[prev]) &&
       readAgentMessage(ctx.input.domain, plan.map((m) => m.text).join("\n")).plans !== null;
     return planned ? [...plan, ...these] : these;
   };
@@ -233,7 +261,7 @@ function textApproval(
     const asks = () =>
       sentencesOf(p).some((x) => x.endsWith("?")) &&
       (details.some((d) => says(p, d)) || namesRecord(p, terms));
-    return p !== "" && readsAsYes(said[u].text) && (proposes(ctx, p, call.tool) || asks());
+    return p !== "" && isYes(said[u]) && (proposes(ctx, p, call.tool) || asks());
   };
   let yes = -1, payment = false;
   if (approves(reply)) yes = reply;
@@ -251,7 +279,7 @@ function textApproval(
   }
   if (yes < 0) {
     // A no after a yes withdraws it.
-    if (isDecline(said[reply].text) && users.slice(0, -1).some(approves)) {
+    if (isNo(said[reply]) && users.slice(0, -1).some(approves)) {
       return { ok: false, why: "declined", details };
     }
     // Why not: the write was stated and the user did not say yes, or it never was.
@@ -351,11 +379,6 @@ function namesAction(text: string, tool: string, actions: ReturnType<typeof voca
       return new RegExp(`\\b${stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\w*`).test(low);
     })
   );
-}
-
-// The user's reply read as a yes (the readers' approval rules, `isExplicitYes()`).
-function readsAsYes(text: string): boolean {
-  return isExplicitYes(text);
 }
 
 // Whether a reply names one of the write's payment methods.
