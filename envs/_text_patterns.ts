@@ -125,7 +125,7 @@ export const RESIGNED_IF = new RegExp(
   String.raw`\bif (?:there(?:'?s| is| are) no (?:other|better) (?:way|option|choice|alternative)s?|` +
     String.raw`(?:that|this|it)(?:'?s| is) (?:the only|the best|my only) (?:way|option|choice|one)|` +
     String.raw`(?:that|this|it)(?:'?s| is) (?:the case|necessary|required|needed)|(?:i|we|you) (?:must|have to)|` +
-    String.raw`(?:that|this|it)(?:'?s| is) (?:all|what) (?:you can|we can|is available)[\w ]{0,20}|so)\b`,
+    String.raw`(?:that|this|it)(?:'?s| is) (?:all|what) (?:you can|we can|is available)[\w ]{0,20})\b`,
   "g",
 );
 /** A correction or an exception to what was proposed. */
@@ -188,9 +188,6 @@ export const PAUSE = alt(
 /** Asking for something else in place of what was proposed ("Could you book the other one instead?"). */
 export const INSTEAD = /\binstead\b/;
 /** Paying otherwise, which changes a term of the change, not the change ("Please charge my other card instead"). */
-/** Saying how to pay, after an acknowledgement ("Looks great! I'll pay with my Visa."): it takes up the proposal. */
-export const PAYING_WITH =
-  /^(?:and\s+)?(?:i'?ll|i will|i'?d like to|let'?s|please)\s+(?:use|pay with|pay using|charge|put it on)\b|^(?:please\s+)?(?:use|charge) (?:my|the)\b/;
 export const PAYING =
   /\b(?:charg(?:e|ing)|pay(?:ing)?|bill(?:ing)?|put (?:it|this|that|the [\w-]+) on|refund (?:it |that |the [\w-]+ )?(?:to|back to|on))\b/;
 /**

@@ -31,6 +31,8 @@ export interface WriteTerms {
    * charged (positive) or refunded (negative). Absent when it moves none or cannot be known.
    */
   amount?: number;
+  /** Whether the money goes to the customer (a credit, a certificate), rather than being charged. */
+  gives?: boolean;
   /** Details (of `Tool.details`) that are sums of money: a policy that asks no amounts drops them. */
   amounts?: readonly number[];
   /** The payment methods it uses, each with the words that name it alone among the customer's. */

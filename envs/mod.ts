@@ -75,6 +75,7 @@ export {
   injectedInstructions,
   isDecline,
   isExplicitYes,
+  isQuestion,
   isRefusal,
   mentions,
   normalizeText,

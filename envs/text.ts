@@ -216,7 +216,6 @@ export function isExplicitYes(text: string): boolean {
     } else if (P.STRONG_YES.test(said) && !P.FACT_YES.test(said)) strong = true;
     else if (isAssent(s)) assent = true;
     else if (isAcknowledgement(s)) weak = true;
-    else if (assent && s === said && P.PAYING_WITH.test(s)) assent = true;
     else if (!P.PLEASANTRY.test(s)) more = true;
   }
   return strong || (assent && !redo) || (weak && !more);
@@ -427,7 +426,9 @@ function isInstruction(s: string): boolean {
 const MONEY = /(?:\$\s?|\busd\s?)(\d[\d,]{0,15}(?:\.\d{1,4})?)|\b(\d[\d,]{0,15}(?:\.\d{1,4})?)\s?(?:dollars|usd)\b/gi;
 // After a sum: it is a price of one of several ("$174 each", "per passenger", "a person").
 const EACH =
-  /^\s*(?:\)\s*)?(?:each|apiece|per\s+[\w-]+|a\s+(?:person|passenger|traveller|traveler|head|piece|item))\b/i;
+  /^\s*(?:\)\s*)?(?:each|apiece|(?:for\s+)?(?:each|every|per)\s+[\w-]+|\/\s*[\w-]+|a\s+(?:person|passenger|traveller|traveler|head|piece|item))\b/i;
+// Before a sum, in its clause: "each additional bag costs $50", "for each bag, $50", "per passenger: $215".
+const EACH_BEFORE = /\b(?:each|every|per)\b[^,;.$]{0,40}$/i;
 
 /**
  * The sums of money a text states, in order, each with whether it is said as a price of one of
@@ -444,7 +445,9 @@ export function amountsSaid(text: string): { value: number; each: boolean }[] {
   for (const m of text.matchAll(MONEY)) {
     const value = Number((m[1] ?? m[2]).replaceAll(",", ""));
     if (!Number.isFinite(value)) continue;
-    out.push({ value, each: EACH.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24)) });
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 24);
+    const before = text.slice(Math.max(0, m.index - 48), m.index);
+    out.push({ value, each: EACH.test(after) || EACH_BEFORE.test(before) });
   }
   return out;
 }

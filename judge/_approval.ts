@@ -8,6 +8,7 @@ import {
   ARK_POLICY,
   isDecline,
   isExplicitYes,
+  isQuestion,
   jsonEqual,
   mentions,
   readAgentMessage,
@@ -74,15 +75,14 @@ export class Approvals {
     if (text.ok || text.why === "differs") return text;
     // An identical retry of a write that did not take effect keeps its approval while the user has not
     // changed the request in between.
-    const first = ctx.calls.find((c) =>
+    const attempts = ctx.calls.filter((c) =>
       c.index < call.index && c.tool === call.tool && !c.ok && jsonEqual(c.args, call.args)
     );
-    if (first !== undefined) {
+    for (const first of attempts.reverse()) {
       const said = before.filter((m) => m.index > first.index && m.actor === "user");
-      if (!said.some((m) => changesRequest(m.text, terms))) {
-        const earlier = this.of(first, tool);
-        if (earlier.ok) return earlier;
-      }
+      if (said.some((m) => changesRequest(m.text, terms))) break;
+      const earlier = this.of(first, tool);
+      if (earlier.ok) return earlier;
     }
     return text;
   }
@@ -238,22 +238,34 @@ function textApproval(
   const statedBy = (upTo: number) => stated(ctx, said.slice(0, upTo), details, terms, call);
   // Nothing said by the agent before the write: nothing was stated.
   if (reply === undefined || !said.some((m) => m.actor === "agent")) return noStatement(said, details);
+  const money = new Set((terms.amounts ?? []).map(Math.abs));
+  const about = details.flatMap((d) => typeof d === "object" ? d : [d])
+    .filter((v) => typeof v === "string" || !money.has(Math.abs(v)));
   const proposalAt = (u: number) => {
-    const prev = users.filter((x) => x < u).at(-1) ?? -1;
-    const these = said.slice(prev + 1, u).filter((m) => m.actor === "agent");
-    // A proposal made in two messages: the plan stated before the user's last reply comes with it.
-    const earlier = users.filter((x) => x < prev).at(-1) ?? -1;
-    const plan = prev < 0 ? [] : said.slice(earlier + 1, prev).filter((m) => m.actor === "agent");
-    // (Only when the plan names something of the write that these messages do not.)
-    const money = new Set((terms.amounts ?? []).map(Math.abs));
-    const about = details.flatMap((d) => typeof d === "object" ? d : [d])
-      .filter((v) => typeof v === "string" || !money.has(Math.abs(v)));
-    const inPlan = (v: string | number) => plan.some((m) => mentions(m.text, v));
-    const adds = about.some((v) => inPlan(v) && !these.some((m) => mentions(m.text, v))) ||
-      (terms.describes ?? []).some((d) => d.every((forms) => forms.some(inPlan)));
-    const planned = plan.length > 0 && adds && !isYes(said[prev]) && !isNo(said[prev]) &&
-      readAgentMessage(ctx.input.domain, plan.map((m) => m.text).join("\n")).plans !== null;
-    return planned ? [...plan, ...these] : these;
+    let prev = users.filter((x) => x < u).at(-1) ?? -1;
+    let out = said.slice(prev + 1, u).filter((m) => m.actor === "agent");
+    // Earlier messages of the same proposal, over the user's replies that neither approve nor decline
+    // (at most three rounds): a plan stated before "Tell me more", or a proposal before a question
+    // answered ("Will the refund be immediate?" "Yes, within a week." "Great, go ahead.").
+    for (let round = 0; round < 3 && prev >= 0; round++) {
+      const reply = said[prev];
+      if (isYes(reply) || isNo(reply)) break;
+      const earlier = users.filter((x) => x < prev).at(-1) ?? -1;
+      const plan = said.slice(earlier + 1, prev).filter((m) => m.actor === "agent");
+      if (plan.length === 0) break;
+      const planText = plan.map((m) => m.text).join("\n");
+      const inPlan = (v: string | number) => mentions(planText, v);
+      const asked = reply.intent === undefined && sentencesOf(reply.text).some(isQuestion);
+      // A plan joins only when it names something of the write that the later messages do not.
+      const adds = about.some((v) => inPlan(v) && !out.some((m) => mentions(m.text, v))) ||
+        (terms.describes ?? []).some((d) => d.every((forms) => forms.some(inPlan)));
+      const joins = (asked && proposes(ctx, planText, call.tool)) ||
+        (adds && readAgentMessage(ctx.input.domain, planText).plans !== null);
+      if (!joins) break;
+      out = [...plan, ...out];
+      prev = earlier;
+    }
+    return out;
   };
   const approves = (u: number) => {
     const p = proposalAt(u).map((m) => m.text).join("\n");
@@ -268,7 +280,9 @@ function textApproval(
   else {
     // A payment method named in answer to the question of how to pay (once or a few times, as methods
     // fail), after the change was approved.
-    const pays = (u: number) => choosesPayment(said[u].text, terms) && !changesRequest(said[u].text, terms);
+    // (Another method "instead" is a term of the change: the comparison finds one the write does not use.)
+    const pays = (u: number) =>
+      choosesPayment(said[u].text, terms) && !KEEP_AS_IS.test(said[u].text) && !PLAIN_NO.test(said[u].text);
     for (let k = users.length - 2; k >= 0 && k >= users.length - 4 && pays(users[k + 1]); k--) {
       if (approves(users[k])) {
         yes = users[k];
@@ -279,7 +293,7 @@ function textApproval(
   }
   if (yes < 0) {
     // A no after a yes withdraws it.
-    if (isNo(said[reply]) && users.slice(0, -1).some(approves)) {
+    if (isNo(said[reply]) && !choosesPayment(said[reply].text, terms) && users.slice(0, -1).some(approves)) {
       return { ok: false, why: "declined", details };
     }
     // Why not: the write was stated and the user did not say yes, or it never was.
@@ -393,8 +407,9 @@ function choosesPayment(text: string, terms: WriteTerms): boolean {
 }
 
 // A reply that changes what was asked: a no, an "instead", something to keep as it is.
-const KEEP =
-  /\b(?:keep|leave|stay|stick with)\b[^.?!]{0,60}\b(?:as (?:it is|is|they are|before)|unchanged|the same|alone|untouched)\b|\b(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:one|leg|segment|flight|item|passenger)\b|\binstead\b/i;
+const KEEP_AS_IS =
+  /\b(?:keep|leave|stay|stick with)\b[^.?!]{0,60}\b(?:as (?:it is|is|they are|before)|unchanged|the same|alone|untouched)\b|\b(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:one|leg|segment|flight|item|passenger)\b/i;
+const KEEP = new RegExp(`${KEEP_AS_IS.source}|\\binstead\\b`, "i");
 const PLAIN_NO = /^\W*(?:no|nope|don'?t|do not|stop|wait|hold on|cancel that)\b/i;
 function changesRequest(text: string, terms: WriteTerms): boolean {
   if (KEEP.test(text)) return true;
@@ -417,6 +432,28 @@ const FORMER = /\b(?:current(?:ly)?|original(?:ly)?|previous(?:ly)?|existing|old
 // Said of a part: it is replaced, or what it was.
 const REPLACING =
   /\b(?:chang\w*|replac\w*|swap\w*|switch\w*|mov\w*|cancel\w*|remov\w*|drop\w*|instead|rather|from|current\w*|original\w*|old|previous\w*|existing|was|were)\b/;
+// Where a sentence's clauses part.
+const CLAUSE = /[,;]|\b(?:and|while|but|whereas)\b/;
+// A heading of what was ("Current flights:", "Your original itinerary:"): the lines under it are not the result.
+const FORMER_HEADING = /\b(?:current(?:ly)?|original(?:ly)?|previous(?:ly)?|existing|old|booked)\b[^:]{0,40}:\s*$/;
+const HEADING = /:\s*$/;
+
+// The sentences of the agent's messages, each with whether it lies under a heading of what was.
+function agentSentences(messages: readonly Said[]): { sentence: string; former: boolean }[] {
+  const out: { sentence: string; former: boolean }[] = [];
+  for (const m of messages) {
+    if (m.actor !== "agent") continue;
+    let former = false;
+    for (const line of m.text.split(/\n+/)) {
+      const plain = line.replace(/[*_#`]+/g, "").trim();
+      if (plain === "") continue;
+      if (HEADING.test(plain)) former = FORMER_HEADING.test(plain.toLowerCase());
+      for (const sentence of sentencesOf(line)) out.push({ sentence, former: former && !HEADING.test(plain) });
+    }
+  }
+  return out;
+}
+
 // The words after the "to" that follows a word of replacing, up to a "from" or "instead of".
 function targetOf(sentence: string, from: number): string {
   const rest = sentence.slice(from);
@@ -442,18 +479,23 @@ function readApproved(messages: readonly Said[], terms: WriteTerms, paymentReply
   if (names.length > 0) {
     const values = [...new Set((terms.parts ?? []).flatMap((p) => [p.value, ...p.others]))]
       .sort((a, b) => b.length - a.length);
-    for (const sentence of messages.filter((m) => m.actor === "agent").flatMap((m) => sentencesOf(m.text))) {
+    for (const { sentence, former } of agentSentences(messages)) {
       const here = names.filter((n) => mentions(sentence, n));
       if (here.length === 0) continue;
       for (const n of here) named.add(n);
-      // Named with no word of replacing or of what it was: a part of what the write leaves ("New flights:
-      // HAT189 on May 16, HAT050 on May 20"), or one said to stay ("HAT278 remains in economy").
-      if (STAYS.test(sentence)) { for (const n of here) kept.add(n); }
-      // With such a word, what comes after its "to" is what the write leaves ("change it to HAT166, HAT008").
-      const replacing = REPLACING.exec(sentence);
-      const target = replacing === null ? sentence : targetOf(sentence, replacing.index + replacing[0].length);
-      for (const n of here) if (mentions(target, n)) listed.add(n);
-      if (here.length !== 1 || FORMER.test(sentence)) continue;
+      // Clause by clause ("change HAT285 to HAT166, and HAT008 stays the same"): a part said to stay
+      // ("HAT278 remains in economy") is kept; one named with no word of replacing it or of what it was is
+      // part of what the write leaves ("New flights: HAT189, HAT050"), as is what follows the "to" of a
+      // replacing clause ("change it to HAT166").
+      for (const clause of former ? [] : sentence.split(CLAUSE)) {
+        const inClause = here.filter((n) => mentions(clause, n));
+        if (inClause.length === 0) continue;
+        const replacing = REPLACING.exec(clause);
+        if (replacing === null && STAYS.test(clause)) { for (const n of inClause) kept.add(n); }
+        const target = replacing === null ? clause : targetOf(clause, replacing.index + replacing[0].length);
+        for (const n of inClause) if (mentions(target, n)) listed.add(n);
+      }
+      if (here.length !== 1 || former || FORMER.test(sentence)) continue;
       // The values said with the one part the sentence names, a longer value first ("basic economy").
       let rest = sentence;
       const found: string[] = [];
@@ -552,14 +594,17 @@ function compare(approved: Approved, terms: WriteTerms, money: number | null): D
   if (money !== null && money > CENT && approved.amounts.length > 0) {
     const values = approved.amounts.map((a) => a.value);
     const sums = subsetSums([...new Set(values)]);
-    const fits = [...sums].some((v) => Math.abs(v - money) < CENT) ||
-      approved.amounts.some((a) =>
-        a.each && a.value > 0 && Math.abs(money / a.value - Math.round(money / a.value)) < 1e-6 &&
-        Math.round(money / a.value) <= 20
-      );
+    // Prices of one of several: each, or all of them together ("$215 per passenger plus $30 per passenger
+    // for insurance"), times a count.
+    const each = [...new Set(approved.amounts.filter((a) => a.each && a.value > 0).map((a) => a.value))];
+    const times = (unit: number) =>
+      Math.abs(money / unit - Math.round(money / unit)) < 1e-6 && Math.round(money / unit) <= 20;
+    const fits = [...sums].some((v) => Math.abs(v - money) < CENT) || each.some(times) ||
+      (each.length > 1 && times(each.reduce((x, y) => x + y, 0)));
     if (!fits && money > Math.max(...values) + CENT) {
       const said = [...new Set(values.map(shown))].slice(0, 3).join(", ");
-      return at(`the call charged ${shown(money)} where ${said} was stated`, true, Math.max(...values));
+      const verb = terms.gives ? "gave" : "charged";
+      return at(`the call ${verb} ${shown(money)} where ${said} was stated`, true, Math.max(...values));
     }
   }
   // The payment method: one the approval named, when it named any of the customer's.

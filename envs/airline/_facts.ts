@@ -165,7 +165,7 @@ function dateForms(iso: string): string[] {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   if (m === null) return [iso];
   const month = MONTHS[Number(m[2]) - 1], day = String(Number(m[3]));
-  return month === undefined ? [iso] : [iso, `${month} ${day}`, `${day} ${month}`, `${month.slice(0, 3)} ${day}`];
+  return month === undefined ? [iso] : [iso, `${month} ${day}`, `${day} ${month}`];
 }
 
 // The ways of naming a reservation without its id that fit no other reservation of its owner: its
@@ -324,5 +324,6 @@ export function bookingTerms(args: Json, db: Store): WriteTerms {
 /** Terms of a certificate: its amount. */
 export function certificateTerms(args: Json): WriteTerms {
   const amount = argsOf(args).amount;
-  return typeof amount === "number" ? { amount: -amount, amounts: [amount] } : {};
+  // Money given to the customer, counted positive as the domain's money declaration counts it.
+  return typeof amount === "number" ? { amount, amounts: [amount], gives: true } : {};
 }
