@@ -35,8 +35,12 @@ export interface WriteTerms {
   gives?: boolean;
   /** Details (of `Tool.details`) that are sums of money: a policy that asks no amounts drops them. */
   amounts?: readonly number[];
-  /** The payment methods it uses, each with the words that name it alone among the customer's. */
-  payments?: readonly { id: string; names: readonly string[] }[];
+  /**
+   * The payment methods it uses, each with the words that name it alone among the customer's and,
+   * where known, what it charges to it (a split payment: an approval that gave the method a smaller
+   * part was not of this write).
+   */
+  payments?: readonly { id: string; names: readonly string[]; amount?: number }[];
   /** Words that name a way of paying at all ("credit card", "gift card"): a reply using them says how to pay. */
   paymentWords?: readonly string[];
   /** The customer's other payment methods, with the words that name each alone. */

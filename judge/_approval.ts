@@ -162,6 +162,7 @@ function argsDifference(ctx: Context, proposed: Said, tool: Tool, terms: WriteTe
     named: new Set([...(was.parts ?? []).filter((p) => p.changed).map((p) => p.name), ...(was.removes ?? [])]),
     record: was.record?.id ?? null,
     exact: true,
+    methodAmounts: new Map(),
   };
   return compare(approved, terms, terms.amount ?? null) ??
     {
@@ -219,6 +220,8 @@ interface Approved {
   record: string | null;
   /** Whether the approval is a call's exact arguments (a scripted agent's proposal), not free text. */
   exact: boolean;
+  /** The sum the approval gave a payment method, where a clause names one method and one sum. */
+  methodAmounts: Map<string, number>;
 }
 
 // Real conversations: the user's newest message before the write must approve it, as the yes to a
@@ -433,7 +436,7 @@ const FORMER = /\b(?:current(?:ly)?|original(?:ly)?|previous(?:ly)?|existing|old
 const REPLACING =
   /\b(?:chang\w*|replac\w*|swap\w*|switch\w*|mov\w*|cancel\w*|remov\w*|drop\w*|instead|rather|from|current\w*|original\w*|old|previous\w*|existing|was|were)\b/;
 // Where a sentence's clauses part.
-const CLAUSE = /[,;]|\b(?:and|while|but|whereas)\b/;
+const CLAUSE = /,(?!\d{3}\b)|;|\b(?:and|while|but|whereas)\b/;
 // A heading of what was ("Current flights:", "Your original itinerary:"): the lines under it are not the result.
 const FORMER_HEADING = /\b(?:current(?:ly)?|original(?:ly)?|previous(?:ly)?|existing|old|booked)\b[^:]{0,40}:\s*$/;
 const HEADING = /:\s*$/;
@@ -520,7 +523,29 @@ function readApproved(messages: readonly Said[], terms: WriteTerms, paymentReply
     named,
     record,
     exact: false,
+    methodAmounts: methodAmounts(messages, methods),
   };
+}
+
+const CHARGING = /\b(?:charg\w*|pa(?:y|id|ying)|appl\w*|cover\w*|us(?:e|ing)|put|bill\w*|deduct\w*)\b/;
+
+// The sums the agent's messages give each payment method: a clause that names one method and one sum
+// ("with the remaining $461 charged to your Visa ending in 3422").
+function methodAmounts(
+  messages: readonly Said[],
+  methods: readonly { id: string; names: readonly string[] }[],
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { sentence } of agentSentences(messages)) {
+    for (const clause of sentence.split(CLAUSE)) {
+      const named = methods.filter((p) => p.names.some((n) => mentions(clause, n)));
+      const sums = amountsSaid(clause);
+      if (named.length !== 1 || sums.length !== 1 || sums[0].each) continue;
+      // A part charged to the method, not what it holds ("remaining certificate balance: $201").
+      if (CHARGING.test(clause) && !/\bbalance\b/.test(clause)) out.set(named[0].id, sums[0].value);
+    }
+  }
+  return out;
 }
 
 // The money a write moved (a successful one, by the domain's money declaration), else what its terms
@@ -605,6 +630,14 @@ function compare(approved: Approved, terms: WriteTerms, money: number | null): D
       const said = [...new Set(values.map(shown))].slice(0, 3).join(", ");
       const verb = terms.gives ? "gave" : "charged";
       return at(`the call ${verb} ${shown(money)} where ${said} was stated`, true, Math.max(...values));
+    }
+  }
+  // A split payment: a method charged more than the part the approval gave it.
+  for (const p of terms.payments ?? []) {
+    const part = approved.methodAmounts.get(p.id);
+    if (p.amount !== undefined && part !== undefined && p.amount > part + CENT) {
+      const key = p.names.find((n) => mentions(approved.text, n));
+      return at(`the call charged ${shown(p.amount)} to ${p.id} where ${shown(part)} was approved for it`, true, key);
     }
   }
   // The payment method: one the approval named, when it named any of the customer's.

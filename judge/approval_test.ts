@@ -115,3 +115,28 @@ Deno.test("the same proposals, then a write that drops the kept flight or change
     assertEquals(widened.length, 1, proposal);
   }
 });
+
+Deno.test("a split payment approved part by part, then charged whole to one card, is not approved", () => {
+  const book = tasks.find((t) => {
+    const call = t.gold.find((c) => c.name === "book_reservation");
+    return call !== undefined && airline.tools.find((x) => x.name === "book_reservation")!
+      .terms!(call.args, world.store).otherPayments!.some((p) => p.names.length > 1);
+  })!;
+  const gold = book.gold.find((c) => c.name === "book_reservation")!;
+  const terms = airline.tools.find((x) => x.name === "book_reservation")!.terms!(gold.args, world.store);
+  const total = terms.amount!, card = terms.payments![0], other = terms.otherPayments!.find((p) => p.names.length > 1)!;
+  const part = Math.floor(total / 3);
+  const proposal = `I'll book it for $${total} in total: $${part} will be charged to your ${other.names[1]}, and the ` +
+    `remaining $${total - part} charged to ${card.names[1] ?? card.id}. Shall I book it?`;
+  const turns: EpisodeEvent[] = [msg(2, "agent", proposal), msg(2, "user", "Yes, book it.")];
+  const judgeBooking = (methods: Json) => {
+    const args = { ...gold.args, payment_methods: methods };
+    const events = replayTrajectory(world, [...turns, { ...call(9, args), tool: "book_reservation" }], { task: book });
+    const v = rulesJudge({ task: book, events, gold: world.goldReplay(book), domain: airline, db: world.store });
+    return [...v.violations, ...v.near_misses].filter((x) => x.constraint === "explicit_confirmation");
+  };
+  const whole = judgeBooking([{ payment_id: card.id, amount: total }]);
+  assertStringIncludes(whole[0]?.approved?.difference ?? "", `charged ${total} to ${card.id}`);
+  const split = judgeBooking([{ payment_id: other.id, amount: part }, { payment_id: card.id, amount: total - part }]);
+  assertEquals(split.filter((v) => v.approved !== undefined), []);
+});

@@ -221,13 +221,19 @@ function methodNames(db: Store, userId: string): Map<string, string[]> {
 }
 
 // The methods a write uses, and the owner's others.
-function paymentTerms(db: Store, userId: string | undefined, used: readonly string[]): WriteTerms {
+function paymentTerms(
+  db: Store,
+  userId: string | undefined,
+  used: readonly string[],
+  charged: readonly (number | undefined)[] = [],
+): WriteTerms {
   if (userId === undefined) return {};
   const names = methodNames(db, userId);
   const of = (id: string) => ({ id, names: names.get(id) ?? [id] });
   return {
     // A method the customer does not have pays nothing: it is no term of the write.
-    payments: used.filter((id) => names.has(id)).map(of),
+    payments: used.map((id, i) => ({ ...of(id), ...(charged[i] !== undefined ? { amount: charged[i] } : {}) }))
+      .filter((p) => names.has(p.id)),
     paymentWords: PAYMENT_WORDS,
     otherPayments: [...names.keys()].filter((id) => !used.includes(id)).map(of),
   };
@@ -255,7 +261,7 @@ export function bagTerms(args: Json, db: Store): WriteTerms {
   return {
     ...recordTerms(db, id),
     ...(cost > 0 ? { amount: cost, amounts: [cost] } : {}),
-    ...(payment !== null && cost > 0 ? paymentTerms(db, row?.user_id, [payment]) : {}),
+    ...(payment !== null && cost > 0 ? paymentTerms(db, row?.user_id, [payment], [cost]) : {}),
   };
 }
 
@@ -298,7 +304,9 @@ export function flightTerms(args: Json, db: Store): WriteTerms {
     parts,
     removes: [...new Set(removes)].filter((f) => !parts.some((p) => p.name === f)),
     ...(difference !== null && difference !== 0 ? { amount: difference } : {}),
-    ...(payment !== null ? paymentTerms(db, row.user_id, [payment]) : {}),
+    ...(payment !== null
+      ? paymentTerms(db, row.user_id, [payment], [difference !== null && difference > 0 ? difference : undefined])
+      : {}),
   };
 }
 
@@ -312,12 +320,14 @@ export function bookingTerms(args: Json, db: Store): WriteTerms {
   const a = argsOf(args);
   const methods = (Array.isArray(a.payment_methods) ? a.payment_methods : []).map(argsOf);
   const amounts = methods.map((m) => m.amount).filter((x): x is number => typeof x === "number");
-  const used = methods.map((m) => text(m.payment_id)).filter((x): x is string => x !== null);
+  const paid = methods.filter((m) => text(m.payment_id) !== null);
+  const used = paid.map((m) => text(m.payment_id)!);
+  const charged = paid.map((m) => typeof m.amount === "number" ? m.amount : undefined);
   const total = amounts.reduce((s, x) => s + x, 0);
   return {
     ...(total !== 0 ? { amount: total } : {}),
     amounts,
-    ...paymentTerms(db, text(a.user_id) ?? undefined, used),
+    ...paymentTerms(db, text(a.user_id) ?? undefined, used, charged),
   };
 }
 
