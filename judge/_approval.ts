@@ -252,13 +252,17 @@ function textApproval(
     // answered ("Will the refund be immediate?" "Yes, within a week." "Great, go ahead.").
     for (let round = 0; round < 3 && prev >= 0; round++) {
       const reply = said[prev];
-      if (isYes(reply) || isNo(reply)) break;
+      const asked = reply.intent === undefined && sentencesOf(reply.text).some(isQuestion);
+      // A yes with a question ("Yes, but could the fee be waived?") leaves the proposal open for the answer.
+      if (isNo(reply) || (isYes(reply) && !asked)) break;
+      // After such a yes, only an answer that offers nothing new (no sum, no other card) keeps it open: one
+      // that offers another change is a proposal of its own.
+      if (isYes(reply) && out.some((m) => amountsSaid(m.text).length > 0 || namesOther(m.text, terms))) break;
       const earlier = users.filter((x) => x < prev).at(-1) ?? -1;
       const plan = said.slice(earlier + 1, prev).filter((m) => m.actor === "agent");
       if (plan.length === 0) break;
       const planText = plan.map((m) => m.text).join("\n");
       const inPlan = (v: string | number) => mentions(planText, v);
-      const asked = reply.intent === undefined && sentencesOf(reply.text).some(isQuestion);
       // A plan joins only when it names something of the write that the later messages do not.
       const adds = about.some((v) => inPlan(v) && !out.some((m) => mentions(m.text, v))) ||
         (terms.describes ?? []).some((d) => d.every((forms) => forms.some(inPlan)));

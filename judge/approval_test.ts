@@ -93,6 +93,14 @@ Deno.test("a flight change proposed in a model's many phrasings, then a yes, is 
     msg(3, "user", "Great, go ahead then."),
   ];
   assertEquals(findings(asked, write.args, true), []);
+  // So does a yes that asks something, answered, then a second yes to "shall I go ahead as said?".
+  const yesAsked = [
+    msg(2, "agent", PROPOSALS[0]),
+    msg(2, "user", "I'd like to proceed. Could the change fee be waived?"),
+    msg(3, "agent", "Your insurance covers cancellations, not change fees. Would you like me to continue this way?"),
+    msg(3, "user", "Yes, please do."),
+  ];
+  assertEquals(findings(yesAsked, write.args, true), []);
   // A condition that gives in is a yes; one that asks first is not.
   assertEquals(
     findings([msg(2, "agent", PROPOSALS[1]), msg(2, "user", "If there's no other option, yes.")], write.args, true),
