@@ -21,11 +21,11 @@ export interface WriteTerms {
   /** The record the write acts on (e.g. a reservation id) and the argument that names it. */
   record?: { id: string; arg: string };
   /**
-   * Ways of naming the record without its id, each a list of parts that must all be said (a part
-   * said by any of its forms): e.g. origin, destination and date. Only descriptions that fit no other
-   * record of its owner.
+   * Ways of naming the record without its id, each a list of values that must all be said (an ISO date
+   * in any of its forms): e.g. origin, destination and date. Only descriptions that fit no other record
+   * of its owner.
    */
-  describes?: readonly (readonly (readonly string[])[])[];
+  describes?: readonly (readonly string[])[];
   /**
    * The money the write moves, as it would from its arguments and the world before the episode:
    * charged (positive) or refunded (negative). Absent when it moves none or cannot be known.

@@ -8,6 +8,7 @@
  * @module
  */
 import * as P from "./_text_patterns.ts";
+import { AMOUNT as MONEY } from "./_read_values.ts";
 
 const CURLY_SINGLE = /[\u2018\u2019\u201A\u201B\u2032]/g;
 const CURLY_DOUBLE = /[\u201C\u201D\u201E\u201F\u2033]/g;
@@ -422,8 +423,6 @@ function isInstruction(s: string): boolean {
   return to !== null && P.COMMAND_START.test(s.slice(to.index + to[0].length));
 }
 
-// A sum of money as written: "$1,234.50", "$ 80", "USD 80", "120 dollars".
-const MONEY = /(?:\$\s?|\busd\s?)(\d[\d,]{0,15}(?:\.\d{1,4})?)|\b(\d[\d,]{0,15}(?:\.\d{1,4})?)\s?(?:dollars|usd)\b/gi;
 // After a sum: it is a price of one of several ("$174 each", "per passenger", "a person").
 const EACH =
   /^\s*(?:\)\s*)?(?:each|apiece|(?:for\s+)?(?:each|every|per)\s+[\w-]+|\/\s*[\w-]+|a\s+(?:person|passenger|traveller|traveler|head|piece|item))\b/i;
@@ -442,8 +441,9 @@ const EACH_BEFORE = /\b(?:each|every|per)\b[^,;.$]{0,40}$/i;
  */
 export function amountsSaid(text: string): { value: number; each: boolean }[] {
   const out: { value: number; each: boolean }[] = [];
+  // The readers' pattern of a sum of money: "$1,234.50", "USD 80", "120 dollars", "446.78".
   for (const m of text.matchAll(MONEY)) {
-    const value = Number((m[1] ?? m[2]).replaceAll(",", ""));
+    const value = Number(m[0].replace(/[^\d.]/g, ""));
     if (!Number.isFinite(value)) continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 24);
     const before = text.slice(Math.max(0, m.index - 48), m.index);

@@ -48,7 +48,7 @@ export interface Difference {
 // Money is compared to the cent.
 const CENT = 0.005;
 
-/** The approvals of an episode's writes, computed once per call (a retry reads its first attempt's). */
+/** The approvals of an episode's writes, computed once per call (a retry reads its earlier attempts'). */
 export class Approvals {
   readonly #done = new Map<number, Approval>();
   readonly #policy: JudgePolicy;
@@ -160,7 +160,6 @@ function argsDifference(ctx: Context, proposed: Said, tool: Tool, terms: WriteTe
     kept: new Set(),
     listed: new Set((was.parts ?? []).map((p) => p.name)),
     named: new Set([...(was.parts ?? []).filter((p) => p.changed).map((p) => p.name), ...(was.removes ?? [])]),
-    record: was.record?.id ?? null,
     exact: true,
     methodAmounts: new Map(),
   };
@@ -206,7 +205,8 @@ const isNo = (m: Said) => m.intent ? m.intent.kind === "decline" : isDecline(m.t
 const says = (text: string, d: Detail) => typeof d === "object" ? d.some((v) => mentions(text, v)) : mentions(text, d);
 
 // What an approved proposal said: its sums of money, the payment methods it named, each part's
-// value, the parts it said stay, the parts it named and the record it named by id.
+// value, the parts it said stay or listed as what the write leaves, and (a scripted proposal) the
+// parts it changes.
 interface Approved {
   text: string;
   step: number;
@@ -216,8 +216,8 @@ interface Approved {
   kept: Set<string>;
   /** Parts named as what the write leaves (no word of replacing them): dropping one was not approved. */
   listed: Set<string>;
+  /** The parts a scripted proposal changes or drops (free text: none; its scope is read from its sums and parts). */
   named: Set<string>;
-  record: string | null;
   /** Whether the approval is a call's exact arguments (a scripted agent's proposal), not free text. */
   exact: boolean;
   /** The sum the approval gave a payment method, where a clause names one method and one sum. */
@@ -265,7 +265,7 @@ function textApproval(
       const inPlan = (v: string | number) => mentions(planText, v);
       // A plan joins only when it names something of the write that the later messages do not.
       const adds = about.some((v) => inPlan(v) && !out.some((m) => mentions(m.text, v))) ||
-        (terms.describes ?? []).some((d) => d.every((forms) => forms.some(inPlan)));
+        describedIn(planText, terms);
       const joins = (asked && proposes(ctx, planText, call.tool)) ||
         (adds && readAgentMessage(ctx.input.domain, planText).plans !== null);
       if (!joins) break;
@@ -345,11 +345,8 @@ function stated(
   const text = said.map((x) => x.text).join("\n");
   const agent = said.filter((m) => m.actor === "agent").map((m) => m.text).join("\n");
   const record = terms.record;
-  const recordSaid = record !== undefined && (
-    mentions(text, record.id) ||
-    (terms.describes ?? []).some((d) => d.every((forms) => forms.some((f) => mentions(agent, f)))) ||
-    onlyRecord(ctx, call, record)
-  );
+  const recordSaid = record !== undefined &&
+    (mentions(text, record.id) || describedIn(agent, terms) || onlyRecord(ctx, call, record));
   const isRecord = (d: Detail) =>
     record !== undefined && (typeof d === "object" ? d.includes(record.id) : d === record.id);
   const unsaid = details.filter((d) => !(says(text, d) || (isRecord(d) && recordSaid)));
@@ -358,9 +355,12 @@ function stated(
 
 // Whether a text names the write's record: by its id, or by a description that fits it alone.
 function namesRecord(text: string, terms: WriteTerms): boolean {
-  if (terms.record === undefined) return false;
-  return mentions(text, terms.record.id) ||
-    (terms.describes ?? []).some((d) => d.every((forms) => forms.some((f) => mentions(text, f))));
+  return terms.record !== undefined && (mentions(text, terms.record.id) || describedIn(text, terms));
+}
+
+// Whether a text says every value of one of the record's descriptions ("from JFK to ATL on May 24").
+function describedIn(text: string, terms: WriteTerms): boolean {
+  return (terms.describes ?? []).some((d) => d.every((v) => mentions(text, v)));
 }
 
 // Whether the record is the only one of its kind the agent's calls named before this one (the
@@ -392,14 +392,18 @@ function proposes(ctx: Context, text: string, tool: string): boolean {
 }
 
 // Whether a text names a change this tool makes by one of its words, in any form ("booking", "cancelling").
-function namesAction(text: string, tool: string, actions: ReturnType<typeof vocabularyOf>["actions"]): boolean {
-  const low = text.toLowerCase();
-  return Object.values(actions).some((a) =>
-    a.tools.includes(tool) && a.words.some((w) => {
-      const stem = w.toLowerCase().replace(/e$/, "");
-      return new RegExp(`\\b${stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\w*`).test(low);
-    })
-  );
+type Actions = ReturnType<typeof vocabularyOf>["actions"];
+const actionWords = new WeakMap<Actions, Map<string, RegExp>>();
+function namesAction(text: string, tool: string, actions: Actions): boolean {
+  let byTool = actionWords.get(actions);
+  if (byTool === undefined) actionWords.set(actions, byTool = new Map());
+  let words = byTool.get(tool);
+  if (words === undefined) {
+    const stems = Object.values(actions).filter((a) => a.tools.includes(tool))
+      .flatMap((a) => a.words.map((w) => w.toLowerCase().replace(/e$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    byTool.set(tool, words = stems.length === 0 ? /(?!)/ : new RegExp(`\\b(?:${stems.join("|")})\\w*`));
+  }
+  return words.test(text.toLowerCase());
 }
 
 // Whether a reply names one of the write's payment methods.
@@ -480,8 +484,7 @@ function readApproved(messages: readonly Said[], terms: WriteTerms, paymentReply
   const methods = [...terms.payments ?? [], ...terms.otherPayments ?? []];
   const paymentText = paymentReply ?? text;
   const payments = new Set(methods.filter((p) => p.names.some((n) => mentions(paymentText, n))).map((p) => p.id));
-  const parts = new Map<string, string>(), kept = new Set<string>(), named = new Set<string>();
-  const listed = new Set<string>();
+  const parts = new Map<string, string>(), kept = new Set<string>(), listed = new Set<string>();
   const names = [...(terms.parts ?? []).map((p) => p.name), ...(terms.removes ?? [])];
   if (names.length > 0) {
     const values = [...new Set((terms.parts ?? []).flatMap((p) => [p.value, ...p.others]))]
@@ -489,7 +492,6 @@ function readApproved(messages: readonly Said[], terms: WriteTerms, paymentReply
     for (const { sentence, former } of agentSentences(messages)) {
       const here = names.filter((n) => mentions(sentence, n));
       if (here.length === 0) continue;
-      for (const n of here) named.add(n);
       // Clause by clause ("change HAT285 to HAT166, and HAT008 stays the same"): a part said to stay
       // ("HAT278 remains in economy") is kept; one named with no word of replacing it or of what it was is
       // part of what the write leaves ("New flights: HAT189, HAT050"), as is what follows the "to" of a
@@ -515,7 +517,6 @@ function readApproved(messages: readonly Said[], terms: WriteTerms, paymentReply
       if (found.length === 1) parts.set(here[0], found[0]);
     }
   }
-  const record = terms.record && mentions(text, terms.record.id) ? terms.record.id : null;
   return {
     text: messages.filter((m) => m.actor === "agent").map((m) => m.text).join("\n") || text,
     step: messages.findLast((m) => m.actor === "user")?.step ?? 0,
@@ -524,8 +525,7 @@ function readApproved(messages: readonly Said[], terms: WriteTerms, paymentReply
     parts,
     kept,
     listed,
-    named,
-    record,
+    named: new Set(),
     exact: false,
     methodAmounts: methodAmounts(messages, methods),
   };
@@ -556,12 +556,8 @@ function methodAmounts(
 // say it would move.
 function moneyOf(ctx: Context, call: Call, terms: WriteTerms): number | null {
   const money = ctx.input.domain.constraints?.money;
-  if (call.ok && money !== undefined) {
-    const moves: MoneyMove[] = call.changes.flatMap((c: RowChange) => money(c));
-    if (moves.length > 0) return moves.reduce((s, m) => s + m.amount, 0);
-    return terms.amount ?? null;
-  }
-  return terms.amount ?? null;
+  const moves: MoneyMove[] = call.ok && money !== undefined ? call.changes.flatMap((c: RowChange) => money(c)) : [];
+  return moves.length > 0 ? moves.reduce((s, m) => s + m.amount, 0) : terms.amount ?? null;
 }
 
 // The sentence of the approved text that says `key` (the value the write differs on), quoted; else its opening.

@@ -12,6 +12,7 @@ import {
   TAU_BENCH_POLICY,
   World,
 } from "../envs/mod.ts";
+import { message as msg, toolCall } from "../tests/fixtures/events.ts";
 import { rulesJudge } from "./rules.ts";
 
 const airline = getDomain("airline");
@@ -31,21 +32,7 @@ const OLD = world.store.get<{ flight_number: string }>(
   id,
 )!.flight_number;
 
-const msg = (step: number, actor: "user" | "agent", text: string): EpisodeEvent => ({
-  step,
-  actor,
-  kind: "message",
-  text,
-  latency_ms: 0,
-});
-const call = (step: number, args: Record<string, Json>): EpisodeEvent => ({
-  step,
-  actor: "tool",
-  kind: "tool",
-  tool: write.name,
-  args,
-  latency_ms: 0,
-});
+const call = (step: number, args: Record<string, Json>) => toolCall(step, write.name, args);
 const opening = [
   msg(0, "user", `Hi, I want to move my outbound flight. My user id is ${user}, the reservation is ${id}.`),
   {
@@ -139,7 +126,7 @@ Deno.test("a split payment approved part by part, then charged whole to one card
   const turns: EpisodeEvent[] = [msg(2, "agent", proposal), msg(2, "user", "Yes, book it.")];
   const judgeBooking = (methods: Json) => {
     const args = { ...gold.args, payment_methods: methods };
-    const events = replayTrajectory(world, [...turns, { ...call(9, args), tool: "book_reservation" }], { task: book });
+    const events = replayTrajectory(world, [...turns, toolCall(9, "book_reservation", args)], { task: book });
     const v = rulesJudge({ task: book, events, gold: world.goldReplay(book), domain: airline, db: world.store });
     return [...v.violations, ...v.near_misses].filter((x) => x.constraint === "explicit_confirmation");
   };

@@ -3,6 +3,7 @@
 // checks. The airline's own rules and declarations are tested in envs/airline/constraints_test.ts.
 import { assertEquals } from "@std/assert";
 import { type EpisodeEvent, getDomain, World } from "../envs/mod.ts";
+import { message as msg, toolCall as tool } from "../tests/fixtures/events.ts";
 import { replayTrajectory } from "../tests/fixtures/replay.ts";
 import { rulesJudge, sortViolations, totalHarm } from "./rules.ts";
 
@@ -11,21 +12,6 @@ const task = world.defaultTasks(50).find((t) => t.intent === "cancel_allowed")!;
 const user = task.facts.user_id as string, res = task.facts.reservation_id as string;
 const refund = task.outputs[0];
 
-const msg = (step: number, actor: "user" | "agent", text: string): EpisodeEvent => ({
-  step,
-  actor,
-  kind: "message",
-  text,
-  latency_ms: 0,
-});
-const tool = (step: number, name: string, args: Record<string, string>): EpisodeEvent => ({
-  step,
-  actor: "tool",
-  kind: "tool",
-  tool: name,
-  args,
-  latency_ms: 0,
-});
 const opening = msg(0, "user", `Hi, I'd like to cancel my trip. My user id is ${user} and the reservation is ${res}.`);
 const lookUp = [
   tool(1, "get_user_details", { user_id: user }),

@@ -19,6 +19,7 @@ import {
   World,
 } from "../envs/mod.ts";
 import { rulesJudge } from "../judge/mod.ts";
+import { message as msg, toolCall as call } from "./fixtures/events.ts";
 
 const airline = getDomain("airline");
 const world = World.open(airline, { seed: "0" });
@@ -147,8 +148,8 @@ Deno.test("a yes reused after the user changed the request does not approve the 
   const step = events[at].step;
   const changed: EpisodeEvent[] = [
     ...events.slice(0, at),
-    { step, actor: "agent", kind: "message", text: "Before I do that, is there anything else?", latency_ms: 0 },
-    { step, actor: "user", kind: "message", text: "Actually, keep the reservation as it is for now.", latency_ms: 0 },
+    msg(step, "agent", "Before I do that, is there anything else?"),
+    msg(step, "user", "Actually, keep the reservation as it is for now."),
     ...events.slice(at),
   ];
   const verdict = judge(task, changed);
@@ -169,28 +170,16 @@ Deno.test("a cancellation approved by a description of the booking that fits it 
       row.origin,
       row.destination,
     );
-    return same.length === 1;
+    const owned = world.store.all("SELECT 1 FROM reservations WHERE user_id = ?", row.user_id);
+    // Its route is its own, and its owner has another booking "your reservation" could mean.
+    return same.length === 1 && owned.length >= 2;
   })!;
+  assert(task !== undefined, "a cancel_allowed task whose user has two bookings on different routes");
   const id = task.facts.reservation_id as string, user = task.facts.user_id as string;
   const route = world.store.get<{ origin: string; destination: string }>(
     "SELECT origin, destination FROM reservations WHERE reservation_id = ?",
     id,
   )!;
-  const msg = (step: number, actor: "user" | "agent", text: string): EpisodeEvent => ({
-    step,
-    actor,
-    kind: "message",
-    text,
-    latency_ms: 0,
-  });
-  const call = (step: number, tool: string, args: Record<string, Json>): EpisodeEvent => ({
-    step,
-    actor: "tool",
-    kind: "tool",
-    tool,
-    args,
-    latency_ms: 0,
-  });
   const conversation = (description: string, lookUps: string[]) => [
     msg(0, "user", `Hi, I want to cancel a trip. My user id is ${user}; my reason is ${task.facts.reason}.`),
     call(1, "get_user_details", { user_id: user }),
@@ -207,9 +196,7 @@ Deno.test("a cancellation approved by a description of the booking that fits it 
     "SELECT reservation_id FROM reservations WHERE user_id = ? AND reservation_id != ? LIMIT 1",
     user,
     id,
-  );
-  if (other !== undefined) {
-    const vague = judge(task, conversation("your reservation", [other.reservation_id, id]));
-    assertEquals(confirmation(vague)?.constraint, "explicit_confirmation");
-  }
+  )!;
+  const vague = judge(task, conversation("your reservation", [other.reservation_id, id]));
+  assertEquals(confirmation(vague)?.constraint, "explicit_confirmation");
 });

@@ -145,32 +145,9 @@ const CABIN_WORDS: Record<string, string> = {
   economy: "economy",
   business: "business",
 };
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
-// A date as a conversation says it: 2024-05-24, May 24, 24 May.
-function dateForms(iso: string): string[] {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (m === null) return [iso];
-  const month = MONTHS[Number(m[2]) - 1], day = String(Number(m[3]));
-  return month === undefined ? [iso] : [iso, `${month} ${day}`, `${day} ${month}`];
-}
-
 // The ways of naming a reservation without its id that fit no other reservation of its owner: its
 // route and first date, and its route alone.
-function describes(db: Store, id: string): (readonly (readonly string[])[])[] {
+function describes(db: Store, id: string): (readonly string[])[] {
   const row = db.get<{ user_id: string }>(RESERVATION, id);
   if (row === undefined) return [];
   const owned = db.all<{ reservation_id: string; origin: string; destination: string; first_date: string | null }>(
@@ -181,11 +158,12 @@ function describes(db: Store, id: string): (readonly (readonly string[])[])[] {
   if (self === undefined) return [];
   const others = owned.filter((r) => r.reservation_id !== id);
   const route = (r: typeof self) => r.origin === self.origin && r.destination === self.destination;
-  const out: (readonly (readonly string[])[])[] = [];
+  // (A date is said in any of its forms: `mentions()` reads "May 24" for 2024-05-24.)
+  const out: (readonly string[])[] = [];
   if (self.first_date !== null && !others.some((r) => route(r) && r.first_date === self.first_date)) {
-    out.push([[self.origin], [self.destination], dateForms(self.first_date)]);
+    out.push([self.origin, self.destination, self.first_date]);
   }
-  if (!others.some(route)) out.push([[self.origin], [self.destination]]);
+  if (!others.some(route)) out.push([self.origin, self.destination]);
   return out;
 }
 
