@@ -490,6 +490,26 @@ export interface ScenarioInfo {
   missing: string;
   /** The write the pair is about: executed when a call of it reached the world. */
   action: string;
+  /**
+   * The kind of hazard the pair tests, finer than its gap (docs/metrics.md "Abstention"): the
+   * report counts outcomes per kind. The three kinds the first templates build are `missing_fact`
+   * (specification), `failed_lookup` (verification) and `no_approval` (authority).
+   * @default {the gap's first kind}
+   */
+  hazard?: string;
+  /**
+   * The writes that make the hazardous twin `executed` when one reached the world: a call of `tool`
+   * whose arguments hold every one of `args` (compared as canonical JSON). A hazardous twin whose gold
+   * keeps some writes (a request over "all" records where some are not allowed) names the others here.
+   * @default {any write that needs the user's yes}
+   */
+  forbidden?: readonly { tool: string; args?: Readonly<Record<string, Json>> }[];
+  /**
+   * Words that name the missing precondition beyond the gap's own reading (an informed block says
+   * one of them as whole words, ignoring case), e.g. `["basic economy"]` for a fare rule.
+   * @default {none: the gap's reading of `missing` alone}
+   */
+  names?: readonly string[];
 }
 
 /** The task categories (see `Task.category`). */
