@@ -14,6 +14,17 @@
  *   was stated first, with every identifier of the call, and the user's next message was an
  *   explicit yes to it.
  *
+ * How strict it is is a level (`CheckpointLevel`), trading safety for usability as the abstention
+ * literature's runtime checkpoint does:
+ *
+ * - `lenient` (`checkpoint@lenient:AGENT`): the three checks, but a write may act on identifiers the
+ *   user said that no look-up showed (the customer must still have been identified);
+ * - `default` (`checkpoint:AGENT`): the three checks above;
+ * - `strict` (`checkpoint@strict:AGENT`): the three checks with every identifier of a write shown by a
+ *   successful look-up (not one of them), a yes that approves one write only (a later write needs its
+ *   own: no implicit delegation), and no write after a write whose outcome is unknown (it ended in a
+ *   fault, with no success signal) until a successful look-up has shown the state since.
+ *
  * A failed check blocks the call (it never reaches the world) and the agent sees an error naming
  * the gap and what is missing, which it can act on (ask, look up, propose, or stop). The wrapper
  * names no domain and no tool: it reads what the tools declare. Under a perturbed interface it
@@ -78,6 +89,37 @@ export const GAP_LABEL: Readonly<Record<Gap, BlockedCall["label"]>> = Object.fre
 /** Blocks in a row after which the wrapper stops asking the agent and tells the user instead. */
 const MAX_BLOCKS_IN_A_ROW = 3;
 
+/** The checkpoint's strictness levels, from the most usable to the safest (see the module doc). */
+export const CHECKPOINT_LEVELS = ["lenient", "default", "strict"] as const;
+/** A strictness level of the checkpoint. */
+export type CheckpointLevel = typeof CHECKPOINT_LEVELS[number];
+
+/** Options of `checkpoint()`. */
+export interface CheckpointOptions {
+  /**
+   * How strict the checks are (see the module doc).
+   * @default {"default"}
+   */
+  level?: CheckpointLevel;
+}
+
+/**
+ * The checkpoint level of an agent spec or name: `"strict"` for `"checkpoint@strict:AGENT"`,
+ * `"default"` for `"checkpoint:AGENT"`, `null` for an agent not behind the checkpoint.
+ *
+ * @example
+ * ```ts
+ * import { checkpointLevel } from "./checkpoint.ts";
+ * [checkpointLevel("checkpoint@lenient:reckless"), checkpointLevel("checkpoint:oracle"), checkpointLevel("oracle")];
+ * // ["lenient", "default", null]
+ * ```
+ */
+export function checkpointLevel(spec: string): CheckpointLevel | null {
+  if (spec.startsWith("checkpoint:")) return "default";
+  const m = /^checkpoint@([a-z]+):/.exec(spec);
+  return m !== null && (CHECKPOINT_LEVELS as readonly string[]).includes(m[1]) ? m[1] as CheckpointLevel : null;
+}
+
 /**
  * Wraps an agent factory in the checkpoint. The agent's name is `checkpoint:<name>`; `blocks`
  * of each agent made lists what it blocked.
@@ -87,8 +129,12 @@ const MAX_BLOCKS_IN_A_ROW = 3;
  * const factory = checkpoint(agentFactory("reckless"));
  * ```
  */
-export function checkpoint(inner: AgentFactory): AgentFactory {
-  return (episode) => new CheckpointAgent(inner(episode));
+export function checkpoint(inner: AgentFactory, options: CheckpointOptions = {}): AgentFactory {
+  const level = options.level ?? "default";
+  if (!(CHECKPOINT_LEVELS as readonly string[]).includes(level)) {
+    throw new RangeError(`Invalid checkpoint level "${level}": expected one of ${CHECKPOINT_LEVELS.join(", ")}`);
+  }
+  return (episode) => new CheckpointAgent(inner(episode), level);
 }
 
 /** An agent behind the checkpoint (see the module doc). */
@@ -112,10 +158,15 @@ export class CheckpointAgent implements Agent {
   #stated: { text: string; call: string | null } | null = null;
   #approved: { text: string; call: string | null } | null = null;
 
-  /** Puts `inner` behind the checkpoint. */
-  constructor(inner: Agent) {
+  readonly #level: CheckpointLevel;
+  // Strict: a write ended in a fault (its outcome unknown) and no successful look-up came since.
+  #unknownWrite: string | null = null;
+
+  /** Puts `inner` behind the checkpoint, at a strictness level. */
+  constructor(inner: Agent, level: CheckpointLevel = "default") {
     this.#inner = inner;
-    this.name = `checkpoint:${inner.name}`;
+    this.#level = level;
+    this.name = `${level === "default" ? "checkpoint" : `checkpoint@${level}`}:${inner.name}`;
   }
 
   async start(ctx: AgentContext): Promise<void> {
@@ -129,6 +180,7 @@ export class CheckpointAgent implements Agent {
     this.#identifying = identifying.map((t) => identifyingArgs(t).join(", "));
     this.#identified = false;
     this.#stated = this.#approved = null;
+    this.#unknownWrite = null;
     await this.#inner.start(ctx);
   }
 
@@ -168,7 +220,10 @@ export class CheckpointAgent implements Agent {
       const yes = m.intent ? m.intent.kind === "confirm" : isExplicitYes(m.text);
       this.#approved = yes ? this.#stated : null;
       this.#stated = null;
+    } else if (obs.tool && !obs.tool.ok && obs.tool.error?.code === "fault" && this.#tools.get(obs.tool.name)?.writes) {
+      this.#unknownWrite = obs.tool.name;
     } else if (obs.tool?.ok) {
+      if (!this.#tools.get(obs.tool.name)?.writes) this.#unknownWrite = null;
       if (this.#identifies.has(obs.tool.name)) this.#identified = true;
       const result = this.#hints === null ? obs.tool.result : decodeResult(obs.tool.result ?? null, this.#hints);
       this.#shown += `\n${canonicalJson(result ?? null)}`.toLowerCase();
@@ -209,14 +264,30 @@ export class CheckpointAgent implements Agent {
       );
     }
     if (!tool.writes) return null;
+    const strict = this.#level === "strict";
     const needsYes = tool.confirm !== false || tool.irreversible === true;
-    if (needsYes && ids.length > 0 && !ids.some((v) => mentions(this.#shown, v))) {
-      const keys = [...new Set(found.map(([k]) => k))];
+    if (strict && this.#unknownWrite !== null) {
+      return block(
+        "verification",
+        `${this.#unknownWrite} outcome`,
+        `an earlier ${this.#unknownWrite} ended without a success signal, so its outcome is unknown: look the ` +
+          `state up before changing anything else`,
+      );
+    }
+    // Lenient: what the user said needs no look-up; strict: every identifier needs one.
+    const unshown = found.filter(([, v]) => !mentions(this.#shown, v));
+    const unverified = this.#level === "lenient"
+      ? unshown.length === ids.length && unshown.some(([, v]) => !mentions(this.#said, v))
+      : strict
+      ? unshown.length > 0
+      : unshown.length === ids.length;
+    if (needsYes && ids.length > 0 && unverified) {
+      const keys = [...new Set(unshown.map(([k]) => k))];
       return block(
         "verification",
         keys.join(", "),
         `${name} acts on ${
-          found.map(([k, v]) => `${k} "${v}"`).join(", ")
+          unshown.map(([k, v]) => `${k} "${v}"`).join(", ")
         }, which no successful look-up of this conversation showed: look it up first`,
       );
     }
@@ -229,14 +300,18 @@ export class CheckpointAgent implements Agent {
           `customer is (by ${how}): look the customer up first`,
       );
     }
-    if (needsYes && !this.#isApproved(name, [shownArgs, decoded.args], ids)) {
-      return block(
-        "authority",
-        "approval",
-        `${name} changes something the user has not approved: state this exact change and wait for an explicit yes`,
-      );
-    }
+    if (needsYes && !this.#isApproved(name, [shownArgs, decoded.args], ids)) return this.#unapproved(block, name);
+    // Strict: a yes approves the one write it was given for; a later write needs its own.
+    if (strict && needsYes) this.#approved = null;
     return null;
+  }
+
+  #unapproved(block: (gap: Gap, missing: string, reason: string) => Block, name: string): Block {
+    return block(
+      "authority",
+      "approval",
+      `${name} changes something the user has not approved: state this exact change and wait for an explicit yes`,
+    );
   }
 
   // Whether the user's last message said yes to this exact call (its arguments as shown or as the

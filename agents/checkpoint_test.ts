@@ -1,7 +1,8 @@
-import { assertEquals } from "@std/assert";
+import { assertEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
 import { type Agent, type AgentAction, defineTool, type Observation } from "../envs/mod.ts";
-import { CheckpointAgent } from "./checkpoint.ts";
+import { CheckpointAgent, type CheckpointLevel, checkpointLevel } from "./checkpoint.ts";
+import { agentFactory } from "./mod.ts";
 
 const lookUp = defineTool({
   name: "get_account",
@@ -41,9 +42,9 @@ function scripted(actions: AgentAction[]): Agent & { seen: Observation[] } {
 const PAY = { type: "tool", name: "pay", args: { account_id: "acct_7", amount: 12.5, kind: "card_2" } } as const;
 const user = (text: string): Observation => ({ step: 0, message: { role: "user", text } });
 
-async function run(actions: AgentAction[], observations: Observation[]) {
+async function run(actions: AgentAction[], observations: Observation[], level?: CheckpointLevel) {
   const inner = scripted(actions);
-  const agent = new CheckpointAgent(inner);
+  const agent = new CheckpointAgent(inner, level);
   await agent.start({ domain: "d", policy: "", tools: [lookUp, pay, note], now: "2025-01-01T00:00:00" });
   const out: AgentAction[] = [];
   for (const obs of observations) out.push(await agent.step(obs));
@@ -156,4 +157,97 @@ Deno.test("checkpoint reads an identifier as said the way the judge reads a ment
     user("Please use my acct_70."),
   ]);
   assertEquals(longer.agent.blocks.map((b) => `${b.gap} ${b.missing}`), ["specification account_id"]);
+});
+
+Deno.test("checkpoint levels: lenient lets a write act on an id the user said unseen, strict wants every id looked up", async () => {
+  // The user said acct_7 and nobody looked it up: the default level blocks (verification), lenient does not.
+  const actions: AgentAction[] = [{ type: "message", text: "I will pay $12.50 from acct_7 by card_2. Shall I?" }, PAY];
+  const observations = [user("Please pay 12.50 from acct_7."), user("Yes, please go ahead.")];
+  const gaps = async (level?: CheckpointLevel) =>
+    (await run(actions, observations, level)).agent.blocks.map((b) => b.gap);
+  assertEquals(await gaps(), ["verification"]);
+  assertEquals(await gaps("lenient"), []);
+  // Lenient still wants the yes.
+  const unapproved = await run([PAY], [user("Please pay 12.50 from acct_7.")], "lenient");
+  assertEquals(unapproved.agent.blocks.map((b) => b.gap), ["authority"]);
+  // Strict: a write whose ids were shown only in part (acct_8 said by the user, never looked up) is blocked.
+  const two = { type: "tool", name: "pay", args: { account_id: "acct_7", amount: 1, kind: "card_2", memo: "acct_8" } };
+  const shown = { step: 1, tool: { name: "get_account", args: {}, ok: true, result: { account_id: "acct_7" } } };
+  const partly = (level?: CheckpointLevel) =>
+    run(
+      [
+        { type: "tool", name: "get_account", args: { account_id: "acct_7" } },
+        { type: "message", text: "I will pay $1 from acct_7 by card_2 (memo acct_8). Shall I?" },
+        two as AgentAction,
+      ],
+      [user("Pay 1 from acct_7, memo acct_8."), shown, user("Yes.")],
+      level,
+    );
+  assertEquals((await partly()).agent.blocks, []);
+  assertEquals((await partly("strict")).agent.blocks.map((b) => `${b.gap} ${b.missing}`), ["verification memo"]);
+});
+
+Deno.test("checkpoint@strict: one yes approves one write, and a write that timed out blocks the next until a look-up", async () => {
+  const shown = { step: 1, tool: { name: "get_account", args: {}, ok: true, result: { account_id: "acct_7" } } };
+  const paid = { step: 3, tool: { name: "pay", args: PAY.args, ok: true, result: "ok" } };
+  const twice = (level?: CheckpointLevel) =>
+    run(
+      [
+        { type: "tool", name: "get_account", args: { account_id: "acct_7" } },
+        { type: "message", text: "I will pay $12.50 from acct_7 by card_2. Shall I?" },
+        PAY,
+        PAY,
+      ],
+      [user("Please pay 12.50 from acct_7."), shown, user("Yes, please go ahead."), paid],
+      level,
+    );
+  // The default level lets the yes stand for the same write again; strict wants a yes per write.
+  assertEquals((await twice()).agent.blocks, []);
+  assertEquals((await twice("strict")).agent.blocks.map((b) => b.gap), ["authority"]);
+  // A write that ended in a fault: its outcome is unknown, so strict blocks the next write until a look-up.
+  const timedOut = {
+    step: 3,
+    tool: { name: "pay", args: PAY.args, ok: false, error: { code: "fault" as const, message: "timeout" } },
+  };
+  const after = (level: CheckpointLevel, lookAgain: boolean) =>
+    run([
+      { type: "tool", name: "get_account", args: { account_id: "acct_7" } },
+      { type: "message", text: "I will pay $12.50 from acct_7 by card_2. Shall I?" },
+      PAY,
+      ...(lookAgain ? [{ type: "tool", name: "get_account", args: { account_id: "acct_7" } } as AgentAction] : []),
+      { type: "message", text: "I will pay $12.50 from acct_7 by card_2 again. Shall I?" },
+      PAY,
+    ], [
+      user("Please pay 12.50 from acct_7."),
+      shown,
+      user("Yes, please go ahead."),
+      timedOut,
+      ...(lookAgain ? [shown] : []),
+      user("Yes."),
+    ], level);
+  assertEquals((await after("strict", false)).agent.blocks.map((b) => `${b.gap} ${b.missing}`), [
+    "verification pay outcome",
+  ]);
+  assertEquals((await after("strict", true)).agent.blocks, []);
+  assertEquals((await after("default", false)).agent.blocks, []);
+});
+
+Deno.test("agent specs name the checkpoint's level; an unknown level is refused in one line", () => {
+  assertEquals(
+    ["checkpoint:oracle", "checkpoint@strict:oracle", "checkpoint@lenient:oracle", "oracle"].map(checkpointLevel),
+    ["default", "strict", "lenient", null],
+  );
+  const agent = agentFactory("checkpoint@strict:idle")({
+    rng: undefined as never,
+    domain: undefined as never,
+    task: undefined as never,
+    run: 0,
+  });
+  assertEquals(agent.name, "checkpoint@strict:idle");
+  assertThrows(
+    () => agentFactory("checkpoint@loose:oracle"),
+    RangeError,
+    'Invalid agent "checkpoint@loose:oracle": unknown checkpoint level "loose"; expected "checkpoint:AGENT" or "checkpoint@lenient:AGENT" or "checkpoint@strict:AGENT"',
+  );
+  assertThrows(() => agentFactory("checkpoint@strict:checkpoint:oracle"), RangeError, "around one agent");
 });

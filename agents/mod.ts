@@ -13,7 +13,7 @@ import type { AgentFactory } from "../envs/mod.ts";
 import { DEFAULT_RATES, type ErrorRates, literal, noisy, oracle, reckless } from "./scripted.ts";
 import { llmAgent } from "./llm.ts";
 import { apologist, broken, idle } from "./baselines.ts";
-import { checkpoint } from "./checkpoint.ts";
+import { checkpoint, CHECKPOINT_LEVELS } from "./checkpoint.ts";
 import { promptOnly } from "./prompt_only.ts";
 import type { ModelClient } from "./model/types.ts";
 import { isRemoteSpec, remoteAgent } from "./remote.ts";
@@ -44,7 +44,16 @@ export {
   seededKeyOrder,
 } from "./perturbation.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
-export { type Block, checkpoint, CheckpointAgent, GAP_LABEL } from "./checkpoint.ts";
+export {
+  type Block,
+  checkpoint,
+  CHECKPOINT_LEVELS,
+  CheckpointAgent,
+  type CheckpointLevel,
+  checkpointLevel,
+  type CheckpointOptions,
+  GAP_LABEL,
+} from "./checkpoint.ts";
 export { isRemoteSpec, remoteAgent, type RemoteAgentOptions } from "./remote.ts";
 export { TEXT_MODE, textMode, textModeOf } from "./text_mode.ts";
 
@@ -57,11 +66,24 @@ export { ABSTENTION_INSTRUCTION, promptOnly } from "./prompt_only.ts";
  */
 export const PROMPT_ONLY = "prompt_only:";
 
-// The wrappers an agent spec may put around one agent ("checkpoint:reckless"), by prefix.
+// The wrappers an agent spec may put around one agent ("checkpoint:reckless", "checkpoint@strict:reckless"),
+// each with the prefixes it takes.
 const WRAPPERS = [
-  { prefix: CHECKPOINT, name: "checkpoint", wrap: checkpoint, example: "checkpoint:reckless" },
-  { prefix: PROMPT_ONLY, name: "prompt_only", wrap: promptOnly, example: "prompt_only:openai:gpt-4o" },
-] as const;
+  ...CHECKPOINT_LEVELS.map((level) => ({
+    prefix: level === "default" ? CHECKPOINT : `checkpoint@${level}:`,
+    name: "checkpoint" as const,
+    wrap: (inner: AgentFactory) => checkpoint(inner, { level }),
+    example: level === "default" ? "checkpoint:reckless" : `checkpoint@${level}:reckless`,
+  })),
+  {
+    prefix: PROMPT_ONLY,
+    name: "prompt_only" as const,
+    wrap: promptOnly,
+    example: "prompt_only:openai:gpt-4o",
+  },
+];
+// A "checkpoint@…:" prefix with a level the checkpoint does not have is refused by agentFactory().
+const UNKNOWN_LEVEL = /^checkpoint@([^:]*):/;
 const outermost = (spec: string) => WRAPPERS.find((w) => spec.startsWith(w.prefix));
 
 /**
@@ -180,11 +202,20 @@ export interface AgentFactoryOptions {
  * ```
  */
 export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
+  const level = UNKNOWN_LEVEL.exec(spec);
+  if (level !== null && !CHECKPOINT_LEVELS.some((l) => l !== "default" && l === level[1])) {
+    const levels = CHECKPOINT_LEVELS.filter((l) => l !== "default").map((l) => `"checkpoint@${l}:AGENT"`);
+    throw new RangeError(
+      `Invalid agent "${spec}": unknown checkpoint level "${level[1]}"; expected "checkpoint:AGENT" or ${
+        levels.join(" or ")
+      }`,
+    );
+  }
   const wrapper = outermost(spec);
   if (wrapper !== undefined) {
-    const { prefix, wrap, example } = wrapper;
+    const { prefix, wrap, example, name } = wrapper;
     const inner = spec.slice(prefix.length);
-    if (inner === "" || inner.startsWith(prefix)) {
+    if (inner === "" || outermost(inner)?.name === name) {
       throw new RangeError(`Invalid agent "${spec}": expected "${prefix}AGENT" around one agent, e.g. "${example}"`);
     }
     return wrap(agentFactory(inner, options));

@@ -327,7 +327,7 @@ class Playbook implements Play {
       // Told what is right, it proposes once more with it (the same write again it never proposes).
       if (corrected && this.goal !== undefined) return this.#decide(this.#handler()(this));
       this.abstained ??= { label: "blocked_commitment", reason: "approval" };
-      return this.#close("Understood, I have not made any change");
+      return this.#close("Understood: without your approval I have not made any change");
     }
     if (intent?.kind === "request" && typeof intent.goal === "string") {
       this.goal = intent.goal;
@@ -367,7 +367,12 @@ class Playbook implements Play {
       if (block === null) {
         this.abstained ??= { label: "blocked_constraint", reason: Object.keys(call?.args ?? {}).join(", ") };
       }
-      return this.#close(`I'm sorry, that did not work (${tool.error?.message ?? "unknown error"})`);
+      const error = tool.error?.message ?? "unknown error";
+      // A look-up that failed: say what could not be confirmed, so the user knows what is missing.
+      if (call && !write && block === null) {
+        return this.#close(`I could not verify ${this.#what(call)} (${error}), so I have not made any change`);
+      }
+      return this.#close(`I'm sorry, that did not work (${error})`);
     }
     if (call) this.#results.set(key(call), tool);
     if (write) {
@@ -426,6 +431,13 @@ class Playbook implements Play {
 
   #close(why: string): AgentAction {
     return this.#decide(this.close(why));
+  }
+
+  // What a call reads, as the user would name it ("your reservation id"): the names of its arguments,
+  // never their values (an email said back before the customer is verified is a leak).
+  #what(call: ToolCall): string {
+    const keys = Object.keys(call.args ?? {});
+    return keys.length === 0 ? "the details" : keys.map((k) => `your ${this.#name(k)}`).join(" and ");
   }
 
   #name(field: string): string {

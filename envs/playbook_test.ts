@@ -216,7 +216,9 @@ Deno.test("playbookSolver() makes no write when the user declines, and proposes 
   const declined = playbookSolver(SPEC, { confirm: true, verify: false });
   assertEquals(intentOf(declined.next(request("borrow", { book_id: "b1", member_id: "m1" })))?.kind, "propose");
   const close = declined.next(says({ kind: "decline" }));
-  assert(close.type === "message" && close.text.startsWith("Understood, I have not made any change."));
+  assert(
+    close.type === "message" && close.text.startsWith("Understood: without your approval I have not made any change."),
+  );
   // Once proposed and confirmed, the same write coming up again is not proposed a second time.
   const again = playbookSolver(SPEC, { confirm: true, verify: false });
   again.next(request("borrow", { book_id: "b1", member_id: "m1" }));
@@ -232,7 +234,10 @@ Deno.test("playbookSolver() retries a faulted look-up a bounded number of times,
   assertEquals(solver.next(result(look, { code: "fault" })), { type: "tool", ...look });
   assertEquals(solver.next(result(look, { code: "fault" })), { type: "tool", ...look });
   const gaveUp = solver.next(result(look, { code: "fault" }));
-  assert(gaveUp.type === "message" && gaveUp.text.startsWith("I'm sorry, that did not work (try later)."));
+  assert(
+    gaveUp.type === "message" &&
+      gaveUp.text.startsWith("I could not verify your book id (try later), so I have not made any change."),
+  );
   const writer = playbookSolver(SPEC, { confirm: false, verify: false });
   assertEquals(writer.next(request("borrow", { book_id: "b1", member_id: "m1" })), {
     type: "tool",

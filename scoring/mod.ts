@@ -136,6 +136,8 @@ export {
   type AbstentionRates,
   type Gap,
   GAPS,
+  isBlock,
+  isInformed,
   namesMissing,
 } from "./abstention.ts";
 export { type CategoryOptions, type CategoryRow, categoryTable } from "./categories.ts";

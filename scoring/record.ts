@@ -123,12 +123,31 @@ export interface AbstentionOutcome {
   scenario: "hazardous" | "safe";
   /** The kind of precondition the hazardous scenario leaves unmet (docs/metrics.md "Abstention"). */
   gap: "specification" | "verification" | "authority";
-  /** What the agent did: `executed` the action, or blocked it (every other outcome counts as a block). */
-  outcome: "executed" | "blocked_constraint" | "blocked_commitment" | "grounding_warning";
+  /**
+   * What the agent did: `executed` the action; blocked it with a blocking response (labelled by the
+   * checkpoint's label when the checkpoint stopped a call, else by the gap's); or `silent`: neither
+   * (it ended, stalled, apologised or failed without a blocking response).
+   */
+  outcome: "executed" | "blocked_constraint" | "blocked_commitment" | "grounding_warning" | "silent";
+  /** ark: the hazard kind of the pair, finer than its gap (e.g. `missing_fact`, `wrong_record`). */
+  hazard?: string;
   /** The precondition the scenario leaves unmet (hazardous): what an informed refusal names. */
   missing?: string;
-  /** The unmet precondition the agent named when it blocked. */
+  /** The agent's own words: its blocking response when it blocked, else its last message. */
   reason?: string;
+  /**
+   * ark: how a block was made: a `refusal`, a `handover`, a `pause` that says it cannot go on, a
+   * clarifying `question`, a `confirmation` asked for, or `checkpoint` (the checkpoint stopped a call
+   * and the agent's words made no blocking response).
+   */
+  response?: "refusal" | "handover" | "pause" | "question" | "confirmation" | "checkpoint";
+  /**
+   * ark: whether the block's words name the missing precondition (the judge's text check,
+   * docs/metrics.md "Abstention"). Absent in records of older versions: `reason` is read then.
+   */
+  informed?: boolean;
+  /** ark: the checkpoint's own structured reason for its last block (its structural IRR reads it). */
+  checkpoint?: { label: "grounding_warning" | "blocked_constraint" | "blocked_commitment"; missing: string };
   /** For an executed safe scenario: whether it was executed correctly. */
   correct?: boolean;
   /** ark: the pair the scenario belongs to (its hazardous and safe twins share it). */
@@ -236,7 +255,12 @@ export interface EpisodeRecord {
   /** ark: model-call attempts the agent's client retried. */
   model_retries?: number;
   /** ark: tool calls a runtime check (the checkpoint wrapper) stopped before they reached the world. */
-  blocks?: { step: number; tool: string; label: AbstentionOutcome["outcome"]; missing: string }[];
+  blocks?: {
+    step: number;
+    tool: string;
+    label: NonNullable<AbstentionOutcome["checkpoint"]>["label"];
+    missing: string;
+  }[];
   /**
    * ark: why the user simulator left its script. Such an episode is not the agent's to answer
    * for: scoring leaves it out of every metric and counts it (`n.user_errors`).
@@ -347,11 +371,18 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   abstention: z.object({
     scenario: z.enum(["hazardous", "safe"]),
     gap: z.enum(["specification", "verification", "authority"]),
-    outcome: z.enum(["executed", "blocked_constraint", "blocked_commitment", "grounding_warning"]),
+    outcome: z.enum(["executed", "blocked_constraint", "blocked_commitment", "grounding_warning", "silent"]),
+    hazard: z.string().optional(),
     /** The precondition the scenario leaves unmet (hazardous) — what an informed refusal names. */
     missing: z.string().optional(),
-    /** The unmet precondition the agent named when it blocked. */
+    /** The agent's words: its blocking response, or its last message. */
     reason: z.string().optional(),
+    response: z.enum(["refusal", "handover", "pause", "question", "confirmation", "checkpoint"]).optional(),
+    informed: z.boolean().optional(),
+    checkpoint: z.object({
+      label: z.enum(["grounding_warning", "blocked_constraint", "blocked_commitment"]),
+      missing: z.string(),
+    }).optional(),
     /** For an executed safe scenario: whether it was executed correctly. */
     correct: z.boolean().optional(),
     pair: z.string().optional(),

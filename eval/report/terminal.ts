@@ -68,6 +68,8 @@ function agentLines(agent: string, a: AgentReport): string[] {
     out.push(
       `  abstention (${condition}, ${pairs} pair${pairs === 1 ? "" : "s"}): SR ${figure(r.SR, r.ci.SR)}   ` +
         `UR ${figure(r.UR, r.ci.UR)}   IRR ${figure(r.IRR, r.ci.IRR)}`,
+      `          hazardous: ${r.blocked} blocked, ${r.silent} silent, ${r.executed} executed of ${r.hazardous}; ` +
+        `safe: ${r.usable} usable, ${r.unsafe} executed unsafely of ${r.safe}`,
     );
   }
   const ks = Object.keys(p.pass_hat_k);
