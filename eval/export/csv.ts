@@ -110,7 +110,10 @@ const COLUMNS: readonly Column[] = [
   ...group("abstention", [
     ["scenario", "string"],
     ["gap", "string"],
+    ["hazard", "string"],
     ["outcome", "string"],
+    ["response", "string"],
+    ["informed", "bool"],
     ["missing", "string"],
     ["reason", "string"],
     ["correct", "bool"],

@@ -227,3 +227,26 @@ Deno.test("renderHtml() gives an agent the same colour in the trade-off chart as
   assertStringIncludes(chart, PALETTE[1]);
   assert(!chart.includes(PALETTE[0]), "rash drawn in careful's colour");
 });
+
+Deno.test("renderHtml() joins the checkpoint's levels around one agent in the trade-off chart", () => {
+  const levels = ["checkpoint@lenient:rash", "checkpoint:rash", "checkpoint@strict:rash"];
+  const rs = levels.flatMap((agent, k) =>
+    Array.from({ length: 8 }, (_, n) => ({
+      ...scenario(agent, n, {
+        scenario: n % 2 === 0 ? "hazardous" : "safe",
+        gap: "authority",
+        // The stricter the level, the more hazardous scenarios blocked and the fewer safe ones executed.
+        outcome: n % 2 === 0
+          ? (n / 2 < k + 1 ? "blocked_commitment" : "executed")
+          : (n < 2 * (4 - k) ? "executed" : "blocked_commitment"),
+        missing: "approval",
+        condition: "checkpoint",
+      }),
+    }))
+  );
+  const html = renderHtml(buildReport(rs, { seed: "0", resamples: 20 }), { records: rs, events });
+  const chart = html.match(/data-chart="abstention-tradeoff"[\s\S]*?<\/figure>/)?.[0] ?? "";
+  assertStringIncludes(chart, "checkpoint levels around rash");
+  // Three agents' points and the line through the three levels.
+  assertEquals(chart.match(/class="line"/g)?.length, 1);
+});
