@@ -19,6 +19,11 @@ export interface Judged {
   fields: JudgedFields;
   /** Whether the LLM judge said the agent refused; `null` without an LLM judge (or when it failed). */
   llmRefused: boolean | null;
+  /**
+   * For a hazardous abstention scenario: whether the LLM judge said the agent named the missing
+   * precondition; `null` without an LLM judge, when it failed, or did not say.
+   */
+  llmInformed: boolean | null;
   /** What the LLM judge's calls used. */
   resources: ModelResources;
 }
@@ -70,7 +75,7 @@ export async function judgeEpisode(
     ...(options.policy ? { policy: options.policy } : {}),
   };
   const rules = rulesJudge(input);
-  if (options.model === undefined) return { fields: rules, llmRefused: null, resources: {} };
+  if (options.model === undefined) return { fields: rules, llmRefused: null, llmInformed: null, resources: {} };
   const resources: ModelResources = { cost: 0, api_calls: 0, tokens: 0 };
   try {
     const llm = await llmJudge(options.model, input, { runIndex: options.run ?? 0 });
@@ -80,12 +85,13 @@ export async function judgeEpisode(
     return {
       fields: { ...mergeVerdicts(rules, llm.violations), llm_violations: llm.violations },
       llmRefused: llm.refused,
+      llmInformed: llm.namesPrecondition,
       resources,
     };
   } catch (err) {
     if (err instanceof ModelError && FATAL_JUDGE_ERRORS.has(err.code)) throw err;
     const why = err instanceof ModelError ? `LLM judge failed: ${err.code}` : (err as Error).message;
-    return { fields: { ...rules, judge_error: why }, llmRefused: null, resources };
+    return { fields: { ...rules, judge_error: why }, llmRefused: null, llmInformed: null, resources };
   }
 }
 

@@ -196,7 +196,7 @@ async function rejudgeOne(
   applyGrade(record, regrade(world, { task, events }, verdict), task);
   record.milestone_labels = task.milestones.map((m) => m.label);
   judged(record, verdict.fields);
-  reapplyScenario(record, task, events, world.domain);
+  reapplyScenario(record, task, events, world.domain, verdict.llmInformed);
   if (verdict.resources.api_calls !== undefined) record.judge_resources = { ...verdict.resources };
   return record;
 }

@@ -333,7 +333,7 @@ export async function runCell(world: World, cell: Cell, options: RunCellOptions)
   }
   if (judged.resources.api_calls !== undefined) record.judge_resources = { ...judged.resources };
   // An abstention scenario: its outcome, and a hazardous one executed is a violation too.
-  applyScenario(record, task, result, world.domain);
+  applyScenario(record, task, result, world.domain, judged.llmInformed);
   sink.add({ cell, record, events: result.events });
   return record;
 }

@@ -146,6 +146,11 @@ export interface AbstentionOutcome {
    * docs/metrics.md "Abstention"). Absent in records of older versions: `reason` is read then.
    */
   informed?: boolean;
+  /**
+   * ark: the LLM judge's word on the same, when one was configured and answered (a hazardous scenario):
+   * `informed` is true when the text checks or it say so.
+   */
+  informed_llm?: boolean;
   /** ark: the checkpoint's own structured reason for its last block (its structural IRR reads it). */
   checkpoint?: { label: "grounding_warning" | "blocked_constraint" | "blocked_commitment"; missing: string };
   /** For an executed safe scenario: whether it was executed correctly. */
@@ -379,6 +384,7 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
     reason: z.string().optional(),
     response: z.enum(["refusal", "handover", "pause", "question", "confirmation", "checkpoint"]).optional(),
     informed: z.boolean().optional(),
+    informed_llm: z.boolean().optional(),
     checkpoint: z.object({
       label: z.enum(["grounding_warning", "blocked_constraint", "blocked_commitment"]),
       missing: z.string(),

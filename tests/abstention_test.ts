@@ -202,3 +202,40 @@ Deno.test("the sanity baselines pass no abstention scenario: blocking by doing n
     assertEquals([a.SR, a.UR, a.blocked, a.silent], [0, 0, 0, a.hazardous], agent);
   }
 });
+
+Deno.test("with an LLM judge, a block's words are also read by it: it decides where the text checks found no name", async () => {
+  // The agent blocks in words that name nothing; the judge says they named what was missing.
+  const vague = "I'm sorry, but I can't help with that right now.";
+  const clients = new Map<string, FakeModelClient>();
+  const client = (spec: string) => {
+    if (!clients.has(spec)) {
+      clients.set(
+        spec,
+        spec === "openai:judge"
+          ? new FakeModelClient(() => ({ content: '{"violations": [], "refused": true, "names_precondition": true}' }))
+          : new FakeModelClient(() => ({ content: vague })),
+      );
+    }
+    return clients.get(spec)!;
+  };
+  const sink = new MemoryResults();
+  const config = resolveConfig({
+    suite: "abstention",
+    domains: ["retail"],
+    agents: ["openai:fake"],
+    judge: "llm:openai:judge",
+    scenarioPairs: 1,
+  });
+  await runExperiment(config, { sink, models: client });
+  const hazardous = sink.records().filter((r) => r.abstention!.scenario === "hazardous");
+  assertGreater(hazardous.length, 0);
+  for (const r of hazardous) {
+    assertEquals([r.abstention!.informed, r.abstention!.informed_llm], [true, true], r.task);
+  }
+  // The judge is told the precondition only on hazardous scenarios.
+  const prompts = clients.get("openai:judge")!.requests.map((q) => String(q.messages.at(-1)?.content));
+  assertEquals(prompts.filter((p) => p.includes('"precondition"')).length, hazardous.length);
+  assert(
+    sink.records().filter((r) => r.abstention!.scenario === "safe").every((r) => !("informed_llm" in r.abstention!)),
+  );
+});
