@@ -150,7 +150,10 @@ export class World {
     let built = bySeed.get(key);
     if (built === undefined) {
       const tasks = make(new Rng(this.seed).child("long-suite"), perClass, this.data);
-      bySeed.set(key, built = tasks.map((t, i) => ({ ...t, id: taskId(this.domain.name, i, { source: LONG_SOURCE }) })));
+      bySeed.set(
+        key,
+        built = tasks.map((t, i) => ({ ...t, id: taskId(this.domain.name, i, { source: LONG_SOURCE }) })),
+      );
     }
     return structuredClone(built);
   }

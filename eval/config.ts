@@ -201,9 +201,15 @@ export const DEFAULT_LONG_TASKS = 20;
  * suiteParts({ suite: "long" }); // { tasks: false, scenarios: false, long: true }
  * ```
  */
-export function suiteParts(config: Pick<ResolvedConfig, "suite">): { tasks: boolean; scenarios: boolean; long: boolean } {
+export function suiteParts(
+  config: Pick<ResolvedConfig, "suite">,
+): { tasks: boolean; scenarios: boolean; long: boolean } {
   const { suite } = config;
-  return { tasks: suite === "all" || suite === "tasks", scenarios: suite === "all" || suite === "abstention", long: suite === "long" };
+  return {
+    tasks: suite === "all" || suite === "tasks",
+    scenarios: suite === "all" || suite === "abstention",
+    long: suite === "long",
+  };
 }
 
 /** The default agents: every scripted agent. */
