@@ -41,6 +41,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     faults: 0,
     recoverySteps: [],
     divergence: [0, 0.5],
+    missed: [0, 1],
     ...overrides,
   };
 }
