@@ -6,7 +6,9 @@
  * gold-replay tasks per second including the reset and the grading of changes;
  * then how long scoring a million records with 1,000 bootstrap resamples
  * takes, and the peak memory meanwhile; then the default experiment end to end and
- * how much of it the rules judge takes (`judge_episodes_per_s`, `judge_share`); then
+ * how much of it the rules judge takes (`judge_episodes_per_s`, `judge_share`); then the time of
+ * `deno task eval --suite long` and `--suite abstention` end to end (`eval_long_s`,
+ * `eval_abstention_s`); then
  * how fast `deno task import` takes 100 episodes (`import_episodes_per_s`): τ-bench's
  * GPT-4o runs, or an ark experiment's own transcripts without τ-bench's data; then the oracle's
  * episodes per second on each domain's long tasks (100 or more milestones), where it has any; then
@@ -28,6 +30,7 @@ import { benchScoring, type ScoreBench } from "./_bench_score.ts";
 import { benchJudge, type JudgeBench } from "./_bench_judge.ts";
 import { benchImport, type ImportBench } from "./_bench_import.ts";
 import { benchLong, type LongBench } from "./_bench_long.ts";
+import { benchSuites, type SuiteBench } from "./_bench_suites.ts";
 import { benchCheckpoint, type CheckpointBench } from "./_bench_checkpoint.ts";
 import { benchServe, type ServeBench } from "./_bench_serve.ts";
 import type { StoreBench } from "./_bench_store.ts";
@@ -165,6 +168,7 @@ function format(
   kernels: readonly DomainFigures[],
   score: ScoreBench,
   judge: JudgeBench,
+  suites: readonly SuiteBench[],
   imported: ImportBench,
   long: readonly LongBench[],
   checked: CheckpointBench,
@@ -192,6 +196,8 @@ function format(
     } s (judge_episodes_per_s ${judge.judge_episodes_per_s.toFixed(0)}, ${
       (judge.judge_share * 100).toFixed(1)
     }% of the eval)\n` +
+    suites.map((x) => `--suite ${x.suite} (${x.episodes} episodes): ${x.eval_s.toFixed(2)} s (eval_${x.suite}_s)\n`)
+      .join("") +
     `import ${imported.episodes} episodes (${
       imported.data === "tau-bench" ? "τ-bench's GPT-4o runs" : "transcripts of a generated experiment"
     }): ${imported.import_s.toFixed(2)} s (import_episodes_per_s ${imported.import_episodes_per_s.toFixed(0)})\n` +
@@ -255,6 +261,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const score = await benchScoring({ tasks: 10_000, agents: 5, runs: 20 });
   const judge = await benchJudge();
+  const suites = await benchSuites();
   const imported = await benchImport();
   const long = await benchLong(Object.values(domains));
   const checked = await benchCheckpoint(Object.values(domains));
@@ -272,6 +279,7 @@ export async function main(args: readonly string[]): Promise<number> {
       ["judge_s", round(judge.judge_s)],
       ["judge_episodes_per_s", Math.round(judge.judge_episodes_per_s)],
       ["judge_share", round(judge.judge_share)],
+      ...suites.flatMap((x) => [[`eval_${x.suite}_s`, round(x.eval_s)], [`eval_${x.suite}_episodes`, x.episodes]]),
       ["import_data", imported.data],
       ["import_s", round(imported.import_s)],
       ["import_episodes_per_s", Math.round(imported.import_episodes_per_s)],
@@ -299,7 +307,7 @@ export async function main(args: readonly string[]): Promise<number> {
     ]);
     console.log(JSON.stringify(out));
   } else {
-    console.log(format(kernels, score, judge, imported, long, checked, served, stored, text));
+    console.log(format(kernels, score, judge, suites, imported, long, checked, served, stored, text));
   }
   return 0;
 }

@@ -63,6 +63,8 @@ export interface Grade {
    * their final gold values, and the other milestones) the episode does not match (`d_t`).
    */
   divergence: number[];
+  /** For each milestone t, how many of the gold outcomes up to t the episode does not match (`m_t`, d_t's numerator). */
+  missed: number[];
   /** The episode's net change, from the tool events' changes. */
   changes: RowChange[];
 }
@@ -312,7 +314,7 @@ export function gradeEpisode(input: GradeInput): Grade {
     handedOver,
     milestones: { total: task.milestones.length, reached, achieved: at.filter((x) => x !== null).length },
     milestoneSteps: stepOf,
-    divergence: divergenceByMilestone(task, gold, changes, at),
+    ...divergenceByMilestone(task, gold, changes, at),
     changes,
   };
 }
@@ -330,18 +332,20 @@ function changeReached(
   return rows.every((r) => state.has(rowKey(r)) && jsonEqual(state.get(rowKey(r)), r.after));
 }
 
-// d_t: gold outcomes up to milestone t the episode misses — rows at their final gold values, and the other milestones.
+// m_t: gold outcomes up to milestone t the episode misses — rows at their final gold values, and the
+// other milestones; d_t: their share.
 function divergenceByMilestone(
   task: Task,
   gold: GoldReplay,
   changes: readonly RowChange[],
   at: readonly (number | null)[],
-): number[] {
+): { divergence: number[]; missed: number[] } {
   const final = new Map(gold.all.map((c) => [rowKey(c), c.after]));
   const mine = new Map(changes.map((c) => [rowKey(c), c.after]));
   const keys = new Set<string>();
   let others = 0, missedOthers = 0;
-  return task.milestones.map((m, i) => {
+  const missedAt: number[] = [];
+  const divergence = task.milestones.map((m, i) => {
     if (m.kind === "change") { for (const r of gold.calls[m.gold] ?? []) keys.add(rowKey(r)); }
     else {
       others++;
@@ -355,6 +359,8 @@ function divergenceByMilestone(
       if (want === undefined ? got !== undefined : !jsonEqual(want, got)) missed++;
     }
     const units = keys.size + others;
+    missedAt.push(missed);
     return units === 0 ? 0 : missed / units;
   });
+  return { divergence, missed: missedAt };
 }

@@ -104,7 +104,7 @@ export {
 } from "./vocabulary.ts";
 export { type ScriptedUser, scriptedUser, type ScriptedUserOptions } from "./user.ts";
 export { buildScenarios, DEFAULT_PAIRS, SCENARIO_SOURCE, unapproved, unverified, withheld } from "./scenarios.ts";
-export { type Recording, World, type WorldOptions } from "./world.ts";
+export { LONG_SOURCE, type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";
 export { TASK_CATEGORIES } from "./types.ts";
 export type * from "./constraints.ts";

@@ -594,6 +594,14 @@ export interface Domain<D = unknown> {
   /** Seeded task generator over a generated world. */
   tasks(rng: Rng, count: number, data: D): Task[];
   /**
+   * The domain's long-horizon suite (docs/metrics.md "Long horizon", `deno task eval --suite long`):
+   * `perClass` tasks of each length × dependency class of its long task families (each with
+   * `family`, `length` and `dependency`), ids left `""`: the world gives them `long:<domain>/<i>` in
+   * this order (`World.longTasks()`), so the order must only grow with `perClass`.
+   * @default {undefined: the domain has no long task families}
+   */
+  longTasks?(rng: Rng, perClass: number, data: D): Task[];
+  /**
    * The domain's scripted playbook, which the scripted agents (`oracle`, `noisy`, `reckless`, `literal`)
    * drive (see `Solver`).
    */

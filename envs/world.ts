@@ -16,6 +16,10 @@ import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
 import { callTool, ToolError } from "./tool.ts";
 import type { Domain, RowChange, Task, Tool, ToolContext, ToolResult } from "./types.ts";
+import { taskId } from "./task_id.ts";
+
+/** The source part of the long suite's task ids: `long:<domain>/<n>` (`World.longTasks()`). */
+export const LONG_SOURCE = "long";
 
 /** How to open a world. */
 export interface WorldOptions {
@@ -52,6 +56,8 @@ interface Image {
 const images = new Map<string, Image>();
 /** Scenarios built, by world data, then seed and pairs (`World.scenarios()`). */
 const SCENARIOS = new WeakMap<object, Map<string, Task[]>>();
+/** Long suites built, by world data, then seed and tasks per class (`World.longTasks()`). */
+const LONG = new WeakMap<object, Map<string, Task[]>>();
 
 /**
  * An open world of a domain.
@@ -126,6 +132,28 @@ export class World {
     let built = bySeed.get(key);
     if (built === undefined) {
       bySeed.set(key, built = buildScenarios(this.domain, this.data, new Rng(this.seed).child("scenarios"), pairs));
+    }
+    return structuredClone(built);
+  }
+
+  /**
+   * The domain's long-horizon suite drawn from this world's seed (`Domain.longTasks`): `perClass`
+   * tasks of each length × dependency class, ids `long:<domain>/<i>` (apart from the domain's own
+   * tasks, whose long ones are one per class); none when the domain has no long task families.
+   */
+  longTasks(perClass: number): Task[] {
+    const make = this.domain.longTasks;
+    if (make === undefined) return [];
+    let bySeed = LONG.get(this.data as object);
+    if (bySeed === undefined) LONG.set(this.data as object, bySeed = new Map());
+    const key = `${this.seed}\u001f${perClass}`;
+    let built = bySeed.get(key);
+    if (built === undefined) {
+      const tasks = make(new Rng(this.seed).child("long-suite"), perClass, this.data);
+      bySeed.set(
+        key,
+        built = tasks.map((t, i) => ({ ...t, id: taskId(this.domain.name, i, { source: LONG_SOURCE }) })),
+      );
     }
     return structuredClone(built);
   }

@@ -91,10 +91,15 @@ export interface ExperimentConfig {
   longRuns?: number | null;
   /**
    * What the experiment runs: the domains' tasks under the conditions (`"tasks"`), their paired
-   * abstention scenarios (`"abstention"`, docs/metrics.md "Abstention"), or both.
+   * abstention scenarios (`"abstention"`, docs/metrics.md "Abstention"), or both (`"all"`); or the
+   * long-horizon suite alone (`"long"`, docs/metrics.md "Long horizon"): `longTasks` tasks of each
+   * length × dependency class of every domain that has long task families, nominal only, `runs`
+   * times each (`longRuns` for 100+ milestones). The domains' tasks hold one long task per class only.
    * @default {"all"}
    */
   suite?: Suite;
+  /** Tasks per length × dependency class of the long suite (`suite: "long"`). @default {20} */
+  longTasks?: number;
   /** Pairs of abstention scenarios per template of each domain. @default {2} */
   scenarioPairs?: number;
   /** Runs of each abstention scenario (nominal only). @default {1} */
@@ -181,13 +186,30 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** The default API root of `anthropic:` models. */
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** What an experiment runs (see `ExperimentConfig.suite`). */
-export type Suite = "all" | "tasks" | "abstention";
+export type Suite = "all" | "tasks" | "abstention" | "long";
 /** The suites, as `--suite` takes them. */
-export const SUITES: readonly Suite[] = ["all", "tasks", "abstention"];
+export const SUITES: readonly Suite[] = ["all", "tasks", "abstention", "long"];
+/** The long suite's tasks per length × dependency class when the config does not say. */
+export const DEFAULT_LONG_TASKS = 20;
 
-/** Whether an experiment runs the domains' tasks, and whether it runs their abstention scenarios. */
-export function suiteParts(config: Pick<ResolvedConfig, "suite">): { tasks: boolean; scenarios: boolean } {
-  return { tasks: config.suite !== "abstention", scenarios: config.suite !== "tasks" };
+/**
+ * Whether an experiment runs the domains' tasks, their abstention scenarios, and the long suite.
+ *
+ * @example
+ * ```ts
+ * import { suiteParts } from "./config.ts";
+ * suiteParts({ suite: "long" }); // { tasks: false, scenarios: false, long: true }
+ * ```
+ */
+export function suiteParts(
+  config: Pick<ResolvedConfig, "suite">,
+): { tasks: boolean; scenarios: boolean; long: boolean } {
+  const { suite } = config;
+  return {
+    tasks: suite === "all" || suite === "tasks",
+    scenarios: suite === "all" || suite === "abstention",
+    long: suite === "long",
+  };
 }
 
 /** The default agents: every scripted agent. */
@@ -390,8 +412,14 @@ const SETTINGS = {
         .default("all"),
     flags: [flag("--suite S", [
       'what to run: "tasks" (the tasks under the conditions), "abstention"',
-      '(the paired abstention scenarios) or "all" (default)',
+      '(the paired abstention scenarios), "all" (both, default; one long',
+      'task per class), or "long" (the long-horizon suite: --long-tasks',
+      "tasks per length x dependency class, nominal, --runs each)",
     ])],
+  },
+  longTasks: {
+    schema: (f) => f.count("the long tasks per class").default(DEFAULT_LONG_TASKS),
+    flags: [flag("--long-tasks N", "tasks per length x dependency class of --suite long (default 20)", numberText)],
   },
   scenarioPairs: {
     schema: (f) => f.count("the scenario pairs per template").default(DEFAULT_PAIRS),
@@ -782,6 +810,7 @@ function extras(c: Named): Record<string, unknown> {
   if (c.worldSeed !== "0") out.worldSeed = c.worldSeed;
   if (c.suite !== "all") out.suite = c.suite;
   Object.assign(out, scenarioFields(c));
+  if (suiteParts(c).long && c.longTasks !== DEFAULT_LONG_TASKS) out.longTasks = c.longTasks;
   if (c.user !== "scripted") out.user = c.user;
   // Not the judge: it changes how episodes are judged, not what they are, and `deno task judge`
   // may change it later; the experiment keeps its name.
@@ -844,6 +873,7 @@ export function configIdentity(config: ResolvedConfig): Record<string, unknown> 
   if (config.longRuns !== null) identity.longRuns = config.longRuns;
   if (config.suite !== "all") identity.suite = config.suite;
   Object.assign(identity, scenarioFields(config));
+  if (suiteParts(config).long && config.longTasks !== DEFAULT_LONG_TASKS) identity.longTasks = config.longTasks;
   if (config.user !== "scripted") identity.user = config.user;
   if (config.judge !== "rules") identity.judge = config.judge;
   if (config.temperature !== null) identity.temperature = config.temperature;

@@ -122,7 +122,8 @@ export function regrade(
 }
 
 /**
- * Writes a grade's verdict fields into a record: success, milestones and divergence, and ark's outcome
+ * Writes a grade's verdict fields into a record: success, milestones, divergence (and a long task's
+ * `missed`), and ark's outcome
  * grade when the task's success follows τ-bench's rule.
  */
 export function applyGrade(
@@ -136,5 +137,6 @@ export function applyGrade(
   record.recovered = record.faults > 0 ? grade.success : record.first_error_step !== null && grade.success;
   record.milestones = { ...grade.milestones };
   record.divergence = [...grade.divergence];
+  if (record.length !== undefined) record.missed = [...grade.missed];
   return record;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { deriveSeed, parseTaskId, type Task, taskSuite } from "../envs/mod.ts";
+import { deriveSeed, LONG_SOURCE, parseTaskId, type Task, taskSuite } from "../envs/mod.ts";
 import { textModeOf } from "../agents/mod.ts";
 import { type Condition, CONDITIONS, type ResolvedConfig } from "./config.ts";
 import { conditionDefinition } from "./conditions/registry.ts";
@@ -79,7 +79,8 @@ export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones" | "
  * The cells of an experiment, in a fixed order: domain (in the order tasks come; another
  * benchmark's tasks and abstention scenarios apart, `taskSuite()`), agent, task, condition,
  * variant, run (a long task's runs capped by `longRuns`, see `runsOf()`; an abstention scenario
- * runs nominal only, `scenarioRuns` times). A cell's seed
+ * runs nominal only, `scenarioRuns` times; a task of the long suite, `long:<domain>/<n>`, nominal
+ * only, `runs` times, capped the same way). A cell's seed
  * depends only on its own coordinates, so adding tasks, runs, agents or conditions changes no
  * other cell. Throws a `TypeError` on a task id that `parseTaskId()` does not read.
  *
@@ -93,11 +94,12 @@ export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones" | "
  */
 export function planCells(
   config:
-    & Pick<ResolvedConfig, "agents" | "seed" | "conditions">
+    & Pick<ResolvedConfig, "agents" | "seed" | "conditions" | "runs">
     & Partial<Pick<ResolvedConfig, "longRuns" | "scenarioRuns">>,
   tasks: readonly PlannedTask[],
 ): Cell[] {
   const byDomain = new Map<string, PlannedTask[]>();
+  const longSuite = new Set<string>();
   for (const task of tasks) {
     const id = parseTaskId(task.id);
     if (id === null) {
@@ -105,6 +107,7 @@ export function planCells(
     }
     const suite = taskSuite(id);
     byDomain.set(suite, [...byDomain.get(suite) ?? [], task]);
+    if (id.source === LONG_SOURCE) longSuite.add(task.id);
   }
   const variants = CONDITIONS.map((condition) => [condition, conditionVariants(config, condition)] as const);
   const cells: Cell[] = [];
@@ -114,6 +117,15 @@ export function planCells(
         if (task.scenario !== undefined) {
           // An abstention scenario runs as it is (nominal), `scenarioRuns` times.
           for (let run = 0; run < (config.scenarioRuns ?? 1); run++) {
+            const key: CellKey = { agent, task: task.id, run, condition: "nominal", variant: null };
+            cells.push({ ...key, seed: cellSeed(config.seed, key) });
+          }
+          continue;
+        }
+        if (longSuite.has(task.id)) {
+          // A task of the long suite runs nominal only, `runs` times (capped by `longRuns`).
+          const runs = runsOf(task, config.runs, config.longRuns ?? null);
+          for (let run = 0; run < runs; run++) {
             const key: CellKey = { agent, task: task.id, run, condition: "nominal", variant: null };
             cells.push({ ...key, seed: cellSeed(config.seed, key) });
           }

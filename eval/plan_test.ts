@@ -28,6 +28,7 @@ Deno.test("resolveConfig() fills every default and names the experiment", () => 
     maxSteps: 30,
     longRuns: null,
     suite: "all",
+    longTasks: 20,
     scenarioPairs: 2,
     scenarioRuns: 1,
     user: "scripted",

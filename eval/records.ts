@@ -57,7 +57,7 @@ export interface ToRecordOptions {
   /**
    * The task: when its `success` follows τ-bench's rule, ark's outcome grade goes in `outcome`; its
    * `category`, `family`, `length` and `dependency` are copied when it has them, and a long-horizon
-   * task (one with a `length`) gets `step_outcomes`.
+   * task (one with a `length`) gets `step_outcomes` and `missed`.
    * @default {no outcome field, no task fields}
    */
   task?: Pick<Task, "rule" | "expect" | "category" | "family" | "length" | "dependency">;
@@ -131,7 +131,10 @@ export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecord
   if (faults > 0) record.recovery_steps = [...result.recoverySteps];
   if (options.milestoneLabels !== undefined) record.milestone_labels = [...options.milestoneLabels];
   record.divergence = [...result.divergence];
-  if (options.task?.length !== undefined) record.step_outcomes = stepOutcomes(result);
+  if (options.task?.length !== undefined) {
+    record.missed = [...result.missed];
+    record.step_outcomes = stepOutcomes(result);
+  }
   if (options.verdict !== undefined) judged(record, options.verdict);
   if (result.confidenceSource !== null && result.confidenceSource !== "stated") {
     record.confidence_source = result.confidenceSource;
@@ -254,6 +257,7 @@ const KEYS = [
   "writes",
   "milestone_labels",
   "divergence",
+  "missed",
   "step_outcomes",
   "agent_error",
   "model_retries",

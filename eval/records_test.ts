@@ -41,6 +41,7 @@ function result(overrides: Partial<EpisodeResult> = {}): EpisodeResult {
     faults: 0,
     recoverySteps: [],
     divergence: [0, 0.5],
+    missed: [0, 1],
     ...overrides,
   };
 }
@@ -242,7 +243,10 @@ Deno.test("toRecord() of a model agent: its usage, its time with model latency, 
 
 Deno.test("toRecord() copies the task's category and long-horizon fields and writes them after variant", () => {
   const plain = toRecord(cell, result(), { task: { rule: "outcome", expect: "act" } });
-  assertEquals(["category", "family", "length", "dependency", "step_outcomes"].some((k) => k in plain), false);
+  assertEquals(
+    ["category", "family", "length", "dependency", "step_outcomes", "missed"].some((k) => k in plain),
+    false,
+  );
   const categorised = toRecord(cell, result(), { task: { expect: "act", category: "edge" } });
   assertEquals(categorised.category, "edge");
   assertEquals("step_outcomes" in categorised, false);
@@ -275,6 +279,8 @@ Deno.test("toRecord() copies the task's category and long-horizon fields and wri
     recordLine(long).includes('"variant":null,"family":"chain","length":2,"dependency":"strong","success":true'),
     true,
   );
-  assertEquals(recordLine(long).includes('"divergence":[0,0.5],"step_outcomes":"oxorMO"'), true);
-  assertEquals(EpisodeRecordSchema.parse(JSON.parse(recordLine(long))).step_outcomes, "oxorMO");
+  // A long task's m_t (for α) after d_t, before the step outcomes.
+  assertEquals(recordLine(long).includes('"divergence":[0,0.5],"missed":[0,1],"step_outcomes":"oxorMO"'), true);
+  const parsed = EpisodeRecordSchema.parse(JSON.parse(recordLine(long)));
+  assertEquals([parsed.step_outcomes, parsed.missed], ["oxorMO", [0, 1]]);
 });

@@ -3,21 +3,23 @@
 // generated worlds of the config's domains, or, for an imported experiment, the worlds its source
 // names (τ-bench's data, or generated worlds). Used by eval/ and the bench in cli/.
 import { getDomain, type JudgePolicy, openTauBench, type Task, World } from "../envs/mod.ts";
-import { type ImportWorld, type ResolvedConfig, suiteParts } from "./config.ts";
+import { DEFAULT_LONG_TASKS, type ImportWorld, type ResolvedConfig, suiteParts } from "./config.ts";
 
 /**
  * The tasks an experiment runs in its generated worlds, by id, in order: each world's first
- * `tasks` tasks, then its abstention scenarios (`scenarioPairs` per template), as `suite` says.
+ * `tasks` tasks, then its abstention scenarios (`scenarioPairs` per template), or its long suite
+ * (`longTasks` per length × dependency class), as `suite` says.
  */
 export function experimentTasks(
-  config: Pick<ResolvedConfig, "tasks" | "suite" | "scenarioPairs">,
+  config: Pick<ResolvedConfig, "tasks" | "suite" | "scenarioPairs"> & Partial<Pick<ResolvedConfig, "longTasks">>,
   worlds: readonly World[],
 ): Map<string, Task> {
-  const { tasks: main, scenarios } = suiteParts(config);
+  const { tasks: main, scenarios, long } = suiteParts(config);
   const out = new Map<string, Task>();
   for (const world of worlds) {
     if (main) { for (const task of world.defaultTasks(config.tasks)) out.set(task.id, task); }
     if (scenarios) { for (const task of world.scenarios(config.scenarioPairs)) out.set(task.id, task); }
+    if (long) { for (const task of world.longTasks(config.longTasks ?? DEFAULT_LONG_TASKS)) out.set(task.id, task); }
   }
   return out;
 }
@@ -50,7 +52,9 @@ export class ExperimentWorlds implements Disposable {
    * by the source cannot be read.
    */
   static open(
-    config: Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks" | "source" | "suite" | "scenarioPairs">,
+    config:
+      & Pick<ResolvedConfig, "domains" | "worldSeed" | "tasks" | "source" | "suite" | "scenarioPairs">
+      & Partial<Pick<ResolvedConfig, "longTasks">>,
   ): ExperimentWorlds {
     if (config.source !== undefined) return ExperimentWorlds.of(config.source.worlds);
     const worlds: World[] = [];

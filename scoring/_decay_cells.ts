@@ -3,6 +3,7 @@
 // class, each condition, each length class × dependency kind), and each cell's and group's slots in
 // the vector. Private to scoring/.
 import type { EpisodeRecord } from "./record.ts";
+import { FIT_SUMS } from "./_decay_alpha.ts";
 
 /** The conditions in the order cells and groups list them. */
 export const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
@@ -10,8 +11,8 @@ export const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
 /** The sums a cell keeps after its histogram of `reached`, in slot order. */
 export const SUMS = ["failed", "failedReached", "faulted", "recovered", "recoverySum", "recoveryCount"] as const;
 
-/** A group's sums read back from the vector, with its episode count and its α sum and count. */
-export type Tally = Record<(typeof SUMS)[number] | "n" | "alphaSum" | "alphaCount", number>;
+/** A group's sums read back from the vector, with its episode count and the sums of its α fit. */
+export type Tally = Record<(typeof SUMS)[number] | "n" | (typeof FIT_SUMS)[number], number>;
 
 /** The dependency kinds in the order cells and groups list them ("" for records without one). */
 export const DEPENDENCY_ORDER = ["", "strong", "weak"] as const;
@@ -34,9 +35,9 @@ export interface Cell {
 }
 
 /**
- * Overall, one length class or one condition: a union of cells. Variance amplification is a
- * ratio within a task, so it does not add up over cells: each group has its own two slots
- * (sum and count of α_t) at `alpha`.
+ * Overall, one length class or one condition: a union of cells. Variance amplification is fitted
+ * on variances within a task, which do not add up over cells: each group has its own slots (the
+ * sums of its fit, `FIT_SUMS`) at `alpha`.
  */
 export interface Group {
   key: string;
@@ -44,7 +45,8 @@ export interface Group {
   maxT: number;
   alpha: number;
   tasks: number;
-  diverged: boolean;
+  /** Whether a record of the group has `missed` (m_t). */
+  counted: boolean;
 }
 
 /**
@@ -63,8 +65,8 @@ export function layout(records: readonly EpisodeRecord[]): Layout {
   for (const c of cells) c.base = size, size += c.total + 1 + SUMS.length;
   const group = (key: string, members: Cell[]): Group => {
     const alpha = size;
-    size += 2;
-    return { key, cells: members, maxT: Math.max(...members.map((c) => c.total)), alpha, tasks: 0, diverged: false };
+    size += FIT_SUMS.length;
+    return { key, cells: members, maxT: Math.max(...members.map((c) => c.total)), alpha, tasks: 0, counted: false };
   };
   const lengths = [...new Set(cells.map((c) => c.total))];
   const groups = [

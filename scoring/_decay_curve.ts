@@ -1,6 +1,7 @@
 // The decay curve (docs/metrics.md "Long horizon"): a group's tally and survivor counts read from the
 // accumulator vector, and R(t) from them as a product-limit estimate. Private to scoring/.
 import { type Cell, type Group, SUMS, type Tally } from "./_decay_cells.ts";
+import { FIT_SUMS } from "./_decay_alpha.ts";
 
 /**
  * A group's tally from the vector, its survivors (`survivors[t]` = episodes with reached ≥ t)
@@ -15,9 +16,13 @@ export function groupTally(g: Group, acc: Float64Array, survivors: Float64Array,
     recovered: 0,
     recoverySum: 0,
     recoveryCount: 0,
-    alphaSum: acc[g.alpha],
-    alphaCount: acc[g.alpha + 1],
+    pairs: 0,
+    sx: 0,
+    sy: 0,
+    sxx: 0,
+    sxy: 0,
   };
+  FIT_SUMS.forEach((k, i) => s[k] = acc[g.alpha + i]);
   for (const { base, total } of g.cells) {
     for (let i = 0; i < SUMS.length; i++) s[SUMS[i]] += acc[base + total + 1 + i];
   }

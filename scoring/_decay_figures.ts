@@ -4,7 +4,7 @@
 // milestone 1); the summary turns those into `null` with a reason. Private to scoring/.
 import type { CurvePoint, DecayGroup, HeadlineName, SteadyState } from "./decay.ts";
 import { fitDecayRate, fitSteadyState, percentileInterval, type SteadyStateFit } from "./_fit.ts";
-import { EPSILON } from "./_decay_alpha.ts";
+import { fitAmplification } from "./_decay_alpha.ts";
 import type { Group, Tally } from "./_decay_cells.ts";
 import { productLimit } from "./_decay_curve.ts";
 import type { Fragile } from "./_decay_fragile.ts";
@@ -16,6 +16,7 @@ export const HEADLINES: readonly HeadlineName[] = [
   "r_inf",
   "mean_path_length",
   "alpha",
+  "beta",
   "error_recovery_rate",
   "recovery_cost",
 ];
@@ -33,6 +34,7 @@ export interface Headlines {
 export function headlines(curve: Float64Array, s: Tally): Headlines {
   const lambda = fitDecayRate(curve);
   const fit = curve.length > 2 ? fitSteadyState(curve) : null;
+  const { alpha, beta } = fitAmplification([s.pairs, s.sx, s.sy, s.sxx, s.sxy]);
   return {
     lambda,
     fit,
@@ -40,7 +42,8 @@ export function headlines(curve: Float64Array, s: Tally): Headlines {
       per_step_reliability: Math.exp(-lambda),
       r_inf: fit === null ? NaN : fit.rInf,
       mean_path_length: s.failedReached / s.failed,
-      alpha: s.alphaSum / s.alphaCount,
+      alpha,
+      beta,
       error_recovery_rate: s.recovered / s.faulted,
       recovery_cost: s.recoverySum / s.recoveryCount,
     },
@@ -74,6 +77,7 @@ export function summarize(group: Group, point: Point, boot: Boot, resamples: num
   if (lambda === Infinity) reasons.lambda = "infinite: no episode reached milestone 1";
   else if (Number.isNaN(lambda)) reasons.lambda = whyNull(group).per_step_reliability;
   if (fit !== null && fit.q === 0) reasons["r_inf.lambda"] = "infinite: the fit drops to R∞ after one step";
+  const note = startNote(curve, lambda);
 
   return {
     n: tally.n,
@@ -86,11 +90,27 @@ export function summarize(group: Group, point: Point, boot: Boot, resamples: num
     r_inf: fit === null ? null : steadyState(fit),
     mean_path_length: figures.mean_path_length,
     alpha: figures.alpha,
+    beta: figures.beta,
     error_recovery_rate: figures.error_recovery_rate,
     recovery_cost: figures.recovery_cost,
     ci,
     reasons,
+    ...(note === null ? {} : { notes: { lambda: note } }),
   };
+}
+
+/** The share of a curve's drop at milestone 1 from which λ's fit notes that failures sit at the start. */
+export const START_SHARE = 0.5;
+
+// A note when most of the curve's drop is at milestone 1: λ, a line through the origin in ln R(t),
+// then reads a failure at the start as a steady decay per milestone.
+function startNote(curve: Float64Array, lambda: number): string | null {
+  const end = curve.length - 1;
+  if (end < 2 || !Number.isFinite(lambda)) return null;
+  const drop = 1 - curve[end], first = 1 - curve[1];
+  if (!(drop > 0) || first / drop < START_SHARE) return null;
+  return `${Math.round((100 * first) / drop)}% of the drop of R(t) is at milestone 1: failures sit at the start, ` +
+    "which the fit ln R(t) ≈ −λ·t reads as a steady decay per milestone";
 }
 
 // Why each headline figure of a group is undefined, when it is.
@@ -99,7 +119,12 @@ function whyNull(group: Group): Record<HeadlineName, string> {
     per_step_reliability: "the curve stops at t = 0 (no task has milestones)",
     r_inf: "the fit needs the curve up to t = 2 at least",
     mean_path_length: "no episode failed",
-    alpha: group.diverged ? `no task has a step with V_t > ${EPSILON} before another step` : "no record has divergence",
+    alpha: group.counted
+      ? "V_t = var(m_t) does not vary over the milestones (the runs never drift apart), or under two runs per task"
+      : "no record has missed (m_t of a long-horizon task)",
+    beta: group.counted
+      ? "V_t = var(m_t) does not vary over the milestones (the runs never drift apart), or under two runs per task"
+      : "no record has missed (m_t of a long-horizon task)",
     error_recovery_rate: "no episode had faults",
     recovery_cost: "no record has recovery_steps",
   };
@@ -152,6 +177,7 @@ export function emptyGroup(reason: string): DecayGroup {
     r_inf: null,
     mean_path_length: null,
     alpha: null,
+    beta: null,
     error_recovery_rate: null,
     recovery_cost: null,
     ci: Object.fromEntries(HEADLINES.map((h) => [h, null])) as DecayGroup["ci"],

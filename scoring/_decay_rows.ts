@@ -23,7 +23,7 @@ type Row = Map<number, number>;
 
 const add = (row: Row, slot: number, value: number) => row.set(slot, (row.get(slot) ?? 0) + value);
 
-/** The rows of some tasks; counts each group's tasks (`Group.tasks`) and notes divergence (`Group.diverged`). */
+/** The rows of some tasks; counts each group's tasks (`Group.tasks`) and notes `missed` (`Group.counted`). */
 export function taskRows(tasks: readonly Unit[], groups: Group[], cellOf: (r: EpisodeRecord) => Cell): Rows {
   const offsets = [0], slots: number[] = [], values: number[] = [], cluster: number[] = [];
   const seen: (string | null)[] = groups.map(() => null), ids = new Map<string, number>();
@@ -57,20 +57,20 @@ function addRun(row: Row, r: EpisodeRecord, cell: Cell): void {
   for (const steps of r.recovery_steps ?? []) add(row, sums + 4, steps), add(row, sums + 5, 1);
 }
 
-// Each group's α sum and count over the task's runs in it, when some run has `divergence`.
+// Each group's sums of the α fit over the task's runs in it, when some run has `missed`.
 function addAmplification(
   row: Row,
   runs: readonly EpisodeRecord[],
   where: { cells: readonly Cell[]; groups: readonly [number, Group][] },
 ): void {
-  if (!runs.some((r) => r.divergence !== undefined)) return;
+  if (!runs.some((r) => r.missed !== undefined)) return;
   const whole = amplification(runs);
   for (const [k, g] of where.groups) {
     const mine = runs.filter((_, i) => where.cells[i].groups.includes(k));
     // A task usually has one length, whose group then holds all its runs.
-    const { alphaSum, alphaCount, diverged } = mine.length === runs.length ? whole : amplification(mine);
-    g.diverged ||= diverged;
-    if (alphaCount > 0) add(row, g.alpha, alphaSum), add(row, g.alpha + 1, alphaCount);
+    const { sums, counted } = mine.length === runs.length ? whole : amplification(mine);
+    g.counted ||= counted;
+    if (sums[0] > 0) sums.forEach((v, i) => add(row, g.alpha + i, v));
   }
 }
 

@@ -10,8 +10,10 @@
  * (`by_length_dependency`, keyed `"<length>/<kind>"`); in every group the completion share
  * (mean achieved / total) and the meltdown rate and onset, with intervals; the length
  * robustness `R_len` per family and dependency kind (`r_len`); the runs per length class
- * (`runs_by_length`); and R∞ only for length classes of at least 20 milestones
- * (`R_INF_MIN_LENGTH`). Records without those fields give the profile they always gave.
+ * (`runs_by_length`); and R∞ only for one length class of at least 20 milestones
+ * (`R_INF_MIN_LENGTH`), never for a group that pools lengths. Completion share and meltdown are
+ * taken over the long-horizon records only (those with a `length`), and α is fitted on `missed`,
+ * which ark writes for those alone. Records without those fields give the profile they always gave.
  *
  * Within one length class the curve is exactly docs/metrics.md's fraction of episodes
  * with `reached ≥ t`. Where classes are mixed (the overall and per-condition
@@ -31,7 +33,7 @@ import { accumulate, type Rows, taskRows } from "./_decay_rows.ts";
 import { groupTally, productLimit } from "./_decay_curve.ts";
 import { fragileOf } from "./_decay_fragile.ts";
 import { type Boot, emptyGroup, HEADLINES, headlines, type Point, summarize } from "./_decay_figures.ts";
-import { longFigures } from "./_decay_long.ts";
+import { LONG_NAMES, longFigures } from "./_decay_long.ts";
 import { lengthRobustness, runsByLength } from "./_decay_length.ts";
 
 // The steps, in the order decayProfile() takes them: lay the records out as cells (milestone total ×
@@ -143,8 +145,14 @@ export interface DecayGroup {
   r_inf: SteadyState | null;
   /** Mean `reached` of the failed episodes, in [0, max]. */
   mean_path_length: number | null;
-  /** Mean variance amplification α_t over tasks and steps, ≥ −1 (> 0: runs drift apart). */
+  /**
+   * Variance amplification α of the least-squares fit `V_{t+1} = (1 + α)·V_t + β` over t, pooling
+   * the group's tasks, with `V_t` the variance of `m_t` (records' `missed`) over one task's runs:
+   * ≈ 0 for independent errors, > 0 when errors cascade.
+   */
   alpha: number | null;
+  /** The additive term β of the same fit: the variance one milestone adds (> 0 for independent errors). */
+  beta: number | null;
   /** Share of episodes with faults that succeeded. */
   error_recovery_rate: number | null;
   /** Mean extra steps from an injected fault to the next on-plan action, ≥ 0. */
@@ -168,6 +176,12 @@ export interface DecayGroup {
   ci: Record<HeadlineName, [number, number] | null> & Partial<Record<LongHeadlineName, [number, number] | null>>;
   /** Why each `null` is null, keyed by field (`"band"` for the curve's lo/hi). */
   reasons: Record<string, string>;
+  /**
+   * Caveats of a figure that is not null, keyed by field: `lambda` when at least half of the
+   * curve's drop is at milestone 1 (failures sit at the start, which a steady decay misreads).
+   * @default {absent: no caveat}
+   */
+  notes?: Record<string, string>;
 }
 
 /** The long-horizon figures that carry a bootstrap interval, where records carry ark's long-horizon fields. */
@@ -179,6 +193,7 @@ export type HeadlineName =
   | "r_inf"
   | "mean_path_length"
   | "alpha"
+  | "beta"
   | "error_recovery_rate"
   | "recovery_cost";
 
@@ -240,12 +255,11 @@ export interface DecayProfile extends DecayGroup {
  * (every agent, every condition) move together, and one resample serves every
  * group, so the groups' bands are jointly consistent; a percentile interval
  * skips the resamples where its figure is undefined (as for a group none of
- * whose tasks was drawn). Variance amplification is per task, i.e. one agent's
- * runs of one task id: `V_t` is the population variance of `d_t` over the runs
- * whose `divergence` reaches t (α_t is a ratio of variances, so the divisor
- * cancels whenever the same runs count at t and t + 1), and α pools every
- * (task, t) with `V_t > 1e-8`. The same records and seed give the same digits
- * in any record order.
+ * whose tasks was drawn). Variance amplification is fitted within tasks, i.e.
+ * one agent's runs of one task id: `V_t` is the sample variance of `m_t` (the
+ * records' `missed`) over its runs, and α and β are the least-squares fit of
+ * `V_{t+1} = (1 + α)·V_t + β` over every (task, t) pair of the group. The same
+ * records and seed give the same digits in any record order.
  *
  * @example
  * ```ts
@@ -270,7 +284,7 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   );
   const summary = (k: number) => {
     const plain = summarize(groups[k], points[k], boots[k], resamples);
-    return long ? extend(plain, groups[k], { seed, resamples }) : plain;
+    return long ? extend(steadyStateRule(plain, groups[k]), groups[k], { seed, resamples }) : plain;
   };
   const keyed = (prefix: string) =>
     Object.fromEntries(
@@ -285,12 +299,16 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   return profile;
 }
 
-// A group's figures with the long-horizon ones added, and R∞ left out of a length class under 20.
+// A group's figures with the long-horizon ones added, over its long-horizon tasks' records only
+// (those with a `length`): completion share and meltdown are never pooled with short tasks.
 function extend(group: DecayGroup, g: Group, options: { seed: string; resamples: number }): DecayGroup {
-  const records = g.cells.flatMap((c) => c.records);
+  const records = g.cells.flatMap((c) => c.records).filter((r) => r.length !== undefined);
   const { ci, reasons, ...figures } = group;
   const more = longFigures(records, { seed: `${options.seed}\u001f${g.key}`, resamples: options.resamples });
-  const out: DecayGroup = {
+  if (records.length === 0) {
+    for (const name of LONG_NAMES) more.reasons[name] = "no long-horizon task (a record with a length) in the group";
+  }
+  return {
     ...figures,
     completion_share: more.completion_share,
     meltdown_rate: more.meltdown_rate,
@@ -298,15 +316,24 @@ function extend(group: DecayGroup, g: Group, options: { seed: string; resamples:
     ci: { ...ci, ...more.ci },
     reasons: { ...reasons, ...more.reasons },
   };
-  const classOf = g.key.startsWith("length/") || g.key.startsWith("ld/") ? g.maxT : null;
-  if (classOf !== null && classOf < R_INF_MIN_LENGTH) {
-    out.r_inf = null;
-    out.ci.r_inf = null;
-    delete out.reasons["ci.r_inf"];
-    delete out.reasons["r_inf.lambda"];
-    out.reasons.r_inf =
-      `reported for length classes of at least ${R_INF_MIN_LENGTH} milestones only (this one has ${classOf})`;
-  }
+}
+
+// R∞ only for one length class of at least R_INF_MIN_LENGTH milestones: never for a group that
+// pools lengths (a mixed curve has no one steady state), nor for a short class.
+function steadyStateRule(out: DecayGroup, g: Group): DecayGroup {
+  const lengths = new Set(g.cells.map((c) => c.total));
+  if (out.r_inf === null && out.reasons.r_inf !== undefined) return out;
+  const why = lengths.size > 1
+    ? `reported for one length class only, never for a group that pools lengths (this one has ${lengths.size})`
+    : g.maxT < R_INF_MIN_LENGTH
+    ? `reported for length classes of at least ${R_INF_MIN_LENGTH} milestones only (this one has ${g.maxT})`
+    : null;
+  if (why === null) return out;
+  out.r_inf = null;
+  out.ci.r_inf = null;
+  delete out.reasons["ci.r_inf"];
+  delete out.reasons["r_inf.lambda"];
+  out.reasons.r_inf = why;
   return out;
 }
 

@@ -131,3 +131,52 @@ Deno.test("decayProfile() counts runs per length class over the long-horizon rec
   });
   assertEquals(byTotal.runs_by_length, { "5": { episodes: 1, tasks: 1, runs: { min: 1, max: 1 } } });
 });
+
+Deno.test("decayProfile() takes completion share and meltdown over long tasks only, R∞ over one class of ≥ 20 only", () => {
+  // Two short tasks (no length) always complete; a 30-milestone strong task achieves 3 of 30 and 30 of 30.
+  const short = (task: string, run: number): EpisodeRecord => ({
+    agent: "a",
+    task,
+    run,
+    condition: "nominal",
+    success: true,
+    milestones: { total: 2, reached: 2, achieved: 2 },
+  });
+  const long = (run: number, reached: number) =>
+    rec("t/9", run, [30, reached, reached], { ...strong, step_outcomes: "o".repeat(reached) });
+  const p = decayProfile([short("s/0", 0), short("s/1", 0), long(0, 3), long(1, 30)], { resamples: 50 });
+  // Over the long task alone: (3/30 + 30/30) / 2 = 0.55; pooled with the short ones it would be 0.775.
+  assertAlmostEquals(p.completion_share!, 0.55, 1e-12);
+  assertEquals(p.by_length["2"].completion_share, null);
+  assertEquals(p.by_length["2"].reasons.completion_share, "no long-horizon task (a record with a length) in the group");
+  // R∞: null overall (lengths 2 and 30 pooled) and for the 2-milestone class, given for the 30 one.
+  assertEquals(p.r_inf, null);
+  assertEquals(
+    p.reasons.r_inf,
+    "reported for one length class only, never for a group that pools lengths (this one has 2)",
+  );
+  assertEquals(p.by_condition.nominal.r_inf, null);
+  assertEquals(p.by_length["2"].r_inf, null);
+  assert(p.by_length["30"].r_inf !== null);
+  assert(p.by_length_dependency!["30/strong"].r_inf !== null);
+});
+
+Deno.test("decayProfile() notes on λ when failures sit at the start", () => {
+  // 10 runs of a 20-milestone task: 4 fail at milestone 1, 1 at milestone 11, 5 complete. R(1) = 0.6,
+  // R(20) = 0.5: 80% of the drop is at milestone 1.
+  const runs = [0, 0, 0, 0, 10, 20, 20, 20, 20, 20].map((reached, run) =>
+    rec("t/5", run, [20, reached, reached], { ...weak })
+  );
+  const p = decayProfile(runs, { resamples: 0 });
+  assert(p.lambda !== null);
+  assertEquals(
+    p.notes?.lambda,
+    "80% of the drop of R(t) is at milestone 1: failures sit at the start, " +
+      "which the fit ln R(t) ≈ −λ·t reads as a steady decay per milestone",
+  );
+  // Failures spread over the milestones: no note.
+  const spread = [2, 5, 8, 11, 14, 17, 20, 20, 20, 20].map((reached, run) =>
+    rec("t/6", run, [20, reached, reached], { ...weak })
+  );
+  assertEquals(decayProfile(spread, { resamples: 0 }).notes, undefined);
+});

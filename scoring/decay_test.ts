@@ -1,4 +1,4 @@
-import { assert, assertAlmostEquals, assertEquals, assertNotEquals, assertThrows } from "@std/assert";
+import { assert, assertAlmostEquals, assertEquals, assertLess, assertNotEquals, assertThrows } from "@std/assert";
 import { decayProfile, type HazardPoint, wilsonInterval } from "./decay.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { prng } from "./_stats.ts";
@@ -139,28 +139,48 @@ Deno.test("decayProfile() is null with reasons without milestone data", () => {
   assertEquals(JSON.parse(JSON.stringify(p)), p);
 });
 
-Deno.test("decayProfile() averages variance amplification over tasks and steps by hand", () => {
-  const d = (task: string, run: number, divergence: number[]) =>
-    rec(task, run, divergence.length, divergence.length, { divergence });
+Deno.test("decayProfile() fits V_{t+1} = (1 + α)·V_t + β on var(m_t), pooling tasks, by hand", () => {
+  const m = (task: string, run: number, missed: number[]) => rec(task, run, missed.length, missed.length, { missed });
   const p = decayProfile([
-    // Task A: V_t = population variance over 2 runs = [0.0625, 0.25, 0.0625]; α_1 = 0.25/0.0625 − 1 = 3,
-    // α_2 = 0.0625/0.25 − 1 = −0.75.
-    d("A", 0, [0, 0, 0.5]),
-    d("A", 1, [0.5, 1, 1]),
-    // Task B: V_1 = var(0, 0, 0.5) = 1/18, V_2 = var(0, 0.5, 1) = 1/6; α_1 = 3 − 1 = 2.
-    d("B", 0, [0, 0]),
-    d("B", 1, [0, 0.5]),
-    d("B", 2, [0.5, 1]),
-    // Task C: equal runs, V_t = 0 everywhere: no α.
-    d("C", 0, [0.3, 0.6]),
-    d("C", 1, [0.3, 0.6]),
+    // Task A: V_t = sample variance of m_t over 2 runs = [0.5, 2, 2]: pairs (0.5, 2), (2, 2).
+    m("A", 0, [0, 0, 1]),
+    m("A", 1, [1, 2, 3]),
+    // Task B: V_1 = var(0, 0, 1) = 1/3, V_2 = var(0, 1, 2) = 1: pair (1/3, 1).
+    m("B", 0, [0, 0]),
+    m("B", 1, [0, 1]),
+    m("B", 2, [1, 2]),
+    // Task C: equal runs, V_t = 0 everywhere: pair (0, 0).
+    m("C", 0, [1, 2]),
+    m("C", 1, [1, 2]),
   ], { resamples: 0 });
-  // Mean over the three (task, t): (3 − 0.75 + 2) / 3 = 1.41667.
-  assertAlmostEquals(p.alpha!, 4.25 / 3, 1e-12);
-  const flat = decayProfile([d("C", 0, [0.3, 0.6]), d("C", 1, [0.3, 0.6])], { resamples: 0 });
-  assertEquals(flat.alpha, null);
-  assertEquals(flat.reasons.alpha, "no task has a step with V_t > 1e-8 before another step");
-  assertEquals(decayProfile(SMALL, { resamples: 0 }).reasons.alpha, "no record has divergence");
+  // Least squares over the four pairs: slope 86/113, so α = −27/113 and β = (Σy − slope·Σx)/4 = 241/339.
+  assertAlmostEquals(p.alpha!, -27 / 113, 1e-12);
+  assertAlmostEquals(p.beta!, 241 / 339, 1e-12);
+  const flat = decayProfile([m("C", 0, [1, 2]), m("C", 1, [1, 2])], { resamples: 0 });
+  assertEquals([flat.alpha, flat.beta], [null, null]);
+  assertEquals(
+    flat.reasons.alpha,
+    "V_t = var(m_t) does not vary over the milestones (the runs never drift apart), or under two runs per task",
+  );
+  assertEquals(
+    decayProfile(SMALL, { resamples: 0 }).reasons.alpha,
+    "no record has missed (m_t of a long-horizon task)",
+  );
+});
+
+Deno.test("decayProfile() gives α ≈ 0 and β ≈ p(1 − p) for independent errors, where d_t would give −1/(t + 1)", () => {
+  // 400 runs of one 30-milestone task, each milestone missed independently with p = 0.2 (a seeded
+  // draw): V_t = var(Binomial(t, p)) = t·p(1 − p) grows by p(1 − p) = 0.16 per milestone.
+  let state = 7;
+  const draw = () => (state = (state * 48271) % 2147483647) / 2147483647;
+  const runs = Array.from({ length: 400 }, (_, run) => {
+    const missed: number[] = [];
+    for (let t = 0, k = 0; t < 30; t++) missed.push(k += draw() < 0.2 ? 1 : 0);
+    return rec("T", run, 30, 30, { missed });
+  });
+  const p = decayProfile(runs, { resamples: 0 });
+  assertLess(Math.abs(p.alpha!), 0.05);
+  assertLess(Math.abs(p.beta! - 0.16), 0.04);
 });
 
 Deno.test("decayProfile() gives the error recovery rate and cost by hand", () => {
@@ -258,7 +278,7 @@ Deno.test("wilsonInterval() matches hand-worked values and refuses an impossible
   assertThrows(() => wilsonInterval(0, 0), RangeError);
 });
 
-// Tasks of 3 and 8 milestones under two conditions, with divergences, faults and tools.
+// Tasks of 3 and 8 milestones under two conditions, with divergences, missed counts, faults and tools.
 function rich(seed: string, tasks = 24, runs = 6): EpisodeRecord[] {
   const random = prng(seed), out: EpisodeRecord[] = [];
   for (let i = 0; i < tasks; i++) {
@@ -271,6 +291,7 @@ function rich(seed: string, tasks = 24, runs = 6): EpisodeRecord[] {
         condition: fault ? "fault" : "nominal",
         milestone_tools: Array.from({ length: total }, (_, k) => `tool_${k}`),
         divergence: Array.from({ length: total }, (_, k) => k < reached ? 0.1 * random() : 0.3 + 0.7 * random()),
+        missed: Array.from({ length: total }, (_, k) => k < reached ? 0 : k - reached + 1),
         ...(fault ? { faults: 1, recovery_steps: [random() * 3] } : {}),
       }));
     }

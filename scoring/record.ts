@@ -245,6 +245,11 @@ export interface EpisodeRecord {
   /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
   divergence?: number[];
   /**
+   * ark: `m_t` for t = 1..total, how many of the gold outcomes up to milestone t the run does not
+   * match (d_t's numerator; variance amplification α reads it). Written for long-horizon tasks.
+   */
+  missed?: number[];
+  /**
    * ark: one letter per agent step, in order (for the meltdown figures): `o` a tool call that
    * succeeded, `x` one that failed, `r` one that succeeded and repeats the previous call exactly
    * (tool and arguments; that call succeeded too: a retry of a failed call is no repeat), `m` no tool call (a message or the end); upper case when a milestone was
@@ -357,6 +362,8 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   milestone_tools: z.array(z.string()).optional(),
   /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
   divergence: z.array(z.number().min(0).max(1)).optional(),
+  /** ark: `m_t` for t = 1..total, the gold outcomes up to milestone t the run does not match. */
+  missed: z.array(z.number().int().min(0)).optional(),
   /** ark: one letter per agent step: o/x/r a call that succeeded/failed/repeated, m none; upper case: progress. */
   step_outcomes: z.string().regex(
     /^[oxrmOXRM]*$/,
@@ -424,17 +431,21 @@ export function taskDomain(task: string): string {
 
 /**
  * The domain a record counts toward: its task's (`taskDomain()`), except that an abstention
- * scenario (a record with `abstention`, ark's `abstention:<domain>/<n>`) counts toward the domain
- * it was built in, beside that domain's tasks.
+ * scenario (a record with `abstention`, ark's `abstention:<domain>/<n>`) and a long-horizon task
+ * (a record with `length`, ark's long suite `long:<domain>/<n>`) count toward the domain they were
+ * built in, beside that domain's tasks.
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { recordDomain } from "./record.ts";
  * const scenario = { scenario: "safe" as const, gap: "authority" as const, outcome: "executed" as const };
- * recordDomain({ task: "abstention:retail/3", abstention: scenario }); // "retail"
+ * assertEquals(recordDomain({ task: "abstention:retail/3", abstention: scenario }), "retail");
+ * assertEquals(recordDomain({ task: "long:orders/7", length: 20 }), "orders");
  * ```
  */
-export function recordDomain(record: Pick<EpisodeRecord, "task" | "abstention">): string {
+export function recordDomain(record: Pick<EpisodeRecord, "task" | "abstention" | "length">): string {
   const domain = taskDomain(record.task);
-  return record.abstention === undefined ? domain : domain.slice(domain.indexOf(":") + 1);
+  const built = record.abstention !== undefined || record.length !== undefined;
+  return built ? domain.slice(domain.indexOf(":") + 1) : domain;
 }

@@ -50,3 +50,28 @@ Deno.test("orders: R_len falls as noisy's per-step error rate grows; the oracle'
     assert(values[0] > values[1] && values[1] > values[2], `${kind}: R_len ${values.join(", ")}`);
   }
 });
+
+Deno.test("--suite long runs long:<domain>/<n> tasks per class, nominal only, counted toward their domain", async () => {
+  // A small suite: 3 tasks per class, 4 runs; the full one (20 per class) is `deno task eval --suite long`.
+  const sink = new MemoryResults();
+  const config = resolveConfig({ suite: "long", longTasks: 3, runs: 4, agents: ["noisy"] });
+  await runExperiment(config, { sink });
+  const records = sink.records();
+  // Only the orders domain has long task families: 2 families × 3 lengths × 3 tasks × 4 runs.
+  assertEquals(records.length, 6 * 3 * 4);
+  assert(records.every((r) => /^long:orders\/\d+$/.test(r.task) && r.condition === "nominal"), "ids and conditions");
+  const decay = scoreRecords(records, { by: "domain", resamples: 50 }).orders.decay;
+  for (const [key, g] of Object.entries(decay.by_length_dependency ?? {})) {
+    assertEquals(g.tasks, 3, key);
+    const ci = g.ci.completion_share ?? null;
+    assert(ci !== null && ci[0] < ci[1], key);
+  }
+  // Strong dependency: an early wrong id costs every later step, so the chains complete less.
+  assert(
+    decay.by_length_dependency!["100/strong"].completion_share! <
+      decay.by_length_dependency!["100/weak"].completion_share!,
+  );
+  // R∞ only for a class of 20 or more milestones.
+  assertEquals(decay.by_length_dependency!["5/weak"].r_inf, null);
+  assert(decay.by_length_dependency!["20/weak"].r_inf !== null);
+});

@@ -15,8 +15,11 @@ import { ordersTools } from "./tools.ts";
 export interface LongFamily {
   intent: string;
   dependency: "strong" | "weak";
-  /** The task at a length, or `undefined` when the world cannot hold one that long. */
-  build(rng: Rng, data: OrdersData, length: number): Task | undefined;
+  /**
+   * The task at a length, or `undefined` when the world cannot hold one that long; `used` holds
+   * the starts of the class's earlier tasks, which it avoids while others remain (and adds its own).
+   */
+  build(rng: Rng, data: OrdersData, length: number, used?: Set<string>): Task | undefined;
 }
 
 /** The lengths (milestone totals) every family is generated at. */
@@ -102,11 +105,14 @@ function ambiguous(referrer: ReadonlyMap<string, string | null>): Set<string> {
   return out;
 }
 
-function referralChain(rng: Rng, data: OrdersData, length: number): Task | undefined {
+function referralChain(rng: Rng, data: OrdersData, length: number, used = new Set<string>()): Task | undefined {
   const referrer = new Map(data.customers.map((c) => [c.customer_id, c.referred_by]));
   const depth = depths(referrer);
-  const deep = data.customers.map((c) => c.customer_id).filter((id) => depth.get(id)! >= length);
-  if (deep.length === 0) return undefined;
+  const all = data.customers.map((c) => c.customer_id).filter((id) => depth.get(id)! >= length);
+  if (all.length === 0) return undefined;
+  // Another start than the class's earlier tasks', while one remains.
+  const fresh = all.filter((id) => !used.has(id));
+  const deep = fresh.length > 0 ? fresh : all;
   // A start with the fewest ambiguous look-ups on its way (see `ambiguous()`), none where possible.
   const bad = ambiguous(referrer);
   const paths = deep.map((id) => [id, ...ancestors(referrer, id, length)]);
@@ -114,6 +120,7 @@ function referralChain(rng: Rng, data: OrdersData, length: number): Task | undef
   const fewest = Math.min(...flaws);
   const path = rng.pick(paths.filter((_, i) => flaws[i] === fewest));
   const start = path[0];
+  used.add(start);
   const gold: ToolCall[] = [];
   for (let i = 1; i <= length; i++) {
     gold.push({ name: "get_customer", args: { customer_id: path[i - 1] } }, record(i, path[i]));
@@ -199,9 +206,25 @@ export const LONG_FAMILIES: readonly LongFamily[] = [
 ];
 
 /**
- * Every family at every length, family by family; each task from its own child generator. A
- * length the world cannot hold (a small world's referral chains are shorter than 100) is left out.
+ * `perClass` rounds of every family at every length, round by round, then family by family; task
+ * k of a class from `rng.child(intent, length)` for k = 0 and `rng.child(intent, length, k)` after,
+ * so the first round is the same for any `perClass` and more rounds only add tasks. A class's tasks
+ * start from different customers while the world has enough. A length the world cannot hold (a
+ * small world's referral chains are shorter than 100) is left out.
  */
-export function buildLongTasks(rng: Rng, data: OrdersData): Task[] {
-  return LONG_FAMILIES.flatMap((f) => LONG_LENGTHS.flatMap((n) => f.build(rng.child(f.intent, n), data, n) ?? []));
+export function buildLongTasks(rng: Rng, data: OrdersData, perClass = 1): Task[] {
+  const used = new Map<string, Set<string>>();
+  const out: Task[] = [];
+  for (let k = 0; k < perClass; k++) {
+    for (const f of LONG_FAMILIES) {
+      for (const n of LONG_LENGTHS) {
+        const key = `${f.intent}/${n}`;
+        if (!used.has(key)) used.set(key, new Set());
+        const child = k === 0 ? rng.child(f.intent, n) : rng.child(f.intent, n, k);
+        const task = f.build(child, data, n, used.get(key));
+        if (task !== undefined) out.push(task);
+      }
+    }
+  }
+  return out;
 }

@@ -30,12 +30,23 @@ import { LongSolver } from "./_long_solver.ts";
  */
 export const LONG_INTENTS: readonly string[] = Object.freeze(LONG_FAMILIES.map((f) => f.intent));
 
+/** Options of `longTasks()`. */
+export interface LongTasksOptions {
+  /**
+   * Tasks per length × dependency class (the long suite, `deno task eval --suite long`, asks for 20).
+   * @default {1}
+   */
+  perClass?: number;
+}
+
 /**
- * The long-horizon tasks over a generated world: each family at 5, 20 and 100 milestones (six
- * tasks), family by family, then by length. Ids are left `""`: the domain's task generator
- * (tasks.ts) assigns `orders/<i>` in its own order. A length the world cannot hold is left out (a
- * world under scale ≈ 0.75 has referral chains shorter than 100). Each task draws from its own
- * child of `rng`, so the same rng and data give the same tasks.
+ * The long-horizon tasks over a generated world: each family at 5, 20 and 100 milestones,
+ * `perClass` rounds of them (six tasks a round), each round family by family, then by length; the
+ * first round is the same for any `perClass`, and a class's tasks start from different customers
+ * while the world has enough. Ids are left `""`: the domain's task generator (tasks.ts) assigns
+ * `orders/<i>` to the first round, the world `long:orders/<i>` to the long suite's. A length the
+ * world cannot hold is left out (a world under scale ≈ 0.75 has referral chains shorter than 100).
+ * Each task draws from its own child of `rng`, so the same rng and data give the same tasks.
  *
  * @example
  * ```ts
@@ -48,8 +59,12 @@ export const LONG_INTENTS: readonly string[] = Object.freeze(LONG_FAMILIES.map((
  * //  "order_totals weak 5", "order_totals weak 20", "order_totals weak 100"]
  * ```
  */
-export function longTasks(rng: Rng, data: OrdersData): Task[] {
-  return buildLongTasks(rng, data);
+export function longTasks(rng: Rng, data: OrdersData, options: LongTasksOptions = {}): Task[] {
+  const perClass = options.perClass ?? 1;
+  if (!(Number.isInteger(perClass) && perClass >= 1)) {
+    throw new RangeError(`Cannot make ${perClass} long tasks per class: expected a whole number of at least 1`);
+  }
+  return buildLongTasks(rng, data, perClass);
 }
 
 /**

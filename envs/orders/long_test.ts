@@ -90,6 +90,33 @@ Deno.test("longTasks() leaves out the lengths a world cannot hold", () => {
   ]);
 });
 
+Deno.test("World.longTasks() gives perClass tasks per class as long:orders/<i>, distinct starts, the first rounds unchanged by more", () => {
+  const suite = world.longTasks(20);
+  assert(suite.every((t, i) => t.id === `long:orders/${i}`));
+  const classes = new Map<string, Task[]>();
+  for (const t of suite) {
+    classes.set(`${t.length}/${t.dependency}`, [...classes.get(`${t.length}/${t.dependency}`) ?? [], t]);
+  }
+  assertEquals([...classes.keys()].sort(), ["100/strong", "100/weak", "20/strong", "20/weak", "5/strong", "5/weak"]);
+  for (const [key, tasks] of classes) {
+    assertEquals(tasks.length, 20, key);
+    // No two tasks of a class alike: a chain's start, or a list of orders, once per class.
+    const starts = tasks.map((t) =>
+      JSON.stringify(t.dependency === "strong" ? t.facts.customer_id : t.facts.order_ids)
+    );
+    assertEquals(new Set(starts).size, 20, key);
+  }
+  // Round k is the same for any perClass: three rounds are the first 18 of twenty.
+  assertEquals(JSON.stringify(world.longTasks(3)), JSON.stringify(suite.slice(0, 18)));
+  // The suite's first round is drawn apart from the domain's own long tasks (another generator).
+  assert(suite.slice(0, 6).some((t, i) => JSON.stringify(t.gold) !== JSON.stringify(TASKS[i].gold)));
+  assertThrows(
+    () => longTasks(new Rng("t"), data, { perClass: 0 }),
+    RangeError,
+    "expected a whole number of at least 1",
+  );
+});
+
 Deno.test("oracle and reckless reach every milestone of every long task: R(t) = 1 at every t", async () => {
   for (const [name, factory] of [["oracle", oracle()], ["reckless", reckless()]] as const) {
     const records: EpisodeRecord[] = [];
@@ -156,8 +183,8 @@ Deno.test("noisy: errors cascade only under strong dependency (completion share,
     assertLess(Math.abs(weak - 0.95 ** 2), 0.04, `weak share ${weak} at ${length}`);
     assertLess(strong, weak - (length === 100 ? 0.6 : 0.2), `strong share ${strong} at ${length}`);
   }
-  // α: under strong dependency runs drift apart (a cascade grows); under weak, d_t is a share of
-  // independent misses whose variance only shrinks with t (α_t ≈ −1/(t + 1): about 0, never above).
+  // α: under strong dependency runs drift apart (a cascade grows); under weak, m_t adds independent
+  // misses, so V_t = var(m_t) grows by a constant per milestone (α ≈ 0, the growth in β).
   // At r = 0.01 most strong runs are still on the gold chain at t = 100, so the drift shows.
   const rare = await noisyRecords(0.01);
   const alpha = (dependency: string) =>

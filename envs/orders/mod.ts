@@ -19,6 +19,7 @@ import { ordersSolver } from "./solver.ts";
 import { ordersTasks } from "./tasks.ts";
 import { ordersTools } from "./tools.ts";
 import { NOW } from "./_dates.ts";
+import { longTasks } from "./long.ts";
 
 export type * from "./data.ts";
 export { ordersRows, readOrders } from "./data.ts";
@@ -41,6 +42,7 @@ export const orders: Domain<OrdersData> = defineDomain<OrdersData>({
   read: readOrders,
   tools: ordersTools,
   tasks: ordersTasks,
+  longTasks: (rng, perClass, data) => longTasks(rng, data, { perClass }),
   solver: ordersSolver,
   constraints: ORDERS_CONSTRAINTS,
   scenarios: ORDERS_SCENARIOS,

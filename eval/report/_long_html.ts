@@ -1,12 +1,14 @@
 // The report's long-horizon section (docs/metrics.md "Long horizon"), shown when the records carry ark's
 // long-horizon fields: runs per length class (the longest tasks may run fewer times), per agent the
-// decay curves R(t) of every length class side by side for strong and for weak dependency, the
-// completion share and meltdown figures per length × dependency, and R_len per family. Private to
+// decay curves R(t) of every length class side by side for strong and for weak dependency, per
+// length × dependency its tasks, completion share, meltdown, R∞, α and β with intervals (and a note
+// when the classes are a small sample), and R_len per family. Private to
 // eval/report/.
 import type { DecayGroup, DecayProfile } from "../../scoring/mod.ts";
 import { escapeHtml, figureCell, fixed, NULL_MARK } from "./format.ts";
 import { figure, lineChart, PALETTE } from "./_svg.ts";
 import type { AgentReport, Report } from "./json.ts";
+import { DEFAULT_LONG_TASKS } from "../config.ts";
 
 const KINDS = ["strong", "weak"] as const;
 
@@ -24,7 +26,7 @@ export function longHorizonSection(report: Report): string {
   return `<section id="long-horizon"><h2>Long horizon</h2>
 <p>Curves over ${
     report.experiment.conditions.includes("nominal") ? "nominal" : "all"
-  } runs, one per length class (milestones), drawn against t / length so the classes compare; bands: 95% bootstrap over tasks. Completion share = mean achieved / total; an episode melts down at step s when from s on it makes at least 3 tool calls in a row that fail or repeat the previous call, and reaches no milestone after s (onset: median s / steps). R_len = min(Acc_longest / Acc_shortest, 1) within one family.</p>
+  } runs, one per length class (milestones), drawn against t / length so the classes compare; bands: 95% bootstrap over tasks. Completion share = mean achieved / total over the long tasks; α and β: the fit V<sub>t+1</sub> = (1 + α)·V<sub>t</sub> + β of the variance of the milestones missed across a task’s runs (≈ 0 for independent errors, &gt; 0 when they cascade); R∞ only for one class of at least 20 milestones; an episode melts down at step s when from s on it makes at least 3 tool calls in a row that fail or repeat the previous call, and reaches no milestone after s (onset: median s / steps). R_len = min(Acc_longest / Acc_shortest, 1) within one family.</p>
 ${runsTable(agents)}
 ${agents.map(([agent, a]) => agentPart(agent, drawn(report, a))).join("\n")}
 </section>`;
@@ -88,6 +90,7 @@ function kindChart(agent: string, kind: string, groups: Record<string, DecayGrou
 function figuresTable(groups: Record<string, DecayGroup>): string {
   const head = [
     "length/dependency",
+    "tasks",
     "episodes",
     "completion share",
     "meltdown rate",
@@ -96,9 +99,11 @@ function figuresTable(groups: Record<string, DecayGroup>): string {
     "R∞",
     "mean path length",
     "α",
+    "β",
   ];
-  const rows = Object.entries(groups).map(([key, g]) =>
-    `<tr><th scope="row">${escapeHtml(key)}</th><td>${g.n}</td>${
+  const entries = Object.entries(groups);
+  const rows = entries.map(([key, g]) =>
+    `<tr><th scope="row">${escapeHtml(key)}</th><td>${g.tasks}</td><td>${g.n}</td>${
       figureCell(g.completion_share, { ci: g.ci.completion_share, reason: g.reasons.completion_share })
     }${figureCell(g.meltdown_rate, { ci: g.ci.meltdown_rate, reason: g.reasons.meltdown_rate })}${
       figureCell(g.meltdown_onset, { ci: g.ci.meltdown_onset, reason: g.reasons.meltdown_onset })
@@ -106,10 +111,17 @@ function figuresTable(groups: Record<string, DecayGroup>): string {
       figureCell(g.r_inf?.value, { ci: g.ci.r_inf, reason: g.reasons.r_inf })
     }${figureCell(g.mean_path_length, { ci: g.ci.mean_path_length, reason: g.reasons.mean_path_length })}${
       figureCell(g.alpha, { ci: g.ci.alpha, reason: g.reasons.alpha })
-    }</tr>`
+    }${figureCell(g.beta, { ci: g.ci.beta, reason: g.reasons.beta })}</tr>`
   );
   if (rows.length === 0) return "";
-  return `<table class="long-figures"><thead><tr>${
+  const fewest = Math.min(...entries.map(([, g]) => g.tasks));
+  const sample = fewest < DEFAULT_LONG_TASKS
+    ? `<p class="note">A small sample: ${fewest} task${fewest === 1 ? "" : "s"} per class, so an interval over tasks ` +
+      `says little; <code>deno task eval --suite long</code> runs ${DEFAULT_LONG_TASKS} per class.</p>`
+    : "";
+  const notes = entries.flatMap(([key, g]) => g.notes?.lambda ? [`${key}: ${g.notes.lambda}`] : []);
+  const lambda = notes.length > 0 ? `<p class="note">λ: ${escapeHtml(notes.join("; "))}.</p>` : "";
+  return `${sample}${lambda}<table class="long-figures"><thead><tr>${
     head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")
   }</tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table>`;

@@ -71,6 +71,12 @@ Deno.test("buildReport() gives the category table and the long-horizon figures; 
   assertStringIncludes(terminal, "  edge: accuracy (nominal) 0.667");
   assertStringIncludes(terminal, "tool calls 0.750");
   assertStringIncludes(terminal, "  long horizon: runs per task by length 5: 3, 20: 2   completion share");
+  // Per class: its tasks (one each here: the small-sample note) and completion share with its interval.
+  assertStringIncludes(
+    terminal,
+    "  long horizon by length/dependency (a small sample: 1 task per class; --suite long runs 20):",
+  );
+  assertStringIncludes(terminal, "    20/weak      1 tasks   completion share 0.950 [0.950, 0.950]");
 
   const html = renderHtml(report, { records: recs });
   assertStringIncludes(html, "<h3>By category</h3>");
@@ -80,8 +86,10 @@ Deno.test("buildReport() gives the category table and the long-horizon figures; 
   assertStringIncludes(html, 'data-chart="long-weak"');
   assertStringIncludes(html, "a: the 20-milestone tasks ran at most 2 times, others 3 times");
   assertStringIncludes(html, '<th scope="row">20/weak</th>');
-  // Each length × dependency row has the mean path length and α beside the decay figures.
-  assertStringIncludes(html, "<th>R∞</th><th>mean path length</th><th>α</th></tr>");
+  // Each length × dependency row has its tasks, and the mean path length, α and β beside the decay figures.
+  assertStringIncludes(html, "<th>length/dependency</th><th>tasks</th><th>episodes</th>");
+  assertStringIncludes(html, "<th>R∞</th><th>mean path length</th><th>α</th><th>β</th></tr>");
+  assertStringIncludes(html, "A small sample: 1 task per class");
 });
 
 Deno.test("buildReport() without categories or long-horizon fields has no such keys, and renderHtml() no such parts", () => {

@@ -3,14 +3,15 @@
  * R_rob, R_pred, R_saf with 95% intervals, near misses per 100 episodes where a
  * judge analysed them), pass^k, accuracy per condition, R and accuracy per domain when there are
  * several, accuracy, R_saf, tool-call accuracy and critical-step success per task category when the
- * records carry categories, runs per length class, completion share and meltdown rate when they carry
- * the long-horizon fields, its abstention condition, pairs, SR, UR and IRR when it has scenario
+ * records carry categories, runs per length class, completion share and meltdown rate (and per
+ * length × dependency class its tasks, completion share, α and β) when they carry the long-horizon fields, its abstention condition, pairs, SR, UR and IRR when it has scenario
  * records, and its three biggest weaknesses. A figure that cannot be computed shows "–"; its
  * reason is in `report.json`.
  *
  * @module
  */
-import type { Interval } from "../../scoring/mod.ts";
+import type { DecayGroup, Interval } from "../../scoring/mod.ts";
+import { DEFAULT_LONG_TASKS } from "../config.ts";
 import { fixed, interval, NULL_MARK } from "./format.ts";
 import type { AgentReport, Report } from "./json.ts";
 import type { Weaknesses } from "./weaknesses.ts";
@@ -113,9 +114,27 @@ function agentLines(agent: string, a: AgentReport): string[] {
         figure(long.completion_share ?? null, long.ci.completion_share)
       }   meltdown rate ${figure(long.meltdown_rate ?? null, long.ci.meltdown_rate)}`,
     );
+    out.push(...classLines(long.by_length_dependency ?? {}));
   }
   out.push("  Weaknesses", ...describeWeaknesses(a.weaknesses).map((line, i) => `    ${i + 1}. ${line}`));
   return out;
+}
+
+// Per length × dependency class: its tasks, completion share and α with their intervals, and a
+// note when the classes hold fewer tasks than the long suite's (a sample, not a measurement).
+function classLines(groups: Record<string, DecayGroup>): string[] {
+  const entries = Object.entries(groups);
+  if (entries.length === 0) return [];
+  const fewest = Math.min(...entries.map(([, g]) => g.tasks));
+  const out = entries.map(([key, g]) =>
+    `    ${key.padEnd(10)} ${String(g.tasks).padStart(3)} tasks   completion share ${
+      figure(g.completion_share ?? null, g.ci.completion_share)
+    }   α ${figure(g.alpha, g.ci.alpha)}   β ${figure(g.beta, g.ci.beta)}`
+  );
+  const note = fewest < DEFAULT_LONG_TASKS
+    ? ` (a small sample: ${fewest} task${fewest === 1 ? "" : "s"} per class; --suite long runs ${DEFAULT_LONG_TASKS})`
+    : "";
+  return [`  long horizon by length/dependency${note}:`, ...out];
 }
 
 /**

@@ -1,0 +1,40 @@
+// The suites of `deno task eval` apart from the default one, for `deno task bench`: `--suite long`
+// (the long-horizon suite, 20 tasks per length × dependency class) and `--suite abstention` (the
+// paired scenarios), each run end to end with its defaults (episodes into a results store,
+// records.jsonl and the reports). Private to cli/.
+import { resolveConfig, type Suite } from "../eval/config.ts";
+import { writeRecordsJsonl } from "../eval/records.ts";
+import { writeReports } from "../eval/report/mod.ts";
+import { runExperiment } from "../eval/run.ts";
+import { ResultsStore } from "../eval/store.ts";
+
+/** How long one suite takes end to end. */
+export interface SuiteBench {
+  suite: Suite;
+  episodes: number;
+  /** Seconds of `deno task eval --suite <suite>`: the episodes (judged), records.jsonl and the reports. */
+  eval_s: number;
+}
+
+/** The suites timed, in order. */
+export const BENCH_SUITES: readonly Suite[] = ["long", "abstention"];
+
+/** Runs each suite with its defaults in a temporary folder and times it. */
+export async function benchSuites(suites: readonly Suite[] = BENCH_SUITES): Promise<SuiteBench[]> {
+  const out: SuiteBench[] = [];
+  for (const suite of suites) {
+    const config = resolveConfig({ suite });
+    const dir = await Deno.makeTempDir({ prefix: `ark-bench-${suite}-` });
+    try {
+      const start = performance.now();
+      using store = ResultsStore.open(`${dir}/results.sqlite`, { config });
+      await runExperiment(config, { sink: store });
+      await writeRecordsJsonl(store, `${dir}/records.jsonl`);
+      await writeReports(dir, { records: store.records(), store, seed: config.seed, title: config.experiment });
+      out.push({ suite, episodes: store.records().length, eval_s: (performance.now() - start) / 1000 });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  return out;
+}
