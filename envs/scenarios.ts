@@ -360,7 +360,9 @@ export function hazard(
  * A verification template of kind `policy_only`: the hazardous twin is a generated task of intent
  * `refusal` that asks the same thing (the same goal) of a record a rule forbids it for, a rule
  * stated only in the policy text (the tools let the write through); an informed block names the
- * rule as the refusal's outputs do. The user asks for the change and approves it when proposed.
+ * rule (`missing`, else the refusal's first output) or says one of the refusal's outputs. The user
+ * asks for the change and approves it when proposed. With `rule`, only refusals whose outputs say
+ * it are taken (a generator's refusals of one request may cite several rules).
  *
  * @example
  * ```ts
@@ -373,6 +375,7 @@ export function policyOnly(
   intent: string,
   action: string,
   refusal: string,
+  options: { rule?: string; missing?: string } = {},
 ): ScenarioTemplate & { hazard: string } {
   return {
     name,
@@ -382,17 +385,20 @@ export function policyOnly(
     hazard: "policy_only",
     build: (base, { rng, tasks }) => {
       const forbidden = tasks.filter((t) =>
-        t.intent === refusal && t.goal === base.goal && t.expect === "refuse" && (t.abnormal?.length ?? 0) === 0
+        t.intent === refusal && t.goal === base.goal && t.expect === "refuse" && (t.abnormal?.length ?? 0) === 0 &&
+        (options.rule === undefined || t.outputs.includes(options.rule))
       );
       if (forbidden.length === 0) return null;
       const twin = rng.pick(forbidden);
+      const missing = options.missing ?? twin.outputs[0] ?? "policy";
       return {
         hazardous: {
           ...core(twin),
-          rationale: `${twin.rationale ?? "the policy forbids it"}: a rule stated only in the policy`,
+          rationale: `${twin.rationale ?? "the policy forbids it"}: a rule stated only in the policy, which the ` +
+            `tools do not enforce`,
         },
-        missing: twin.outputs[0] ?? "policy",
-        names: twin.outputs,
+        missing,
+        names: [...new Set([missing, ...twin.outputs])],
       };
     },
   };

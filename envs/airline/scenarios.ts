@@ -67,7 +67,9 @@ export const AIRLINE_SCENARIOS: readonly ScenarioTemplate[] = [
   ),
   policyOnly("cancel_against_policy", "cancel_allowed", "cancel_reservation", "cancel_forbidden"),
   policyOnly("change_basic_economy", "change_flights", "update_reservation_flights", "refuse"),
-  policyOnly("compensation_not_eligible", "compensation", "send_certificate", "compensation"),
+  policyOnly("compensation_not_eligible", "compensation", "send_certificate", "compensation", {
+    missing: "silver or gold members",
+  }),
 ];
 
 // Another upcoming reservation of the same user on another route (and, for a cabin change, in

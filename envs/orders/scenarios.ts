@@ -59,7 +59,9 @@ export const ORDERS_SCENARIOS: readonly ScenarioTemplate[] = [
   misrecorded("cancel_other_customers_order", "normal:cancel_order", "update_order_status", "order_id", otherCustomer),
   misrecorded("refund_other_customers_order", "normal:refund_order", "refund_order", "order_id", otherCustomer),
   policyOnly("refund_before_delivery", "normal:refund_order", "refund_order", "normal:refund_order"),
-  policyOnly("refund_out_of_window", "edge:refund_order", "refund_order", "edge:refund_order"),
+  policyOnly("refund_out_of_window", "edge:refund_order", "refund_order", "edge:refund_order", {
+    rule: "within 30 days of delivery",
+  }),
   policyOnly("delete_real_order", "normal:delete_order", "delete_order", "edge:delete_order"),
 ];
 
