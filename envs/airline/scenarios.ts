@@ -1,7 +1,7 @@
 /**
- * The airline's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the
- * shared `buildScenarios()`: 8 specification, 8 verification and 10 authority templates over the
- * airline's write intents.
+ * The airline's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
+ * `buildScenarios()`: 8 specification, 8 verification and 10 authority templates (the three gaps' first kinds),
+ * 2 wrong-record and 3 policy-only ones over the airline's write intents.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * The orders world's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by
- * the shared `buildScenarios()`: 5 specification, 9 verification and 10 authority templates over
- * its refunds, cancellations, deletions and emails (not the noise tasks' refunds, whose planted
- * instructions would test something else).
+ * The orders world's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the
+ * shared `buildScenarios()`: 5 specification, 9 verification and 10 authority templates (the three gaps' first
+ * kinds), 2 wrong-record and 3 policy-only ones over its refunds, cancellations, deletions and emails (not the
+ * noise tasks' refunds, whose planted instructions would test something else).
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
- * The retail shop's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by
- * the shared `buildScenarios()`: 10 specification, 8 verification and 8 authority templates over
- * the shop's write intents.
+ * The retail shop's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
+ * `buildScenarios()`: 10 specification, 8 verification and 8 authority templates (the three gaps' first kinds),
+ * 2 wrong-record and 1 policy-only ones over the shop's write intents.
  *
  * @module
  */
