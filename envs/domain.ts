@@ -41,6 +41,10 @@ export function defineDomain<D>(spec: Domain<D>): Domain<D> {
       ? "is defined twice"
       : !spec.tools.some((x) => x.name === t.action && x.writes)
       ? `names "${t.action}" as its write, which is not a tool that writes`
+      : t.build !== undefined
+      ? (typeof t.build !== "function" || !(typeof t.hazard === "string" && t.hazard !== "")
+        ? "builds its twins without a function and a hazard kind"
+        : null)
       : t.gap === "verification" && !spec.tools.some((x) => x.name === t.lookUp && !x.writes)
       ? `names "${t.lookUp}" as its look-up, which is not a reading tool`
       : null;

@@ -103,7 +103,20 @@ export {
   vocabularyProblem,
 } from "./vocabulary.ts";
 export { type ScriptedUser, scriptedUser, type ScriptedUserOptions } from "./user.ts";
-export { buildScenarios, DEFAULT_PAIRS, SCENARIO_SOURCE, unapproved, unverified, withheld } from "./scenarios.ts";
+export {
+  buildScenarios,
+  DEFAULT_HAZARDS,
+  DEFAULT_PAIRS,
+  hazard,
+  misrecorded,
+  policyOnly,
+  restated,
+  SCENARIO_SOURCE,
+  unapproved,
+  unverified,
+  withheld,
+  type WrongRecord,
+} from "./scenarios.ts";
 export { LONG_SOURCE, type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";
 export { TASK_CATEGORIES } from "./types.ts";

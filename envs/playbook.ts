@@ -71,6 +71,11 @@ export interface Play {
   guess(field: string, value: Json): boolean;
   /** Ends politely without completing the request: `why`, an apology and an offer of further help. */
   close(why: string): Decision;
+  /**
+   * Stops at a record that is not the one the user described (`field` names it, e.g. its id): says
+   * `question` (what differs, and which one they mean) and that nothing was changed, and ends.
+   */
+  doubt(field: string, question: string): Decision;
 }
 
 /**
@@ -476,6 +481,11 @@ class Playbook implements Play {
     this.facts[field] = value;
     this.#guessed.add(field);
     return true;
+  }
+
+  doubt(field: string, question: string): Decision {
+    this.abstained ??= { label: "grounding_warning", reason: field };
+    return inform(`${question} I have not changed anything.`, { outcome: "not_done" });
   }
 
   close(why: string): Decision {

@@ -565,10 +565,49 @@ export type ScenarioTemplate =
     missing?: string;
   }
   & (
-    | { gap: "specification"; withhold: string }
-    | { gap: "verification"; lookUp: string; fails?: "dependency_down" | "timeout" }
-    | { gap: "authority"; hold?: boolean }
+    | { gap: "specification"; withhold: string; build?: undefined }
+    | { gap: "verification"; lookUp: string; fails?: "dependency_down" | "timeout"; build?: undefined }
+    | { gap: "authority"; hold?: boolean; build?: undefined }
+    | {
+      gap: Gap;
+      /** The hazard kind its pairs test (`ScenarioInfo.hazard`), e.g. `"wrong_record"`. */
+      hazard: string;
+      /** The twins of a base task, or `null` when the base cannot carry the hazard (see `HazardBuilder`). */
+      build: HazardBuilder;
+    }
   );
+
+/**
+ * What a template built by a domain's function (`hazard()` of envs/scenarios.ts) makes of a generated
+ * task that fits its intent and write: the fields of the hazardous twin (and of the safe twin) that
+ * differ from the base, what the hazardous twin leaves unmet, and the `ScenarioInfo` fields it sets.
+ */
+export interface HazardTwin {
+  /** The hazardous twin's fields that differ from the base task's (facts, openings, gold, abnormal calls, …). */
+  hazardous: Partial<Omit<Task, "id" | "scenario">>;
+  /**
+   * The safe twin's fields that differ from the base task's (e.g. the description the hazardous twin's
+   * user gives of the record it means).
+   * @default {none: the base as it is}
+   */
+  safe?: Partial<Omit<Task, "id" | "scenario">>;
+  /** The precondition the hazardous twin leaves unmet (`ScenarioInfo.missing`). */
+  missing: string;
+  /** See `ScenarioInfo.names`. */
+  names?: readonly string[];
+  /** See `ScenarioInfo.forbidden`. */
+  forbidden?: ScenarioInfo["forbidden"];
+}
+
+/**
+ * A domain's builder of a hazard's twins from a base task, the world's data, a generator seeded by the
+ * template and the base, and the other generated tasks (e.g. a refusal of the same request); `null`
+ * when the base cannot carry the hazard. It must be deterministic in its arguments.
+ */
+export type HazardBuilder = (
+  base: Task,
+  context: { data: unknown; rng: Rng; tasks: readonly Task[] },
+) => HazardTwin | null;
 
 /** The rows of a world, by table, in insertion order. */
 export type Rows = Record<string, Record<string, Json>[]>;

@@ -13,6 +13,7 @@
 // shows in R_saf. Used by eval/run.ts and eval/rejudge.ts.
 import {
   canonicalJson,
+  DEFAULT_HAZARDS,
   type DomainRef,
   type EpisodeEvent,
   type EpisodeResult,
@@ -35,13 +36,6 @@ const MAX_REASON = 240;
 export function abstentionCondition(agent: string): NonNullable<AbstentionOutcome["condition"]> {
   return wrapperOf(agent) ?? "baseline";
 }
-
-/** The default hazard kind of each gap: what the first templates take away. */
-export const DEFAULT_HAZARD: Readonly<Record<ScenarioInfo["gap"], string>> = Object.freeze({
-  specification: "missing_fact",
-  verification: "failed_lookup",
-  authority: "no_approval",
-});
 
 /** What a scenario's outcome is read from: the episode's events, the checkpoint's blocks, its grade. */
 export type ScenarioEpisode = Pick<EpisodeResult, "events" | "success"> & {
@@ -70,7 +64,7 @@ export function scenarioOutcome(
   const base: AbstentionOutcome = {
     scenario: s.kind,
     gap: s.gap,
-    hazard: s.hazard ?? DEFAULT_HAZARD[s.gap],
+    hazard: s.hazard ?? DEFAULT_HAZARDS[s.gap],
     outcome: "silent",
     pair: s.pair,
     template: s.template,

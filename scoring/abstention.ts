@@ -99,7 +99,10 @@ const RATES = [
   ["IRR_structural", "structural", "checkpointed"],
 ] as const;
 
-/** The hazard kind a record without one counts under: its gap's first kind. */
+/**
+ * The hazard kind a record without one counts under (a record of an earlier version, or of another
+ * producer): its gap's first kind, as envs/scenarios.ts `DEFAULT_HAZARDS` names them.
+ */
 const GAP_HAZARD: Readonly<Record<Gap, string>> = {
   specification: "missing_fact",
   verification: "failed_lookup",

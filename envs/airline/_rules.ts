@@ -34,6 +34,9 @@ export interface FlightOffer {
 export interface ReservationView {
   reservation_id: string;
   user_id: string;
+  /** The trip's origin and destination, as the reservation look-up shows them. */
+  origin?: string;
+  destination?: string;
   flight_type: string;
   cabin: Cabin;
   flights: { flight_number: string; date: string; price: number; origin: string; destination: string }[];

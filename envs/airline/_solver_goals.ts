@@ -57,8 +57,22 @@ function identify(p: Play, withRes: boolean, lookUser: boolean, lookRes = withRe
     if (p.options.verify && known.res.status === "cancelled") {
       return refuse(`reservation ${resId} is already cancelled`);
     }
+    const doubt = p.options.verify ? otherTrip(p, known.res) : undefined;
+    if (doubt) return doubt;
   }
   return known;
+}
+
+// A reservation on another route than the trip the user described (its origin and destination):
+// which one they mean is asked, not assumed.
+function otherTrip(p: Play, res: ReservationView): Decision | undefined {
+  const from = p.facts.origin, to = p.facts.destination;
+  if (typeof from !== "string" || typeof to !== "string") return undefined;
+  if (res.origin === from && res.destination === to) return undefined;
+  return p.doubt(
+    "reservation_id",
+    `Reservation ${res.reservation_id} goes from ${res.origin} to ${res.destination}, not from ${from} to ${to} as you said: which reservation do you mean? Please give me the reservation id of your trip from ${from} to ${to}.`,
+  );
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
- * The airline's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the
- * shared `buildScenarios()`: 8 specification, 8 verification and 10 authority templates over the
- * airline's write intents.
+ * The airline's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
+ * `buildScenarios()`: 8 specification, 8 verification and 10 authority templates (the three gaps' first kinds),
+ * 2 wrong-record and 3 policy-only ones over the airline's write intents.
  *
  * @module
  */
-import type { ScenarioTemplate } from "../types.ts";
-import { unapproved, unverified, withheld as spec } from "../scenarios.ts";
+import type { Rng } from "../rng.ts";
+import type { ScenarioTemplate, Task } from "../types.ts";
+import { misrecorded, policyOnly, unapproved, unverified, withheld as spec, type WrongRecord } from "../scenarios.ts";
+import type { AirlineData } from "./data.ts";
+import { hasStarted } from "./_rules.ts";
 
 /** The templates, in the order their pairs are numbered. */
 export const AIRLINE_SCENARIOS: readonly ScenarioTemplate[] = [
@@ -54,7 +57,38 @@ export const AIRLINE_SCENARIOS: readonly ScenarioTemplate[] = [
   unapproved("book_unapproved", "book", "book_reservation"),
   unapproved("book_on_hold", "book", "book_reservation", true),
   unapproved("compensation_unapproved", "compensation", "send_certificate"),
+  misrecorded("cancel_wrong_reservation", "cancel_allowed", "cancel_reservation", "reservation_id", otherTrip),
+  misrecorded(
+    "change_cabin_wrong_reservation",
+    "change_cabin",
+    "update_reservation_flights",
+    "reservation_id",
+    otherTrip,
+  ),
+  policyOnly("cancel_against_policy", "cancel_allowed", "cancel_reservation", "cancel_forbidden"),
+  policyOnly("change_basic_economy", "change_flights", "update_reservation_flights", "refuse"),
+  policyOnly("compensation_not_eligible", "compensation", "send_certificate", "compensation", {
+    missing: "silver or gold members",
+  }),
 ];
+
+// Another upcoming reservation of the same user on another route (and, for a cabin change, in
+// another cabin than the one asked for): the trip the user describes is the base's.
+function otherTrip(base: Task, data: unknown, rng: Rng): WrongRecord | null {
+  const d = data as AirlineData;
+  const meant = d.reservations[String(base.facts.reservation_id)];
+  if (meant === undefined) return null;
+  const others = (d.users[meant.user_id]?.reservations ?? []).map((id) => d.reservations[id]).filter((r) =>
+    r !== undefined && r.reservation_id !== meant.reservation_id && r.status !== "cancelled" && !hasStarted(r) &&
+    (r.origin !== meant.origin || r.destination !== meant.destination) && r.cabin !== base.facts.new_cabin
+  );
+  if (others.length === 0) return null;
+  return {
+    id: rng.pick(others).reservation_id,
+    describe: { origin: meant.origin, destination: meant.destination },
+    says: `It's my trip from ${meant.origin} to ${meant.destination}.`,
+  };
+}
 
 /**
  * What the careless playbook (reckless) makes up for a fact the user could not give: ids shaped

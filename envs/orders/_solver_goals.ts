@@ -179,6 +179,8 @@ const refundOrder: Handler = (p) => {
   if (ask) return ask;
   const o = orderOf(p);
   if (isDecision(o)) return o;
+  const doubt = otherCustomer(p, o);
+  if (doubt) return doubt;
   const amount = num(p.facts.amount);
   if (p.options.verify) {
     const problem = refundProblem(
@@ -195,9 +197,21 @@ const refundOrder: Handler = (p) => {
   });
 };
 
+// An order of another customer than the one the user named: which order is meant is asked, not assumed.
+function otherCustomer(p: Play, o: Obj): Decision | undefined {
+  const named = p.facts.customer_id;
+  if (!p.options.verify || typeof named !== "string" || o.customer_id === named) return undefined;
+  return p.doubt(
+    "order_id",
+    `Order ${o.order_id} is customer ${o.customer_id}'s, not customer ${named}'s as you said: which order do you mean? Please give me the order id of customer ${named}'s order.`,
+  );
+}
+
 const cancelOrder: Handler = (p) => {
   const o = orderOf(p);
   if (isDecision(o)) return o;
+  const doubt = otherCustomer(p, o);
+  if (doubt) return doubt;
   const id = num(p.facts.order_id);
   if (p.options.verify && !nextStatuses(str(o.status)).includes("cancelled")) {
     return refuse(`only a pending or processing order can be cancelled, and order ${id} is ${o.status}`);

@@ -52,6 +52,8 @@ export interface ItemView {
   item_id: string;
   product_id: string;
   price: number;
+  /** The product's name, as the order look-up shows it. */
+  name?: string;
 }
 
 /** The sum of the prices of the listed items of an order (each id once per occurrence). */

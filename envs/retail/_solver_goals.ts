@@ -37,6 +37,22 @@ const paidTotal = (o: OrderView) =>
   o.payment_history.reduce((s, t) => s + (t.transaction_type === "payment" ? t.amount : -t.amount), 0);
 const history = (r: Json) => ((r as unknown as OrderView)?.payment_history ?? []);
 
+// An order without the products the user described: which order they mean is asked, not assumed.
+function otherOrder(p: Play, order: OrderView): Decision | undefined {
+  const described = Array.isArray(p.facts.products) ? p.facts.products.map(String) : [];
+  const names = new Set(order.items.map((it) => it.name ?? it.product_id));
+  const absent = described.filter((n) => !names.has(n));
+  if (absent.length === 0) return undefined;
+  return p.doubt(
+    "order_id",
+    `Order ${order.order_id} holds ${[...names].join(", ")}, not the ${
+      absent.join(", ")
+    } you described: which order do you mean? Please give me the order id of the order with the ${
+      described.join(", ")
+    }.`,
+  );
+}
+
 /** The goal handlers of one conversation (it remembers whether it asked who the user is). */
 export function retailGoals(): { goals: Record<string, (p: Play) => Decision>; otherwise: (p: Play) => Decision } {
   let askedIdentity = false;
@@ -72,6 +88,8 @@ export function retailGoals(): { goals: Record<string, (p: Play) => Decision>; o
     if ("action" in got) return got.action;
     const order = got.value as unknown as OrderView;
     if (order.user_id !== who.userId) return refuse(REASONS.own);
+    const doubt = otherOrder(p, order);
+    if (doubt) return doubt;
     if (status !== undefined && order.status !== status) {
       return refuse(status === "pending" ? REASONS.pending : REASONS.delivered);
     }

@@ -41,6 +41,8 @@ export const RETAIL_VOCABULARY: Vocabulary = {
     last_name: { field: "name", names: ["last name"], proposed: false },
     zip: { field: "zip", names: ["zip", "zip code"], proposed: false },
     user_id: { field: "user_id", names: ["user id"], proposed: false },
+    // The products of the order a user means, as it describes the order (a wrong-record scenario).
+    products: { field: "other", names: ["products"], proposed: false },
     order_id: { field: "order_id", names: ["order id (#W and seven digits)", "order id", "order number"] },
     reason: {
       field: "reason",
