@@ -20,10 +20,12 @@
  * - `lenient` (`checkpoint@lenient:AGENT`): the three checks, but a write may act on identifiers the
  *   user said that no look-up showed (the customer must still have been identified);
  * - `default` (`checkpoint:AGENT`): the three checks above;
- * - `strict` (`checkpoint@strict:AGENT`): the three checks with every identifier of a write shown by a
- *   successful look-up (not one of them), a yes that approves one write only (a later write needs its
- *   own: no implicit delegation), and no write after a write whose outcome is unknown (it ended in a
- *   fault, with no success signal) until a successful look-up has shown the state since.
+ * - `strict` (`checkpoint@strict:AGENT`): the three checks with every identifier of a write (dates aside)
+ *   shown by a successful look-up (not one of them), a yes that approves one write only (a later write needs its
+ *   own: no implicit delegation), no write after a write whose outcome is unknown (it ended in a
+ *   fault, with no success signal) until a successful look-up has shown the state since, and no write on
+ *   a record whose look-up shows an identifier of a kind the user named but not the one named (another
+ *   customer's order than the customer the user named).
  *
  * A failed check blocks the call (it never reaches the world) and the agent sees an error naming
  * the gap and what is missing, which it can act on (ask, look up, propose, or stop). The wrapper
@@ -149,6 +151,9 @@ export class CheckpointAgent implements Agent {
   // Lower-cased: what the user said (texts and facts), and what successful tool results showed.
   #said = "";
   #shown = "";
+  // The successful look-up results, as returned, and the shapes of the identifiers the user said (strict).
+  #results: { read: string[]; result: unknown }[] = [];
+  #saidShapes = new Map<string, Set<string>>();
   // The arguments that identify a customer, per identifying tool (`Tool.identifies`), and whether a
   // call of one succeeded in this episode.
   #identifying: string[] = [];
@@ -175,6 +180,8 @@ export class CheckpointAgent implements Agent {
     this.#enums = new Set(ctx.tools.flatMap((t) => shapeOf(t).enums));
     this.#hints = perturbationHints(ctx.hints);
     this.#said = this.#shown = "";
+    this.#results = [];
+    this.#saidShapes = new Map();
     const identifying = ctx.tools.filter((t) => t.identifies !== undefined);
     this.#identifies = new Set(identifying.map((t) => t.name));
     this.#identifying = identifying.map((t) => identifyingArgs(t).join(", "));
@@ -217,6 +224,11 @@ export class CheckpointAgent implements Agent {
       const m = obs.message;
       const facts = m.intent && (m.intent.kind === "request" || m.intent.kind === "provide") ? m.intent.facts : {};
       this.#said += `\n${m.text}\n${Object.values(facts).map((v) => canonicalJson(v)).join("\n")}`.toLowerCase();
+      for (const token of [...tokensOf(m.text), ...identifiers(facts).map(([, v]) => v)]) {
+        const shape = shapeOfId(token);
+        if (!this.#saidShapes.has(shape)) this.#saidShapes.set(shape, new Set());
+        this.#saidShapes.get(shape)!.add(token.toLowerCase());
+      }
       const yes = m.intent ? m.intent.kind === "confirm" : isExplicitYes(m.text);
       this.#approved = yes ? this.#stated : null;
       this.#stated = null;
@@ -227,6 +239,11 @@ export class CheckpointAgent implements Agent {
       if (this.#identifies.has(obs.tool.name)) this.#identified = true;
       const result = this.#hints === null ? obs.tool.result : decodeResult(obs.tool.result ?? null, this.#hints);
       this.#shown += `\n${canonicalJson(result ?? null)}`.toLowerCase();
+      if (!this.#tools.get(obs.tool.name)?.writes) {
+        const decoded = this.#hints === null ? { args: obs.tool.args } : decodeArgs(obs.tool.args, this.#hints);
+        const read = identifiers("args" in decoded ? decoded.args : obs.tool.args).map(([, v]) => v.toLowerCase());
+        this.#results.push({ read, result: result ?? null });
+      }
     }
   }
 
@@ -276,10 +293,11 @@ export class CheckpointAgent implements Agent {
     }
     // Lenient: what the user said needs no look-up; strict: every identifier needs one.
     const unshown = found.filter(([, v]) => !mentions(this.#shown, v));
+    // (Strict reads dates apart: a new travel date is the user's to give, no record to look up.)
     const unverified = this.#level === "lenient"
       ? unshown.length === ids.length && unshown.some(([, v]) => !mentions(this.#said, v))
       : strict
-      ? unshown.length > 0
+      ? unshown.some(([, v]) => !DATE.test(v))
       : unshown.length === ids.length;
     if (needsYes && ids.length > 0 && unverified) {
       const keys = [...new Set(unshown.map(([k]) => k))];
@@ -289,6 +307,18 @@ export class CheckpointAgent implements Agent {
         `${name} acts on ${
           unshown.map(([k, v]) => `${k} "${v}"`).join(", ")
         }, which no successful look-up of this conversation showed: look it up first`,
+      );
+    }
+    // Strict: the record a write acts on must not contradict what the user named. A look-up result that
+    // shows the write's identifier and also an identifier of a kind the user named (the same shape:
+    // "C0412" and "C0999"), but not the one named, is another record than the user's.
+    const contradiction = strict && needsYes ? this.#contradiction(ids) : null;
+    if (contradiction !== null) {
+      const [key, value] = contradiction;
+      return block(
+        "verification",
+        key,
+        `${name} acts on a record that shows ${key} "${value}", not the ${key} the user named: ask which record is meant`,
       );
     }
     if (needsYes && tool.customer !== undefined && !this.#identified && this.#identifying.length > 0) {
@@ -303,6 +333,26 @@ export class CheckpointAgent implements Agent {
     if (needsYes && !this.#isApproved(name, [shownArgs, decoded.args], ids)) return this.#unapproved(block, name);
     // Strict: a yes approves the one write it was given for; a later write needs its own.
     if (strict && needsYes) this.#approved = null;
+    return null;
+  }
+
+  // The first identifier of a look-up result showing one of `ids` that the user did not say although it
+  // said one of the same shape; null when there is none.
+  #contradiction(ids: readonly string[]): [key: string, value: string] | null {
+    const own = new Set(ids.map((v) => v.toLowerCase()));
+    // Only a look-up of the record itself (called with one of the write's identifiers) describes it: a
+    // profile listing the customer's other orders contradicts nothing.
+    for (const { read, result } of this.#results) {
+      if (!read.some((v) => own.has(v))) continue;
+      const shown = identifiers(result);
+      for (const [key, value] of shown) {
+        if (DATE.test(value)) continue; // a date is no record: the user asks to change it
+        const said = this.#saidShapes.get(shapeOfId(value));
+        if (said !== undefined && !said.has(value.toLowerCase()) && !own.has(value.toLowerCase())) {
+          return [key, value];
+        }
+      }
+    }
     return null;
   }
 
@@ -352,6 +402,18 @@ function identifiers(args: unknown): [key: string, value: string][] {
   };
   walk(args, "");
   return [...out.values()];
+}
+
+// The identifier-like tokens of a text: no spaces, holding a digit, "_", "@" or "#" (as `identifiers()`).
+function tokensOf(text: string): string[] {
+  return text.split(/[\s,;:!?()"'<>\[\]{}]+/).map((t) => t.replace(/[.]+$/, "")).filter((t) => /[0-9_@#]/.test(t));
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}/;
+
+// An identifier's shape: letters as "a", digits as "#", the rest kept ("C0412" and "c0999" are "a####").
+function shapeOfId(value: string): string {
+  return value.replace(/\p{L}/gu, "a").replace(/\d/g, "#");
 }
 
 // Every enum value of a JSON Schema, lower-cased: fixed choices, never invented.

@@ -251,3 +251,46 @@ Deno.test("agent specs name the checkpoint's level; an unknown level is refused 
   );
   assertThrows(() => agentFactory("checkpoint@strict:checkpoint:oracle"), RangeError, "around one agent");
 });
+
+Deno.test("checkpoint@strict: a write on a record whose own look-up shows another of the kind the user named is blocked", async () => {
+  const order = defineTool({
+    name: "get_order",
+    description: "An order.",
+    input: z.object({ order_id: z.string() }),
+    writes: false,
+    run: () => "",
+  });
+  const refund = defineTool({
+    name: "refund",
+    description: "Refunds an order.",
+    input: z.object({ order_id: z.string() }),
+    writes: true,
+    run: () => "",
+  });
+  const attempt = async (owner: string, level: CheckpointLevel) => {
+    const agent = new CheckpointAgent(
+      scripted([
+        { type: "tool", name: "get_order", args: { order_id: "O1042" } },
+        { type: "message", text: "I will refund order O1042. Shall I?" },
+        { type: "tool", name: "refund", args: { order_id: "O1042" } },
+      ]),
+      level,
+    );
+    await agent.start({ domain: "d", policy: "", tools: [order, refund], now: "2025-01-01T00:00:00" });
+    const looked = {
+      name: "get_order",
+      args: { order_id: "O1042" },
+      ok: true,
+      result: { order_id: "O1042", customer_id: owner },
+    };
+    for (const obs of [user("Refund customer C0412's order O1042."), { step: 1, tool: looked }, user("Yes.")]) {
+      await agent.step(obs);
+    }
+    return agent.blocks.map((b) => `${b.gap} ${b.missing}`);
+  };
+  // The order is customer C0999's, the user named C0412: strict asks which record is meant.
+  assertEquals(await attempt("C0999", "strict"), ["verification customer_id"]);
+  assertEquals(await attempt("C0999", "default"), []);
+  // The order is the named customer's: nothing to block.
+  assertEquals(await attempt("C0412", "strict"), []);
+});
