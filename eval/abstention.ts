@@ -136,7 +136,7 @@ export type BlockingResponse = NonNullable<AbstentionOutcome["response"]>;
  * @example
  * ```ts
  * import { blockingResponse } from "./abstention.ts";
- * const said = (text: string) => ({ step: 1, actor: "agent" as const, kind: "message" as const, text });
+ * const said = (text: string) => ({ step: 1, actor: "agent" as const, kind: "message" as const, text, latency_ms: 0 });
  * blockingResponse([said("Could you give me your reservation id?")], "airline")?.response; // "question"
  * blockingResponse([said("Sorry, something went wrong on my side")], "airline"); // null
  * ```
