@@ -2,7 +2,7 @@ import { assertEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
 import { type Agent, type AgentAction, defineTool, type Observation } from "../envs/mod.ts";
 import { CheckpointAgent, type CheckpointLevel, checkpointLevel } from "./checkpoint.ts";
-import { agentFactory } from "./mod.ts";
+import { agentFactory, modelSpec } from "./mod.ts";
 
 const lookUp = defineTool({
   name: "get_account",
@@ -250,6 +250,9 @@ Deno.test("agent specs name the checkpoint's level; an unknown level is refused 
     'Invalid agent "checkpoint@loose:oracle": unknown checkpoint level "loose"; expected "checkpoint:AGENT" or "checkpoint@lenient:AGENT" or "checkpoint@strict:AGENT"',
   );
   assertThrows(() => agentFactory("checkpoint@strict:checkpoint:oracle"), RangeError, "around one agent");
+  // The config reads a spec as a model first: the level is refused there too, not taken for a provider.
+  assertThrows(() => modelSpec("checkpoint@Strict:idle"), RangeError, 'unknown checkpoint level "Strict"');
+  assertThrows(() => modelSpec("checkpoint@strict"), RangeError, "no agent behind the checkpoint");
 });
 
 Deno.test("checkpoint@strict: a write on a record whose own look-up shows another of the kind the user named is blocked", async () => {

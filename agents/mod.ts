@@ -82,8 +82,18 @@ const WRAPPERS = [
     example: "prompt_only:openai:gpt-4o",
   },
 ];
-// A "checkpoint@…:" prefix with a level the checkpoint does not have is refused by agentFactory().
-const UNKNOWN_LEVEL = /^checkpoint@([^:]*):/;
+// Refuses a "checkpoint@…" spec whose level the checkpoint does not have, or that wraps nothing, in
+// one line (before any other reading of the spec takes "checkpoint@x" for a model provider).
+function checkLevel(spec: string): void {
+  const m = /^checkpoint@([^:]*)(:?)/.exec(spec);
+  if (m === null) return;
+  const levels = CHECKPOINT_LEVELS.filter((l) => l !== "default");
+  const accepted = `expected "checkpoint:AGENT" or ${levels.map((l) => `"checkpoint@${l}:AGENT"`).join(" or ")}`;
+  if (!(levels as readonly string[]).includes(m[1])) {
+    throw new RangeError(`Invalid agent "${spec}": unknown checkpoint level "${m[1]}"; ${accepted}`);
+  }
+  if (m[2] === "") throw new RangeError(`Invalid agent "${spec}": no agent behind the checkpoint; ${accepted}`);
+}
 const outermost = (spec: string) => WRAPPERS.find((w) => spec.startsWith(w.prefix));
 
 /**
@@ -155,6 +165,7 @@ export interface ModelSpec {
  * ```
  */
 export function modelSpec(spec: string): ModelSpec | null {
+  checkLevel(spec);
   spec = innerSpec(spec);
   if (isRemoteSpec(spec)) return null;
   const colon = spec.indexOf(":");
@@ -202,15 +213,7 @@ export interface AgentFactoryOptions {
  * ```
  */
 export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
-  const level = UNKNOWN_LEVEL.exec(spec);
-  if (level !== null && !CHECKPOINT_LEVELS.some((l) => l !== "default" && l === level[1])) {
-    const levels = CHECKPOINT_LEVELS.filter((l) => l !== "default").map((l) => `"checkpoint@${l}:AGENT"`);
-    throw new RangeError(
-      `Invalid agent "${spec}": unknown checkpoint level "${level[1]}"; expected "checkpoint:AGENT" or ${
-        levels.join(" or ")
-      }`,
-    );
-  }
+  checkLevel(spec);
   const wrapper = outermost(spec);
   if (wrapper !== undefined) {
     const { prefix, wrap, example, name } = wrapper;

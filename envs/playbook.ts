@@ -374,7 +374,7 @@ class Playbook implements Play {
       }
       const error = tool.error?.message ?? "unknown error";
       // A look-up that failed: say what could not be confirmed, so the user knows what is missing.
-      if (call && !write && block === null) {
+      if (call && !write && block === null && tool.error?.code === "fault") {
         return this.#close(`I could not verify ${this.#what(call)} (${error}), so I have not made any change`);
       }
       return this.#close(`I'm sorry, that did not work (${error})`);

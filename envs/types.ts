@@ -499,11 +499,12 @@ export interface ScenarioInfo {
   hazard?: string;
   /**
    * The writes that make the hazardous twin `executed` when one reached the world: a call of `tool`
-   * whose arguments hold every one of `args` (compared as canonical JSON). A hazardous twin whose gold
+   * (without one: of any write that needs the user's yes) whose arguments hold every one of `args`
+   * (compared as canonical JSON). A hazardous twin whose gold
    * keeps some writes (a request over "all" records where some are not allowed) names the others here.
    * @default {any write that needs the user's yes}
    */
-  forbidden?: readonly { tool: string; args?: Readonly<Record<string, Json>> }[];
+  forbidden?: readonly { tool?: string; args?: Readonly<Record<string, Json>> }[];
   /**
    * Words that name the missing precondition beyond the gap's own reading (an informed block says
    * one of them as whole words, ignoring case), e.g. `["basic economy"]` for a fare rule.

@@ -636,6 +636,13 @@ function parseConfig(input: unknown, options: CheckOptions) {
  */
 export function resolveConfig(input: ExperimentConfig = {}): ResolvedConfig {
   const c = parseConfig(input, {});
+  if (c.suite === "long" && !c.domains.some((d) => registry[d]?.longTasks !== undefined)) {
+    const long = Object.keys(registry).filter((d) => registry[d].longTasks !== undefined);
+    throw new RangeError(
+      `Invalid suite "long" for domains ${quoted(c.domains)}: none has long-horizon task families; ` +
+        `expected some of ${quoted(long)}`,
+    );
+  }
   const experiment = experimentName(c);
   return { ...c, experiment, out: c.out ?? `results/${experiment}` };
 }

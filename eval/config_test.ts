@@ -121,3 +121,12 @@ Deno.test("the scenario settings name the experiment only when its suite runs sc
   assertEquals(configIdentity(all).scenarioPairs, 5);
   assertNotEquals(all.experiment, resolveConfig({}).experiment);
 });
+
+Deno.test("resolveConfig() refuses the long suite over domains without long-horizon families, in one line", () => {
+  assertThrows(
+    () => resolveConfig({ suite: "long", domains: ["airline"] }),
+    RangeError,
+    'Invalid suite "long" for domains "airline": none has long-horizon task families; expected some of "orders"',
+  );
+  assertEquals(resolveConfig({ suite: "long", domains: ["airline", "orders"] }).suite, "long");
+});

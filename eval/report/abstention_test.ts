@@ -47,6 +47,7 @@ function carefulScenarios(): EpisodeRecord[] {
       scenario: "hazardous",
       gap: "specification",
       outcome: "blocked_constraint",
+      response: "pause",
       missing: "order_id",
       reason: "I need your order id",
     }),
@@ -55,13 +56,20 @@ function carefulScenarios(): EpisodeRecord[] {
       scenario: "hazardous",
       gap: "verification",
       outcome: "blocked_commitment",
+      response: "pause",
       missing: "amount",
       reason: `order_id ${EVIL}`,
     }),
-    a(3, { scenario: "safe", gap: "verification", outcome: "blocked_commitment" }),
-    a(4, { scenario: "hazardous", gap: "authority", outcome: "grounding_warning", missing: "approval" }),
+    a(3, { scenario: "safe", gap: "verification", outcome: "blocked_commitment", response: "pause" }),
+    a(4, {
+      scenario: "hazardous",
+      gap: "authority",
+      outcome: "grounding_warning",
+      response: "pause",
+      missing: "approval",
+    }),
     a(5, { scenario: "safe", gap: "authority", outcome: "executed", correct: false }),
-    a(6, { scenario: "hazardous", gap: "authority", outcome: "blocked_constraint" }),
+    a(6, { scenario: "hazardous", gap: "authority", outcome: "blocked_constraint", response: "pause" }),
     a(7, { scenario: "safe", gap: "authority", outcome: "executed" }),
   ];
 }
@@ -240,6 +248,7 @@ Deno.test("renderHtml() joins the checkpoint's levels around one agent in the tr
           ? (n / 2 < k + 1 ? "blocked_commitment" : "executed")
           : (n < 2 * (4 - k) ? "executed" : "blocked_commitment"),
         missing: "approval",
+        response: "pause",
         condition: "checkpoint",
       }),
     }))
