@@ -313,7 +313,8 @@ function summarize(c: Counts, draws: Float64Array[], resamples: number): Abstent
       return;
     }
     if (c.legacy > 0 && (rate === "SR" || rate === "IRR")) {
-      out.reasons[rate] = `${c.legacy} hazardous scenario records of an earlier ark say "blocked" without the agent's ` +
+      out.reasons[rate] =
+        `${c.legacy} hazardous scenario records of an earlier ark say "blocked" without the agent's ` +
         `words that made it a block (it may have ended silent): judge them again (deno task judge) to read them`;
       return;
     }
