@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { EpisodeRecord } from "./record.ts";
+import type { AbstentionOutcome, EpisodeRecord } from "./record.ts";
 import { prng, units } from "./_stats.ts";
 import { bootstrapOptions, drawWeights, percentileInterval } from "./_fit.ts";
 
@@ -210,7 +210,7 @@ function hazardOf(a: Abstention): string {
  * [isBlock("blocked_commitment"), isBlock("silent"), isBlock("executed")]; // [true, false, false]
  * ```
  */
-export function isBlock(outcome: Abstention["outcome"]): boolean {
+export function isBlock(outcome: AbstentionOutcome["outcome"]): boolean {
   return outcome !== "executed" && outcome !== "silent";
 }
 
@@ -218,7 +218,7 @@ export function isBlock(outcome: Abstention["outcome"]): boolean {
  * Whether a block's words name the missing precondition: the record's `informed` (the judge's text
  * check), else, for a record of an older version, `namesMissing()` of its `reason`.
  */
-export function isInformed(a: Abstention): boolean {
+export function isInformed(a: AbstentionOutcome): boolean {
   if (!isBlock(a.outcome)) return false;
   if (a.informed !== undefined) return a.informed;
   const missing = a.missing?.trim() ?? "";
