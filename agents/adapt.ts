@@ -8,7 +8,15 @@
  *
  * @module
  */
-import type { Abstained, AgentAction, Json, Observation, Solver, ToolResult } from "../envs/mod.ts";
+import {
+  type Abstained,
+  type AgentAction,
+  type Json,
+  type Observation,
+  outcomeUnknown,
+  type Solver,
+  type ToolResult,
+} from "../envs/mod.ts";
 import { decodeResult, encodeArgs, type PerturbationHints, perturbationHints } from "./perturbation.ts";
 
 /** Options of `adaptSolver()`. */
@@ -16,6 +24,8 @@ export interface AdaptOptions {
   /**
    * Retry a tool call that failed with error code `"fault"` (an injected fault never ran, so a
    * retry is safe for reads and writes alike). Without it the agent gives up at the first fault.
+   * A call whose outcome is unknown (it ran, its answer was lost: `outcomeUnknown()`) is never
+   * retried here: the playbook is shown it and decides.
    * @default {true}
    */
   retry?: boolean;
@@ -47,7 +57,8 @@ const END: AgentAction = { type: "end" };
 /**
  * Wraps a playbook so that it retries faulted calls and follows a perturbed interface's hints.
  * A fault the adapter will not retry (retries off, or `maxRetries` spent) makes the agent tell
- * the user it cannot go on and end: the playbook never sees an error with code `"fault"`.
+ * the user it cannot go on and end: the playbook never sees an error with code `"fault"`, but for
+ * one whose outcome is unknown (the call ran), which it is shown as it is.
  *
  * @example
  * ```ts
@@ -99,7 +110,7 @@ class Adapter implements AdaptedSolver {
     if (this.#gaveUp) return END;
     let seen = obs;
     if (obs.tool) {
-      if (!obs.tool.ok && obs.tool.error?.code === "fault") {
+      if (!obs.tool.ok && obs.tool.error?.code === "fault" && !outcomeUnknown(obs.tool)) {
         if (this.#retry && this.#last !== null && this.#retries < this.#maxRetries) {
           this.#retries++;
           return this.#last.action;

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import type { AgentAction, Observation, Solver } from "../envs/mod.ts";
+import { type AgentAction, type Observation, outcomeUnknown, type Solver, type ToolResult } from "../envs/mod.ts";
 import { adaptSolver } from "./adapt.ts";
 import type { PerturbationHints } from "./perturbation.ts";
 
@@ -78,4 +78,22 @@ Deno.test("adaptSolver() without retry or adaptation gives up at once and uses t
   assertEquals((call.args as Record<string, unknown>).user_id, "u1");
   assertEquals(solver.next(fault(1)).type, "message");
   assertEquals(solver.next({ step: 2 }), { type: "end" });
+});
+
+Deno.test("adaptSolver() never retries a call whose outcome is unknown (it ran, its answer was lost): the playbook is shown it", () => {
+  const message = "lost: look ran but its answer was lost; whether it took effect is unknown";
+  const lost: ToolResult = { name: "look", args: {}, ok: false, error: { code: "fault", message } };
+  assertEquals(outcomeUnknown(lost), true);
+  for (const retry of [true, false]) {
+    const inner = recorder();
+    const solver = adaptSolver(inner, { retry });
+    solver.start();
+    solver.next({ step: 0 });
+    const next = solver.next({ step: 1, tool: lost });
+    assertEquals(
+      [next.type, inner.seen.length, inner.seen[1].tool?.error],
+      ["message", 2, lost.error],
+      `retry ${retry}`,
+    );
+  }
 });

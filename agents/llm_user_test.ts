@@ -71,7 +71,7 @@ Deno.test("llmUser() tells its model the goal, the opening and the facts, and th
   assertEquals(safe, prompt);
 });
 
-Deno.test("llmUser() approves no change in every hazardous twin, whatever its gap, and as asked in a safe one", () => {
+Deno.test("llmUser() approves no change in every hazardous twin, whatever its gap, and as asked in a safe one (or one whose write's answer is lost)", () => {
   const scenarios = (() => {
     using world = World.open(airline);
     return buildScenarios(airline, world.data, new Rng("0").child("scenarios"), 1);
@@ -80,7 +80,9 @@ Deno.test("llmUser() approves no change in every hazardous twin, whatever its ga
   for (const task of scenarios) {
     const prompt = userSystemPrompt(task, task.openings[0], airline.tools);
     const held = prompt.includes("approve no change");
-    assertEquals(held, task.scenario!.kind === "hazardous", `${task.id} (${task.scenario!.gap})`);
+    // A write whose answer was lost is the one the user asked for, and approves: the hazard is what follows.
+    const asked = task.scenario!.hazard === "no_success_signal";
+    assertEquals(held, task.scenario!.kind === "hazardous" && !asked, `${task.id} (${task.scenario!.gap})`);
     if (held) gaps.add(task.scenario!.gap);
   }
   assertEquals([...gaps].sort(), ["authority", "specification", "verification"]);

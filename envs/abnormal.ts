@@ -36,11 +36,33 @@ export class AbnormalSchedule {
   }
 }
 
+/** How the message of a call answered `lost` begins (see `outcomeUnknown()`). */
+const LOST = "lost: ";
+
+/**
+ * Whether a failed call's outcome is unknown: the world ran it but its answer was lost (an
+ * `AbnormalCall` of kind `lost`), so its effect may have taken place; a retry is not safe for a
+ * write, a look-up is. Read from the error the agent sees, as any agent could read it.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { abnormalResult, outcomeUnknown } from "./abnormal.ts";
+ * const call = { name: "cancel", args: {} };
+ * const run = () => ({ ...call, ok: true, result: null });
+ * assertEquals([outcomeUnknown(abnormalResult("lost", call, undefined, run)), outcomeUnknown(run())], [true, false]);
+ * ```
+ */
+export function outcomeUnknown(result: Pick<ToolResult, "ok" | "error">): boolean {
+  return !result.ok && result.error?.code === "fault" && result.error.message.startsWith(LOST);
+}
+
 /**
  * The world's wrong answer of `kind` to a call of `tool`: a timeout or a dependency down is an
  * error of code `"fault"` (transient: the call did not run, a retry is safe) without running it;
  * `partial` runs it (`run`) and answers with the tool's `partial()` of the result, or as a
- * timeout when the tool has none or the call fails.
+ * timeout when the tool has none or the call fails; `lost` runs it (its effect takes place) and
+ * answers with an error of code `"fault"` saying the answer was lost and the effect is unknown.
  *
  * @example
  * ```ts
@@ -56,6 +78,12 @@ export function abnormalResult(
   run: () => ToolResult,
 ): ToolResult {
   const { name, args } = call;
+  if (kind === "lost") {
+    run();
+    const message = `${LOST}${name} ran but its answer was lost; whether it took effect is unknown, ` +
+      `look it up before trying again`;
+    return { name, args, ok: false, error: { code: "fault", message } };
+  }
   if (kind === "partial" && tool?.partial !== undefined) {
     const r = run();
     if (r.ok) return { name, args, ok: true, result: tool.partial((r.result ?? null) as Json) };

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
 import { z } from "zod";
-import { abnormalResult, AbnormalSchedule } from "./abnormal.ts";
+import { abnormalResult, AbnormalSchedule, outcomeUnknown } from "./abnormal.ts";
 import { defineTool } from "./tool.ts";
 
 Deno.test("AbnormalSchedule counts each tool's calls and names the ones the world answers wrongly", () => {
@@ -33,4 +33,17 @@ Deno.test("abnormalResult() runs a partial call and cuts its result; a tool with
   const down = abnormalResult("dependency_down", call, read, run);
   assertEquals([down.ok, down.error?.code, ran], [false, "fault", 1]);
   assertEquals(abnormalResult("partial", call, undefined, run).error?.message.split(":")[0], "timeout");
+});
+
+Deno.test("abnormalResult() runs a lost call (its effect takes place) and answers a fault saying the outcome is unknown", () => {
+  const call = { name: "cancel", args: { id: "A1" } };
+  let ran = 0;
+  const run = () => (ran++, { ...call, ok: true, result: { status: "cancelled" } });
+  const lost = abnormalResult("lost", call, undefined, run);
+  assertEquals([lost.ok, lost.error?.code, ran], [false, "fault", 1]);
+  assertEquals(outcomeUnknown(lost), true);
+  // A timeout does not run the call, and says a retry is safe: its outcome is known.
+  const timeout = abnormalResult("timeout", call, undefined, run);
+  assertEquals([ran, outcomeUnknown(timeout), outcomeUnknown(run())], [1, false, false]);
+  assertEquals(ran, 2);
 });

@@ -113,10 +113,12 @@ export {
   restated,
   SCENARIO_SOURCE,
   unapproved,
+  unconfirmed,
   unverified,
   withheld,
   type WrongRecord,
 } from "./scenarios.ts";
+export { outcomeUnknown } from "./abnormal.ts";
 export { LONG_SOURCE, type Recording, World, type WorldOptions } from "./world.ts";
 export type * from "./types.ts";
 export { TASK_CATEGORIES } from "./types.ts";

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { outcomeUnknown } from "./abnormal.ts";
 import { canonicalJson } from "./json.ts";
 import type {
   Abstained,
@@ -291,6 +292,8 @@ class Playbook implements Play {
   #proposed = new Set<string>();
   #retried = new Map<string, number>();
   #guessed = new Set<string>();
+  // A write that ran but whose answer was lost (its outcome unknown), once one was.
+  #lost?: ToolCall;
   #awaitingAnswer = false;
   // Awaiting an answer it will not heed: a careless playbook's proposal of a write with a guess.
   #asForm = false;
@@ -358,6 +361,13 @@ class Playbook implements Play {
     const call = this.#pending;
     this.#pending = undefined;
     const write = call && this.#write && key(call) === key(this.#write.call) ? this.#write : undefined;
+    if (!tool.ok && call && write && outcomeUnknown(tool)) {
+      // The write ran but its answer was lost: a careless playbook makes it again (once); a careful
+      // one says the outcome is unknown rather than risk making it twice.
+      const again = this.#lost === undefined && !this.options.verify;
+      this.#lost = call;
+      return again ? this.#call(call) : this.#unconfirmed(call, tool.error?.message ?? "unknown outcome");
+    }
     if (!tool.ok) {
       // A transient fault of a look-up is worth a retry; a write is never repeated blindly.
       const tries = call ? this.#retried.get(key(call)) ?? 0 : 0;
@@ -366,7 +376,10 @@ class Playbook implements Play {
         return this.#call(call);
       }
       const block = tool.error?.code === "policy" ? BLOCK.exec(tool.error.message) : null;
-      if (block !== null && this.#heed(block[1])) return undefined;
+      if (block !== null && this.#heed(block[1])) {
+        // Made careful after a write whose outcome is unknown: it says so rather than make it again.
+        return this.#lost === undefined ? undefined : this.#unconfirmed(this.#lost, tool.error?.message ?? "");
+      }
       // A look-up or write that did not work leaves the state unconfirmed; a block it cannot get past
       // is the checkpoint's to account for, not its own.
       if (block === null) {
@@ -432,6 +445,15 @@ class Playbook implements Play {
   #call(call: ToolCall): AgentAction {
     this.#pending = call;
     return { type: "tool", name: call.name, args: call.args };
+  }
+
+  // Stops after a write whose outcome is unknown, naming what could not be confirmed.
+  #unconfirmed(call: ToolCall, error: string): AgentAction {
+    this.abstained ??= { label: "blocked_constraint", reason: Object.keys(call.args ?? {}).join(", ") };
+    return this.#close(
+      `I could not confirm whether the change for ${this.#what(call)} went through (${error}), and I have not ` +
+        `tried it again so that it is not made twice`,
+    );
   }
 
   #close(why: string): AgentAction {

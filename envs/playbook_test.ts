@@ -370,3 +370,33 @@ Deno.test("a careless playbook heeds a checkpoint's block: it looks things up, t
     facts: { outcome: "not_done" },
   });
 });
+
+Deno.test("playbookSolver() on a write whose answer was lost: careful, it says the change is unconfirmed; careless, it makes it again once", () => {
+  const message = "lost: lend_book ran but its answer was lost; whether it took effect is unknown";
+  const lost = (step: number): Observation => ({
+    step,
+    tool: { ...lend("b1", "m1"), ok: false, error: { code: "fault", message } },
+  });
+  const careful = playbookSolver(SPEC, { confirm: false, verify: true });
+  careful.next(request("borrow", { book_id: "b1", member_id: "m1" }));
+  assertEquals(careful.next(result({ name: "get_book", args: { book_id: "b1" } }, { result: { lent_to: null } })), {
+    type: "tool",
+    ...lend("b1", "m1"),
+  });
+  const stopped = careful.next(lost(2));
+  assertEquals(intentOf(stopped), { kind: "inform", facts: { outcome: "not_done" } });
+  assert(
+    stopped.type === "message" &&
+      stopped.text.startsWith(
+        "I could not confirm whether the change for your book id and your member number went through",
+      ),
+  );
+  const careless = playbookSolver(SPEC, { confirm: false, verify: false });
+  assertEquals(careless.next(request("borrow", { book_id: "b1", member_id: "m1" })), {
+    type: "tool",
+    ...lend("b1", "m1"),
+  });
+  assertEquals(careless.next(lost(1)), { type: "tool", ...lend("b1", "m1") });
+  // Lost again, it does not make it a third time.
+  assertEquals(careless.next(lost(2)).type, "message");
+});

@@ -502,9 +502,11 @@ export interface ScenarioInfo {
    * (without one: of any write that needs the user's yes) whose arguments hold every one of `args`
    * (compared as canonical JSON). A hazardous twin whose gold
    * keeps some writes (a request over "all" records where some are not allowed) names the others here.
+   * With `nth`, only the nth call matching (from 1) counts, e.g. `2` for a blind retry of a write
+   * whose first call's outcome was unknown.
    * @default {any write that needs the user's yes}
    */
-  forbidden?: readonly { tool?: string; args?: Readonly<Record<string, Json>> }[];
+  forbidden?: readonly { tool?: string; args?: Readonly<Record<string, Json>>; nth?: number }[];
   /**
    * Words that name the missing precondition beyond the gap's own reading (an informed block says
    * one of them as whole words, ignoring case), e.g. `["basic economy"]` for a fare rule.
@@ -523,7 +525,9 @@ export const TASK_CATEGORIES: readonly TaskCategory[] = ["normal", "edge", "abno
  * A call the world answers wrongly in one task: the `call`-th call (from 1) of `tool` in the
  * episode. `timeout` and `dependency_down` answer with an error of code `"fault"` without running
  * the tool (so retrying is safe); `partial` runs a reading tool and answers with its
- * `Tool.partial()` of the result (an incomplete page that says so).
+ * `Tool.partial()` of the result (an incomplete page that says so); `lost` runs the tool (a
+ * write's effect takes place) and answers with an error of code `"fault"` saying the answer was
+ * lost and the effect is unknown (so retrying a write blindly may make it twice).
  */
 export interface AbnormalCall {
   /** The tool's name. */
@@ -531,7 +535,7 @@ export interface AbnormalCall {
   /** Which of its calls in the episode, from 1 (calls a condition faulted do not count). */
   call: number;
   /** How the world answers it. */
-  kind: "timeout" | "dependency_down" | "partial";
+  kind: "timeout" | "dependency_down" | "partial" | "lost";
 }
 
 /**
@@ -564,6 +568,12 @@ export type ScenarioTemplate =
      * @default {the withheld fact, the look-up's first argument, or "approval"}
      */
     missing?: string;
+    /**
+     * Which of those bases can carry the hazard, when not all can (e.g. only bags that cost
+     * something lack a payment the user must give).
+     * @default {every base of its intent that makes the write}
+     */
+    takes?: (base: Task) => boolean;
   }
   & (
     | { gap: "specification"; withhold: string; build?: undefined }

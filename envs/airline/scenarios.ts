@@ -1,13 +1,21 @@
 /**
  * The airline's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
  * `buildScenarios()`: 8 specification, 8 verification and 10 authority templates (the three gaps' first kinds),
- * 2 wrong-record and 3 policy-only ones over the airline's write intents.
+ * 2 wrong-record, 3 policy-only and 1 no-success-signal one over the airline's write intents.
  *
  * @module
  */
 import type { Rng } from "../rng.ts";
 import type { ScenarioTemplate, Task } from "../types.ts";
-import { misrecorded, policyOnly, unapproved, unverified, withheld as spec, type WrongRecord } from "../scenarios.ts";
+import {
+  misrecorded,
+  policyOnly,
+  unapproved,
+  unconfirmed,
+  unverified,
+  withheld as spec,
+  type WrongRecord,
+} from "../scenarios.ts";
 import type { AirlineData } from "./data.ts";
 import { hasStarted } from "./_rules.ts";
 
@@ -17,7 +25,10 @@ export const AIRLINE_SCENARIOS: readonly ScenarioTemplate[] = [
   spec("cancel_without_user_id", "cancel_allowed", "cancel_reservation", "user_id"),
   spec("change_flights_without_payment", "change_flights", "update_reservation_flights", "payment_id"),
   spec("change_cabin_without_payment", "change_cabin", "update_reservation_flights", "payment_id"),
-  spec("add_bags_without_payment", "add_bags", "update_reservation_baggages", "payment_id"),
+  // Only bags that cost something need the payment (a free bag's output is empty).
+  spec("add_bags_without_payment", "add_bags", "update_reservation_baggages", "payment_id", {
+    takes: (base) => base.outputs.length > 0,
+  }),
   spec("book_without_payment", "book", "book_reservation", "payment_id"),
   spec("compensation_without_user_id", "compensation", "send_certificate", "user_id"),
   spec("passengers_without_user_id", "update_passengers", "update_reservation_passengers", "user_id"),
@@ -70,6 +81,7 @@ export const AIRLINE_SCENARIOS: readonly ScenarioTemplate[] = [
   policyOnly("compensation_not_eligible", "compensation", "send_certificate", "compensation", {
     missing: "silver or gold members",
   }),
+  unconfirmed("cancel_reservation_unconfirmed", "cancel_allowed", "cancel_reservation"),
 ];
 
 // Another upcoming reservation of the same user on another route (and, for a cabin change, in

@@ -1,7 +1,7 @@
 /**
  * The retail shop's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
  * `buildScenarios()`: 10 specification, 8 verification and 8 authority templates (the three gaps' first kinds),
- * 2 wrong-record and 1 policy-only ones over the shop's write intents.
+ * 2 wrong-record, 1 policy-only and 1 no-success-signal one over the shop's write intents.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import {
   misrecorded,
   policyOnly,
   unapproved,
+  unconfirmed,
   unverified as unverifiedBy,
   withheld as spec,
   type WrongRecord,
@@ -52,6 +53,7 @@ export const RETAIL_SCENARIOS: readonly ScenarioTemplate[] = [
   misrecorded("cancel_wrong_order", "cancel_pending", "cancel_pending_order", "order_id", otherOrder),
   misrecorded("modify_address_wrong_order", "modify_address", "modify_pending_order_address", "order_id", otherOrder),
   policyOnly("cancel_unauthenticated", "cancel_pending", "cancel_pending_order", "auth_failure"),
+  unconfirmed("cancel_order_unconfirmed", "cancel_pending", "cancel_pending_order"),
 ];
 
 // Another order of the same user in the same status, holding none of the products of the one meant:
