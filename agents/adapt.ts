@@ -12,6 +12,7 @@ import {
   type Abstained,
   type AgentAction,
   type Json,
+  namedArguments,
   type Observation,
   outcomeUnknown,
   type Solver,
@@ -123,7 +124,7 @@ class Adapter implements AdaptedSolver {
         return {
           type: "message",
           text: `I'm sorry, our system is not responding right now (${obs.tool.error.message}), so I could not ` +
-            `verify ${what(args)} and I have not made any change. Please try again later.`,
+            `verify ${namedArguments(args)} and I have not made any change. Please try again later.`,
           intent: { kind: "inform", facts: { outcome: "not_done" } },
         };
       }
@@ -143,12 +144,4 @@ class Adapter implements AdaptedSolver {
     if (!tool.ok || this.#hints === null) return { ...tool, args };
     return { ...tool, args, result: decodeResult(tool.result ?? null, this.#hints) };
   }
-}
-
-// What a call that did not answer was about, as the user would name it ("your reservation id"): its
-// arguments' names, never their values (an email said back before the customer is verified is a leak).
-function what(args: unknown): string {
-  if (args === null || typeof args !== "object" || Array.isArray(args)) return "the details";
-  const keys = Object.keys(args);
-  return keys.length === 0 ? "the details" : keys.map((k) => `your ${k.replaceAll("_", " ")}`).join(" and ");
 }

@@ -47,6 +47,7 @@ import {
   isExplicitYes,
   type Json,
   mentions,
+  needsYes,
   type Observation,
   type Tool,
   toolParameters,
@@ -106,23 +107,6 @@ export interface CheckpointOptions {
 }
 
 /**
- * The checkpoint level of an agent spec or name: `"strict"` for `"checkpoint@strict:AGENT"`,
- * `"default"` for `"checkpoint:AGENT"`, `null` for an agent not behind the checkpoint.
- *
- * @example
- * ```ts
- * import { checkpointLevel } from "./checkpoint.ts";
- * [checkpointLevel("checkpoint@lenient:reckless"), checkpointLevel("checkpoint:oracle"), checkpointLevel("oracle")];
- * // ["lenient", "default", null]
- * ```
- */
-export function checkpointLevel(spec: string): CheckpointLevel | null {
-  if (spec.startsWith("checkpoint:")) return "default";
-  const m = /^checkpoint@([a-z]+):/.exec(spec);
-  return m !== null && (CHECKPOINT_LEVELS as readonly string[]).includes(m[1]) ? m[1] as CheckpointLevel : null;
-}
-
-/**
  * Wraps an agent factory in the checkpoint. The agent's name is `checkpoint:<name>`; `blocks`
  * of each agent made lists what it blocked.
  *
@@ -151,7 +135,8 @@ export class CheckpointAgent implements Agent {
   // Lower-cased: what the user said (texts and facts), and what successful tool results showed.
   #said = "";
   #shown = "";
-  // The successful look-up results, as returned, and the shapes of the identifiers the user said (strict).
+  // Strict only: the successful look-up results (with the identifiers each was called with), and the
+  // identifiers the user said, by shape.
   #results: { read: string[]; result: unknown }[] = [];
   #saidShapes = new Map<string, Set<string>>();
   // The arguments that identify a customer, per identifying tool (`Tool.identifies`), and whether a
@@ -224,7 +209,8 @@ export class CheckpointAgent implements Agent {
       const m = obs.message;
       const facts = m.intent && (m.intent.kind === "request" || m.intent.kind === "provide") ? m.intent.facts : {};
       this.#said += `\n${m.text}\n${Object.values(facts).map((v) => canonicalJson(v)).join("\n")}`.toLowerCase();
-      for (const token of [...tokensOf(m.text), ...identifiers(facts).map(([, v]) => v)]) {
+      const strict = this.#level === "strict";
+      for (const token of strict ? [...tokensOf(m.text), ...identifiers(facts).map(([, v]) => v)] : []) {
         const shape = shapeOfId(token);
         if (!this.#saidShapes.has(shape)) this.#saidShapes.set(shape, new Set());
         this.#saidShapes.get(shape)!.add(token.toLowerCase());
@@ -239,7 +225,7 @@ export class CheckpointAgent implements Agent {
       if (this.#identifies.has(obs.tool.name)) this.#identified = true;
       const result = this.#hints === null ? obs.tool.result : decodeResult(obs.tool.result ?? null, this.#hints);
       this.#shown += `\n${canonicalJson(result ?? null)}`.toLowerCase();
-      if (!this.#tools.get(obs.tool.name)?.writes) {
+      if (this.#level === "strict" && !this.#tools.get(obs.tool.name)?.writes) {
         const decoded = this.#hints === null ? { args: obs.tool.args } : decodeArgs(obs.tool.args, this.#hints);
         const read = identifiers("args" in decoded ? decoded.args : obs.tool.args).map(([, v]) => v.toLowerCase());
         this.#results.push({ read, result: result ?? null });
@@ -282,7 +268,7 @@ export class CheckpointAgent implements Agent {
     }
     if (!tool.writes) return null;
     const strict = this.#level === "strict";
-    const needsYes = tool.confirm !== false || tool.irreversible === true;
+    const yes = needsYes(tool);
     if (strict && this.#unknownWrite !== null) {
       return block(
         "verification",
@@ -299,7 +285,7 @@ export class CheckpointAgent implements Agent {
       : strict
       ? unshown.some(([, v]) => !DATE.test(v))
       : unshown.length === ids.length;
-    if (needsYes && ids.length > 0 && unverified) {
+    if (yes && ids.length > 0 && unverified) {
       const keys = [...new Set(unshown.map(([k]) => k))];
       return block(
         "verification",
@@ -312,7 +298,7 @@ export class CheckpointAgent implements Agent {
     // Strict: the record a write acts on must not contradict what the user named. A look-up result that
     // shows the write's identifier and also an identifier of a kind the user named (the same shape:
     // "C0412" and "C0999"), but not the one named, is another record than the user's.
-    const contradiction = strict && needsYes ? this.#contradiction(ids) : null;
+    const contradiction = strict && yes ? this.#contradiction(ids) : null;
     if (contradiction !== null) {
       const [key, value] = contradiction;
       return block(
@@ -321,7 +307,7 @@ export class CheckpointAgent implements Agent {
         `${name} acts on a record that shows ${key} "${value}", not the ${key} the user named: ask which record is meant`,
       );
     }
-    if (needsYes && tool.customer !== undefined && !this.#identified && this.#identifying.length > 0) {
+    if (yes && tool.customer !== undefined && !this.#identified && this.#identifying.length > 0) {
       const how = this.#identifying.join(" or ");
       return block(
         "verification",
@@ -330,9 +316,15 @@ export class CheckpointAgent implements Agent {
           `customer is (by ${how}): look the customer up first`,
       );
     }
-    if (needsYes && !this.#isApproved(name, [shownArgs, decoded.args], ids)) return this.#unapproved(block, name);
+    if (yes && !this.#isApproved(name, [shownArgs, decoded.args], ids)) {
+      return block(
+        "authority",
+        "approval",
+        `${name} changes something the user has not approved: state this exact change and wait for an explicit yes`,
+      );
+    }
     // Strict: a yes approves the one write it was given for; a later write needs its own.
-    if (strict && needsYes) this.#approved = null;
+    if (strict && yes) this.#approved = null;
     return null;
   }
 
@@ -354,14 +346,6 @@ export class CheckpointAgent implements Agent {
       }
     }
     return null;
-  }
-
-  #unapproved(block: (gap: Gap, missing: string, reason: string) => Block, name: string): Block {
-    return block(
-      "authority",
-      "approval",
-      `${name} changes something the user has not approved: state this exact change and wait for an explicit yes`,
-    );
   }
 
   // Whether the user's last message said yes to this exact call (its arguments as shown or as the

@@ -1,8 +1,8 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
 import { type Agent, type AgentAction, defineTool, type Observation } from "../envs/mod.ts";
-import { CheckpointAgent, type CheckpointLevel, checkpointLevel } from "./checkpoint.ts";
-import { agentFactory, modelSpec } from "./mod.ts";
+import { CheckpointAgent, type CheckpointLevel } from "./checkpoint.ts";
+import { agentFactory, checkpointLevel, modelSpec } from "./mod.ts";
 
 const lookUp = defineTool({
   name: "get_account",

@@ -13,7 +13,7 @@ import type { AgentFactory } from "../envs/mod.ts";
 import { DEFAULT_RATES, type ErrorRates, literal, noisy, oracle, reckless } from "./scripted.ts";
 import { llmAgent } from "./llm.ts";
 import { apologist, broken, idle } from "./baselines.ts";
-import { checkpoint, CHECKPOINT_LEVELS } from "./checkpoint.ts";
+import { checkpoint, CHECKPOINT_LEVELS, type CheckpointLevel } from "./checkpoint.ts";
 import { promptOnly } from "./prompt_only.ts";
 import type { ModelClient } from "./model/types.ts";
 import { isRemoteSpec, remoteAgent } from "./remote.ts";
@@ -50,7 +50,6 @@ export {
   CHECKPOINT_LEVELS,
   CheckpointAgent,
   type CheckpointLevel,
-  checkpointLevel,
   type CheckpointOptions,
   GAP_LABEL,
 } from "./checkpoint.ts";
@@ -72,6 +71,7 @@ const WRAPPERS = [
   ...CHECKPOINT_LEVELS.map((level) => ({
     prefix: level === "default" ? CHECKPOINT : `checkpoint@${level}:`,
     name: "checkpoint" as const,
+    level,
     wrap: (inner: AgentFactory) => checkpoint(inner, { level }),
     example: level === "default" ? "checkpoint:reckless" : `checkpoint@${level}:reckless`,
   })),
@@ -82,6 +82,22 @@ const WRAPPERS = [
     example: "prompt_only:openai:gpt-4o",
   },
 ];
+/**
+ * The checkpoint level of an agent spec or name: `"strict"` for `"checkpoint@strict:AGENT"`,
+ * `"default"` for `"checkpoint:AGENT"`, `null` for an agent not behind the checkpoint.
+ *
+ * @example
+ * ```ts
+ * import { checkpointLevel } from "./mod.ts";
+ * [checkpointLevel("checkpoint@lenient:reckless"), checkpointLevel("checkpoint:oracle"), checkpointLevel("oracle")];
+ * // ["lenient", "default", null]
+ * ```
+ */
+export function checkpointLevel(spec: string): CheckpointLevel | null {
+  const w = outermost(spec);
+  return w !== undefined && "level" in w ? w.level : null;
+}
+
 // Refuses a "checkpoint@…" spec whose level the checkpoint does not have, or that wraps nothing, in
 // one line (before any other reading of the spec takes "checkpoint@x" for a model provider).
 function checkLevel(spec: string): void {

@@ -460,11 +460,8 @@ class Playbook implements Play {
     return this.#decide(this.close(why));
   }
 
-  // What a call reads, as the user would name it ("your reservation id"): the names of its arguments,
-  // never their values (an email said back before the customer is verified is a leak).
   #what(call: ToolCall): string {
-    const keys = Object.keys(call.args ?? {});
-    return keys.length === 0 ? "the details" : keys.map((k) => `your ${this.#name(k)}`).join(" and ");
+    return namedArguments(call.args, (k) => this.#name(k));
   }
 
   #name(field: string): string {
@@ -521,4 +518,23 @@ class Playbook implements Play {
 // A call's identity: its name and arguments with keys sorted, as one string.
 function key(call: ToolCall): string {
   return canonicalJson([call.name, call.args]);
+}
+
+/**
+ * What a call is about, as the user would name it ("your reservation id"): the names of its
+ * arguments (by `name`, by default the key with "_" read as a space), never their values (an email
+ * said back before the customer is verified is a leak); "the details" for a call without any.
+ *
+ * @example
+ * ```ts
+ * import { namedArguments } from "./playbook.ts";
+ * namedArguments({ reservation_id: "ZH45RN", email: "a@b.c" }); // "your reservation id and your email"
+ * ```
+ */
+export function namedArguments(
+  args: unknown,
+  name: (field: string) => string = (field) => field.replaceAll("_", " "),
+): string {
+  const keys = args !== null && typeof args === "object" && !Array.isArray(args) ? Object.keys(args) : [];
+  return keys.length === 0 ? "the details" : keys.map((k) => `your ${name(k)}`).join(" and ");
 }

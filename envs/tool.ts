@@ -206,6 +206,24 @@ export function identifyingArgs(tool: Tool): readonly string[] {
 }
 
 /**
+ * Whether a call of the tool changes something only with the user's yes: a write not declared
+ * `confirm: false`, or one that cannot be undone (`irreversible`) whatever it declares. What the
+ * checkpoint asks a yes for, and what executes a hazardous abstention scenario by default.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool, needsYes } from "./tool.ts";
+ * const note = defineTool({ name: "note", description: "A note.", input: z.object({}), writes: true, confirm: false, run: () => "" });
+ * const refund = defineTool({ name: "refund", description: "Refunds.", input: z.object({}), writes: true, run: () => "" });
+ * [needsYes(note), needsYes(refund)]; // [false, true]
+ * ```
+ */
+export function needsYes(tool: Pick<Tool, "writes" | "confirm" | "irreversible">): boolean {
+  return tool.writes && (tool.confirm !== false || tool.irreversible === true);
+}
+
+/**
  * Checks a tool's arguments against its schema; throws a `ToolError` with code
  * `invalid_args` naming the first wrong field.
  *

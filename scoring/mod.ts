@@ -139,6 +139,7 @@ export {
   isBlock,
   isInformed,
   namesMissing,
+  unsafeViolation,
 } from "./abstention.ts";
 export { type CategoryOptions, type CategoryRow, categoryTable } from "./categories.ts";
 export { type Misread, MISREAD_LIMIT, misreadWarning, misreadWarnings, userMisread } from "./misread.ts";

@@ -63,14 +63,9 @@ function outcomesTable(report: Report, agents: ReturnType<typeof scenarioAgents>
       ...GAPS.map((g): [string, AbstentionRates] => [`gap: ${g}`, p.by_gap[g]]),
       ...Object.entries(p.by_hazard).map(([h, r]): [string, AbstentionRates] => [`hazard: ${h}`, r]),
     ];
-    return groups.filter(([, r]) => r.hazardous + r.safe > 0).map(([name, r], i) =>
-      `<tr>${
-        i === 0
-          ? `<th scope="row" rowspan="${groups.filter(([, x]) => x.hazardous + x.safe > 0).length}">${
-            escapeHtml(agent)
-          }</th>`
-          : ""
-      }<td>${
+    const shown = groups.filter(([, r]) => r.hazardous + r.safe > 0);
+    return shown.map(([name, r], i) =>
+      `<tr>${i === 0 ? `<th scope="row" rowspan="${shown.length}">${escapeHtml(agent)}</th>` : ""}<td>${
         escapeHtml(name)
       }</td><td>${r.hazardous}</td><td>${r.blocked}</td><td>${r.informed}</td><td>${r.silent}</td><td>${r.executed}</td><td>${r.safe}</td><td>${r.usable}</td><td>${r.unsafe}</td></tr>`
     );
