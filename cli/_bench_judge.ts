@@ -3,12 +3,9 @@
 // again by the rules from its stored events. Private to cli/.
 import { rulesJudge } from "../judge/mod.ts";
 import { resolveConfig } from "../eval/config.ts";
-import { writeRecordsJsonl } from "../eval/records.ts";
-import { writeReports } from "../eval/report/mod.ts";
-import { runExperiment } from "../eval/run.ts";
-import { ResultsStore } from "../eval/store.ts";
 import { ExperimentWorlds } from "../eval/worlds.ts";
 import { type StoreBench, storeSize } from "./_bench_store.ts";
+import { timedEval } from "./_bench_suites.ts";
 
 /** How long the default experiment and its judging take. */
 export interface JudgeBench {
@@ -29,12 +26,7 @@ export async function benchJudge(): Promise<JudgeBench> {
   const config = resolveConfig({});
   const dir = await Deno.makeTempDir({ prefix: "ark-bench-" });
   try {
-    const start = performance.now();
-    const store = ResultsStore.open(`${dir}/results.sqlite`, { config });
-    await runExperiment(config, { sink: store });
-    await writeRecordsJsonl(store, `${dir}/records.jsonl`);
-    await writeReports(dir, { records: store.records(), store, seed: config.seed, title: config.experiment });
-    const evalS = (performance.now() - start) / 1000;
+    const { store, seconds: evalS } = await timedEval(config, dir);
 
     using worlds = ExperimentWorlds.open(config);
     const episodes = store.records().map((r) => ({ ...worlds.get(r.task)!, events: store.events(r) }));

@@ -79,25 +79,27 @@ export function buildScenarios<D>(domain: Domain<D>, data: D, rng: Rng, pairs: n
     throw new RangeError(`Invalid scenario pairs ${pairs}: expected a whole number of at least 1`);
   }
   // The fewest generated tasks (doubling from a few per template) that give every template its pairs.
+  // Each template's candidates are worked out once per pool (a domain's builder runs on every base).
   let count = Math.max(MIN_BASE_TASKS, 4 * pairs * templates.length),
-    bases: Task[],
-    short: ScenarioTemplate | undefined;
+    found: ReturnType<typeof candidates>[],
+    short: number;
   for (;;) {
-    bases = domain.tasks(rng.child("bases", count), count, data);
-    short = templates.find((t) => available(t, bases, data, rng) < pairs);
-    if (short === undefined || count >= MAX_BASE_TASKS) break;
+    const bases = domain.tasks(rng.child("bases", count), count, data);
+    found = templates.map((t) => candidates(t, bases, data, rng, rng.child("pick", t.name)));
+    short = found.findIndex((c) => c.length < pairs);
+    if (short === -1 || count >= MAX_BASE_TASKS) break;
     count = Math.min(2 * count, MAX_BASE_TASKS);
   }
-  if (short !== undefined) {
-    const n = available(short, bases, data, rng);
+  if (short !== -1) {
+    const t = templates[short];
     throw new Error(
-      `Scenario template "${short.name}" of ${domain.name}: ${n} of ${count} generated tasks ` +
-        `fit it (intent "${short.intent}" making "${short.action}"), ${pairs} needed`,
+      `Scenario template "${t.name}" of ${domain.name}: ${found[short].length} of ${count} generated tasks ` +
+        `fit it (intent "${t.intent}" making "${t.action}"), ${pairs} needed`,
     );
   }
   const out: Task[] = [];
-  for (const template of templates) {
-    const chosen = candidates(template, bases, data, rng, rng.child("pick", template.name)).slice(0, pairs);
+  for (const [k, template] of templates.entries()) {
+    const chosen = found[k].slice(0, pairs);
     chosen.forEach(({ base, twin }, j) => {
       const p = out.length / 2;
       const info = (kind: ScenarioInfo["kind"]): ScenarioInfo => ({
@@ -152,12 +154,6 @@ function candidates(
     out.push({ base, twin });
   }
   return out;
-}
-
-// How many pairs a template can make from the bases.
-function available(template: ScenarioTemplate, bases: readonly Task[], data: unknown, rng: Rng): number {
-  if (template.build === undefined) return fitting(template, bases).length;
-  return candidates(template, bases, data, rng, rng.child("pick", template.name)).length;
 }
 
 // The generated tasks a template can be built on, one per distinct request (a generator may repeat one).

@@ -59,6 +59,21 @@ const SCENARIOS = new WeakMap<object, Map<string, Task[]>>();
 /** Long suites built, by world data, then seed and tasks per class (`World.longTasks()`). */
 const LONG = new WeakMap<object, Map<string, Task[]>>();
 
+// Tasks built once per world data and key (worlds of one seed share their data: building generates
+// hundreds of tasks, and every run, replay and served episode asks again), handed out as copies.
+function builtOnce(
+  cache: WeakMap<object, Map<string, Task[]>>,
+  data: unknown,
+  key: string,
+  build: () => Task[],
+): Task[] {
+  let byKey = cache.get(data as object);
+  if (byKey === undefined) cache.set(data as object, byKey = new Map());
+  let built = byKey.get(key);
+  if (built === undefined) byKey.set(key, built = build());
+  return structuredClone(built);
+}
+
 /**
  * An open world of a domain.
  *
@@ -124,16 +139,12 @@ export class World {
    * pairs per template, hazardous then safe; none when the domain has no templates.
    */
   scenarios(pairs: number = DEFAULT_PAIRS): Task[] {
-    // Built once per world data, seed and pairs (worlds of one seed share their data): building
-    // generates hundreds of tasks, and every run, replay and served episode asks again.
-    let bySeed = SCENARIOS.get(this.data as object);
-    if (bySeed === undefined) SCENARIOS.set(this.data as object, bySeed = new Map());
-    const key = `${this.seed}\u001f${pairs}`;
-    let built = bySeed.get(key);
-    if (built === undefined) {
-      bySeed.set(key, built = buildScenarios(this.domain, this.data, new Rng(this.seed).child("scenarios"), pairs));
-    }
-    return structuredClone(built);
+    return builtOnce(
+      SCENARIOS,
+      this.data,
+      `${this.seed}\u001f${pairs}`,
+      () => buildScenarios(this.domain, this.data, new Rng(this.seed).child("scenarios"), pairs),
+    );
   }
 
   /**
@@ -144,18 +155,14 @@ export class World {
   longTasks(perClass: number): Task[] {
     const make = this.domain.longTasks;
     if (make === undefined) return [];
-    let bySeed = LONG.get(this.data as object);
-    if (bySeed === undefined) LONG.set(this.data as object, bySeed = new Map());
-    const key = `${this.seed}\u001f${perClass}`;
-    let built = bySeed.get(key);
-    if (built === undefined) {
-      const tasks = make(new Rng(this.seed).child("long-suite"), perClass, this.data);
-      bySeed.set(
-        key,
-        built = tasks.map((t, i) => ({ ...t, id: taskId(this.domain.name, i, { source: LONG_SOURCE }) })),
-      );
-    }
-    return structuredClone(built);
+    return builtOnce(
+      LONG,
+      this.data,
+      `${this.seed}\u001f${perClass}`,
+      () =>
+        make(new Rng(this.seed).child("long-suite"), perClass, this.data)
+          .map((t, i) => ({ ...t, id: taskId(this.domain.name, i, { source: LONG_SOURCE }) })),
+    );
   }
 
   /** A tool by name. */

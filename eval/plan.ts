@@ -114,18 +114,15 @@ export function planCells(
   for (const domainTasks of byDomain.values()) {
     for (const agent of config.agents) {
       for (const task of domainTasks) {
-        if (task.scenario !== undefined) {
-          // An abstention scenario runs as it is (nominal), `scenarioRuns` times.
-          for (let run = 0; run < (config.scenarioRuns ?? 1); run++) {
-            const key: CellKey = { agent, task: task.id, run, condition: "nominal", variant: null };
-            cells.push({ ...key, seed: cellSeed(config.seed, key) });
-          }
-          continue;
-        }
-        if (longSuite.has(task.id)) {
-          // A task of the long suite runs nominal only, `runs` times (capped by `longRuns`).
-          const runs = runsOf(task, config.runs, config.longRuns ?? null);
-          for (let run = 0; run < runs; run++) {
+        // An abstention scenario runs as it is (nominal), `scenarioRuns` times; a task of the long
+        // suite nominal only, `runs` times (capped by `longRuns`).
+        const nominal = task.scenario !== undefined
+          ? config.scenarioRuns ?? 1
+          : longSuite.has(task.id)
+          ? runsOf(task, config.runs, config.longRuns ?? null)
+          : null;
+        if (nominal !== null) {
+          for (let run = 0; run < nominal; run++) {
             const key: CellKey = { agent, task: task.id, run, condition: "nominal", variant: null };
             cells.push({ ...key, seed: cellSeed(config.seed, key) });
           }
