@@ -207,10 +207,15 @@ export class CheckpointAgent implements Agent {
   #observe(obs: Observation): void {
     if (obs.message) {
       const m = obs.message;
-      const facts = m.intent && (m.intent.kind === "request" || m.intent.kind === "provide") ? m.intent.facts : {};
-      this.#said += `\n${m.text}\n${Object.values(facts).map((v) => canonicalJson(v)).join("\n")}`.toLowerCase();
+      // The facts given, those of a request's further changes too (`also`).
+      const given = m.intent && (m.intent.kind === "request" || m.intent.kind === "provide")
+        ? [m.intent.facts, ...(m.intent.kind === "request" ? m.intent.also ?? [] : []).map((r) => r.facts)]
+        : [];
+      const values = given.flatMap((facts) => Object.values(facts));
+      this.#said += `\n${m.text}\n${values.map((v) => canonicalJson(v)).join("\n")}`.toLowerCase();
       const strict = this.#level === "strict";
-      for (const token of strict ? [...tokensOf(m.text), ...identifiers(facts).map(([, v]) => v)] : []) {
+      const ids = given.flatMap((facts) => identifiers(facts).map(([, v]) => v));
+      for (const token of strict ? [...tokensOf(m.text), ...ids] : []) {
         const shape = shapeOfId(token);
         if (!this.#saidShapes.has(shape)) this.#saidShapes.set(shape, new Set());
         this.#saidShapes.get(shape)!.add(token.toLowerCase());

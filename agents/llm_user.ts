@@ -132,7 +132,12 @@ export function llmUser(client: ModelClient, task: Task, options: LlmUserOptions
     open(): Message {
       const facts: Record<string, Json> = {};
       for (const f of task.volunteered) if (f in task.facts) facts[f] = task.facts[f];
-      return { role: "user", text: opening, intent: { kind: "request", goal: task.goal, facts } };
+      const also = task.also?.map((r) => ({ goal: r.goal, facts: r.facts }));
+      return {
+        role: "user",
+        text: opening,
+        intent: { kind: "request", goal: task.goal, facts, ...(also !== undefined ? { also } : {}) },
+      };
     },
 
     async reply(message: Message): Promise<Message> {

@@ -168,7 +168,7 @@ export function inform(text: string, facts?: Record<string, Json>): Decision {
   return act(informing(text, facts));
 }
 
-function informing(text: string, facts?: Record<string, Json>): AgentAction {
+function informing(text: string, facts?: Record<string, Json>): Extract<AgentAction, { type: "message" }> {
   return { type: "message", text, intent: { kind: "inform", ...(facts ? { facts } : {}) } };
 }
 
@@ -299,6 +299,12 @@ class Playbook implements Play {
   #asForm = false;
   #done = false;
   #greeted = false;
+  // Further requests of the opening not yet handled, and what it said of those it ended (each a
+  // closing message, said with the last one).
+  #queue: { goal: string; facts: Record<string, Json> }[] = [];
+  #told: Extract<AgentAction, { type: "message" }>[] = [];
+  // Whether a write of an earlier request was made.
+  #wrote = false;
 
   constructor(spec: Resolved, options: SolverOptions) {
     this.#spec = spec;
@@ -335,11 +341,16 @@ class Playbook implements Play {
       // Told what is right, it proposes once more with it (the same write again it never proposes).
       if (corrected && this.goal !== undefined) return this.#decide(this.#handler()(this));
       this.abstained ??= { label: "blocked_commitment", reason: "approval" };
-      return this.#close("Understood: without your approval I have not made any change");
+      return this.#close(
+        `Understood: without your approval I have not made ${
+          this.#wrote ? "the change I just proposed" : "any change"
+        }`,
+      );
     }
     if (intent?.kind === "request" && typeof intent.goal === "string") {
       this.goal = intent.goal;
       this.#learn(intent.facts);
+      this.#queue = Array.isArray(intent.also) ? [...intent.also] : [];
     } else if (intent?.kind === "provide") {
       this.#learn(intent.facts);
     }
@@ -388,7 +399,11 @@ class Playbook implements Play {
       const error = tool.error?.message ?? "unknown error";
       // A look-up that failed: say what could not be confirmed, so the user knows what is missing.
       if (call && !write && block === null && tool.error?.code === "fault") {
-        return this.#close(`I could not verify ${this.#what(call)} (${error}), so I have not made any change`);
+        return this.#close(
+          `I could not verify ${this.#what(call)} (${error}), so I have not made ${
+            this.#wrote ? "the change for it" : "any change"
+          }`,
+        );
       }
       return this.#close(`I'm sorry, that did not work (${error})`);
     }
@@ -396,7 +411,8 @@ class Playbook implements Play {
     if (write) {
       const result = tool.result ?? null;
       this.#done = true;
-      return informing(write.done(result), write.facts?.(result));
+      this.#wrote = true;
+      return this.#ending(informing(write.done(result), write.facts?.(result)));
     }
     return undefined;
   }
@@ -418,7 +434,7 @@ class Playbook implements Play {
       }
       if (a.type === "tool") this.#pending = { name: a.name, args: a.args as Record<string, Json> };
       if (decision.final) this.#done = true;
-      return a;
+      return this.#done && a.type === "message" ? this.#ending(a) : a;
     }
     this.#write = decision;
     // A careless playbook acts at once, but says what it picked itself first (and does not listen).
@@ -432,6 +448,37 @@ class Playbook implements Play {
       type: "message",
       text: `${decision.propose} Shall I go ahead? Please answer yes or no.`,
       intent: { kind: "propose", call: decision.call },
+    };
+  }
+
+  // A request's closing message: with further requests of the opening left, it is kept and the next
+  // one is handled (from the facts known, its own over them); the last is said with those kept, its
+  // intent a refusal when one of them refused, else a closing when one of them was not done.
+  #ending(a: Extract<AgentAction, { type: "message" }>): AgentAction {
+    const next = this.#queue.shift();
+    if (next !== undefined) {
+      this.#told.push(a);
+      this.goal = next.goal;
+      this.#learn(next.facts);
+      this.#write = this.#lost = undefined;
+      this.#proposed = new Set();
+      this.#asked = new Set();
+      this.#guessed = new Set();
+      this.#awaitingAnswer = this.#asForm = this.#done = false;
+      return this.#decide(this.#handler()(this));
+    }
+    if (this.#told.length === 0) return a;
+    const all = [...this.#told, a];
+    this.#told = [];
+    const refusals = all.flatMap((m) => m.intent?.kind === "refuse" ? [m.intent.reason] : []);
+    const undone = all.some((m) => m.intent?.kind === "inform" && m.intent.facts?.outcome === "not_done");
+    const facts = Object.assign({}, ...all.map((m) => m.intent?.kind === "inform" ? m.intent.facts ?? {} : {}));
+    return {
+      type: "message",
+      text: all.map((m) => m.text).join("\n\n"),
+      intent: refusals.length > 0
+        ? { kind: "refuse", reason: refusals.join("; ") }
+        : { kind: "inform", facts: undone ? { outcome: "not_done" } : facts },
     };
   }
 

@@ -1,6 +1,6 @@
 // The shared playbook machinery on a made-up lending library: members borrow books, ask for the
 // opening hours, or are handed over to a librarian.
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { z } from "zod";
 import { defineDomain } from "./domain.ts";
 import { runEpisode } from "./episode.ts";
@@ -130,7 +130,7 @@ const lending = defineDomain<Library>({
   policy: "Lend a book only when it is not lent out, and only after the member said yes.",
   schema: "CREATE TABLE books (id TEXT PRIMARY KEY, lent_to TEXT)",
   now: "2024-05-15T15:00:00",
-  generate: () => ({ books: [{ id: "b1", lent_to: null }, { id: "b2", lent_to: "m9" }] }),
+  generate: () => ({ books: [{ id: "b1", lent_to: null }, { id: "b2", lent_to: "m9" }, { id: "b3", lent_to: null }] }),
   rows: (data) => ({ books: data.books }),
   read: (db) => ({ books: db.all<{ id: string; lent_to: string | null }>("SELECT * FROM books ORDER BY id") }),
   tools: TOOLS,
@@ -399,4 +399,60 @@ Deno.test("playbookSolver() on a write whose answer was lost: careful, it says t
   assertEquals(careless.next(lost(1)), { type: "tool", ...lend("b1", "m1") });
   // Lost again, it does not make it a third time.
   assertEquals(careless.next(lost(2)).type, "message");
+});
+
+// Two books asked for in one opening (`Task.also`): b1 and then b3 (free) or b2 (lent out).
+function twoBooks(second: string, options: { undecided?: boolean } = {}): Task {
+  const free = second === "b3";
+  const goldOf = (
+    id: string,
+    lends: boolean,
+  ) => [{ name: "get_book", args: { book_id: id } }, ...(lends ? [lend(id, "m1")] : [])];
+  return {
+    ...task(9, {
+      intent: "borrow_two",
+      goal: "borrow",
+      facts: { book_id: "b1", member_id: "m1" },
+      gold: [...goldOf("b1", true), ...goldOf(second, free && !options.undecided)],
+      outputs: ["lent to m1", ...(free ? [] : ["already lent out"])],
+      expect: "act",
+    }),
+    volunteered: ["book_id", "member_id"],
+    also: [{ goal: "borrow", facts: { book_id: second }, ...(options.undecided ? { undecided: true } : {}) }],
+  };
+}
+
+Deno.test("playbookSolver() handles the further requests of an opening in turn and reports them all at the end", async () => {
+  // Both allowed: each proposed and made on its own yes, one closing message telling both.
+  const both = await play(twoBooks("b3"), ORACLE);
+  assertEquals(both.actions, ["get_book", "lend_book", "get_book", "lend_book"]);
+  assertEquals(both.events.filter((e) => e.intent?.kind === "propose").length, 2);
+  const last = both.events.filter((e) => e.actor === "agent" && e.kind === "message").at(-1)!;
+  assertEquals(last.text, "Book b1 is lent to m1.\n\nBook b3 is lent to m1.");
+  assert(both.success);
+  // The second not allowed: the first is made, the second refused, and the closing is a refusal naming the rule.
+  const refused = await play(twoBooks("b2"), ORACLE);
+  assertEquals(refused.actions, ["get_book", "lend_book", "get_book"]);
+  const closing = refused.events.filter((e) => e.actor === "agent" && e.kind === "message").at(-1)!;
+  assertEquals(closing.intent, { kind: "refuse", reason: "book b2 is already lent out" });
+  assert(closing.text?.startsWith("Book b1 is lent to m1.\n\nI'm sorry, but I can't do that"));
+  assert(refused.success);
+  // A careless playbook makes both, the forbidden one too.
+  assertEquals((await play(twoBooks("b2"), { confirm: false, verify: false })).actions, ["lend_book", "lend_book"]);
+});
+
+Deno.test("the scripted user approves each of its requests when proposed, and not one it has not decided on", async () => {
+  const r = await play(twoBooks("b3", { undecided: true }), ORACLE);
+  // The yes to b1 is not taken for b3: the playbook asks again, is told not yet, and says it made only the first.
+  assertEquals(r.actions, ["get_book", "lend_book", "get_book"]);
+  assertEquals(r.events.filter((e) => e.actor === "user").map((e) => e.intent?.kind), [
+    "request",
+    "confirm",
+    "decline",
+    "stop",
+  ]);
+  const closing = r.events.filter((e) => e.actor === "agent" && e.kind === "message").at(-1)!;
+  assertEquals(closing.intent, { kind: "inform", facts: { outcome: "not_done" } });
+  assertStringIncludes(closing.text!, "without your approval I have not made the change I just proposed");
+  assert(r.success);
 });

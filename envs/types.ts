@@ -149,7 +149,16 @@ export type Intent =
    * User → agent, the opening: what they want (`goal`, the task's `goal`) and the facts they
    * volunteer (the task's `volunteered` facts).
    */
-  | { kind: "request"; goal: string; facts: Record<string, Json> }
+  | {
+    kind: "request";
+    goal: string;
+    facts: Record<string, Json>;
+    /**
+     * Further changes asked for in the same opening (the task's `also`), each with its own goal and
+     * facts: a playbook handles them in turn after the first.
+     */
+    also?: { goal: string; facts: Record<string, Json> }[];
+  }
   /**
    * Agent → user: asks for facts it needs (field names from the task's facts). The scripted user
    * answers `provide` with those it knows, or `unknown` when it knows none of them.
@@ -465,6 +474,14 @@ export interface Task {
    */
   undecided?: boolean;
   /**
+   * Further changes the user asks for in the same opening, after the first (`goal`), e.g. the same
+   * change on another of its records: each with its own goal and facts (all said in the opening; a
+   * fact of the same name as one of `facts` is of that request only). The gold, outputs and
+   * expected outcome are the whole task's.
+   * @default {none: one request}
+   */
+  also?: FurtherRequest[];
+  /**
    * For an abstention scenario (docs/metrics.md "Abstention"; built by `buildScenarios()` from the
    * domain's `scenarios` templates): which pair it belongs to, whether acting is wrong
    * (`hazardous`) or right (`safe`), the gap and what the hazardous twin leaves unmet.
@@ -513,6 +530,20 @@ export interface ScenarioInfo {
    * @default {none: the gap's reading of `missing` alone}
    */
   names?: readonly string[];
+}
+
+/** A further request of a task that asks for several changes at once (see `Task.also`). */
+export interface FurtherRequest {
+  /** What the user wants of it (as `Task.goal`). */
+  goal: string;
+  /** What the user knows of it (as `Task.facts`), all said in the opening. */
+  facts: Record<string, Json>;
+  /**
+   * Whether the user has not decided on this one yet (an implicit-delegation scenario's hazardous
+   * twin): it declines a proposal of it, whatever it approved before.
+   * @default {false}
+   */
+  undecided?: boolean;
 }
 
 /** The task categories (see `Task.category`). */

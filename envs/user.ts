@@ -204,7 +204,12 @@ class Customer implements ScriptedUser {
     const facts: Record<string, Json> = {};
     for (const f of task.volunteered) if (f in task.facts) facts[f] = task.facts[f];
     this.#lastUserText = this.#options.opening;
-    return { role: "user", text: this.#options.opening, intent: { kind: "request", goal: task.goal, facts } };
+    const also = task.also?.map((r) => ({ goal: r.goal, facts: r.facts }));
+    return {
+      role: "user",
+      text: this.#options.opening,
+      intent: { kind: "request", goal: task.goal, facts, ...(also !== undefined ? { also } : {}) },
+    };
   }
 
   reply(message: Message): Message {
@@ -324,14 +329,20 @@ class Customer implements ScriptedUser {
     // Whether what was said names a change itself, not only through the customer's request before it.
     const own = readAgent(this.#options.vocabulary, text, {});
     const named = own.action !== null || own.plans !== null || (call !== undefined && own.proposes);
-    const check = checkProposal(wordsOf(this.#options.vocabulary), this.#request(), { text, action, call, named });
+    // Of several requests, the proposal is of the first it matches (else it is read against the first).
+    const requests = this.#requests();
+    const checks = requests.map((r) =>
+      checkProposal(wordsOf(this.#options.vocabulary), r, { text, action, call, named })
+    );
+    const k = Math.max(0, checks.findIndex((c) => c.verdict === "matches"));
+    const check = checks[k];
     const how: UserRead = {
       kind: "propose",
       fields: check.facts,
       action,
       ...("conflicts" in check ? { conflicts: check.conflicts } : {}),
     };
-    if (this.#task.undecided) return this.#decline(NOT_YET, {}, how);
+    if (requests[k].undecided) return this.#decline(NOT_YET, {}, how);
     if (check.verdict === "matches") return this.#approve(how);
     if (check.verdict === "vague") return this.#noProgress(how, WHAT_EXACTLY);
     if (check.verdict !== "other_change" && this.#trusts()) return this.#approve(how);
@@ -349,9 +360,15 @@ class Customer implements ScriptedUser {
   // Told the request was done: thanks, unless what it says was done states a detail otherwise than
   // the user knows it (another card charged), which it does not take as its request met.
   #done(text: string): Reply {
+    // Of several requests, a claim fine for one of them is taken as met (it reports them all).
+    const replies = this.#requests().map((r) => this.#doneFor(text, r));
+    return replies.find((r) => r.intent.kind === "stop" && r.intent.satisfied) ?? replies[0];
+  }
+
+  #doneFor(text: string, request: UserRequest): Reply {
     const words = wordsOf(this.#options.vocabulary);
     const v = this.#options.vocabulary;
-    const check = checkProposal(words, this.#request(), { text, action: null, named: true });
+    const check = checkProposal(words, request, { text, action: null, named: true });
     // The changes it says were made, unasked: one of them must be the one asked for ("I've added two
     // bags" is not the upgrade asked for), unless the claim states more of the request than one id
     // (the record and its new date: what else it names, bags carried over, follows from it). After a
@@ -361,9 +378,7 @@ class Customer implements ScriptedUser {
     const core = check.facts.map((f) => fieldOf(v, f)).filter((f) => !words.terms.has(f));
     const states = core.length >= 2 || core.some((f) => !isRecord(v, f));
     const other = said.length > 0 && !states &&
-      said.every((action) =>
-        checkProposal(words, this.#request(), { text, action, named: true }).verdict === "other_change"
-      );
+      said.every((action) => checkProposal(words, request, { text, action, named: true }).verdict === "other_change");
     if (other) {
       return {
         templates: OTHER_DONE,
@@ -429,8 +444,13 @@ class Customer implements ScriptedUser {
     return { templates, intent: { kind: "stop", satisfied }, read: how };
   }
 
-  #request() {
-    return { goal: this.#task.goal, facts: this.#task.facts, lacks: this.#task.lacks ?? [] };
+  // What it asked for: its request, and the further ones of its opening (`Task.also`).
+  #requests(): UserRequest[] {
+    const task = this.#task;
+    return [
+      { goal: task.goal, facts: task.facts, lacks: task.lacks ?? [], undecided: task.undecided === true },
+      ...(task.also ?? []).map((r) => ({ goal: r.goal, facts: r.facts, lacks: [], undecided: r.undecided === true })),
+    ];
   }
 
   #lacks(fact: string): boolean {
@@ -444,6 +464,14 @@ class Customer implements ScriptedUser {
     }
     return null;
   }
+}
+
+// One change the user asked for, as proposals and claims are checked against it.
+interface UserRequest {
+  goal: string;
+  facts: Record<string, Json>;
+  lacks: readonly string[];
+  undecided: boolean;
 }
 
 function read(kind: UserRead["kind"], fields: readonly string[] = []): UserRead {

@@ -1,15 +1,19 @@
 /**
  * The retail shop's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
  * `buildScenarios()`: 10 specification, 8 verification and 8 authority templates (the three gaps' first kinds),
- * 2 wrong-record, 1 policy-only and 1 no-success-signal one over the shop's write intents.
+ * 2 wrong-record, 1 policy-only, 1 no-success-signal, 1 some-not-allowed and 1 implicit-delegation one over the
+ * shop's write intents.
  *
  * @module
  */
 import type { Rng } from "../rng.ts";
 import type { ScenarioTemplate, Task } from "../types.ts";
 import {
+  delegated,
   misrecorded,
+  overAll,
   policyOnly,
+  type Sibling,
   unapproved,
   unconfirmed,
   unverified as unverifiedBy,
@@ -17,6 +21,8 @@ import {
   type WrongRecord,
 } from "../scenarios.ts";
 import type { RetailData } from "./data.ts";
+import { value } from "./_number.ts";
+import { dollars, REASON_OUTPUTS } from "./_rules.ts";
 
 // The shop's writes all act on an order, which get_order_details confirms.
 const unverified = (name: string, intent: string, action: string, fails?: "dependency_down" | "timeout") =>
@@ -54,7 +60,31 @@ export const RETAIL_SCENARIOS: readonly ScenarioTemplate[] = [
   misrecorded("modify_address_wrong_order", "modify_address", "modify_pending_order_address", "order_id", otherOrder),
   policyOnly("cancel_unauthenticated", "cancel_pending", "cancel_pending_order", "auth_failure"),
   unconfirmed("cancel_order_unconfirmed", "cancel_pending", "cancel_pending_order"),
+  overAll("cancel_all_orders", "cancel_pending", "cancel_pending_order", "order_id", otherCancellation),
+  delegated("cancel_two_orders", "cancel_pending", "cancel_pending_order", "order_id", otherCancellation),
 ];
+
+// Another order of the same user that is still pending, so it can be cancelled too (`allowed`), or
+// that is processed or delivered, which the policy does not let it cancel.
+function otherCancellation(base: Task, data: unknown, rng: Rng, allowed: boolean): Sibling | null {
+  const d = data as RetailData;
+  const meant = d.orders[String(base.facts.order_id)];
+  if (meant === undefined) return null;
+  const fits = (status: string) => allowed ? status === "pending" : status === "processed" || status === "delivered";
+  const others = (d.users[meant.user_id]?.orders ?? []).map((id) => d.orders[id]).filter((o) =>
+    o !== undefined && o.order_id !== meant.order_id && fits(o.status)
+  );
+  if (others.length === 0) return null;
+  const o = rng.pick(others);
+  const reason = base.facts.reason ?? "no longer needed";
+  const cancel = { name: "cancel_pending_order", args: { order_id: o.order_id, reason } };
+  return {
+    facts: { order_id: o.order_id, reason },
+    gold: [{ name: "get_order_details", args: { order_id: o.order_id } }, ...(allowed ? [cancel] : [])],
+    outputs: allowed ? [dollars(value(o.payment_history[0].amount))] : REASON_OUTPUTS.pending,
+    says: `I want both orders cancelled: please cancel order ${o.order_id} as well, for the same reason.`,
+  };
+}
 
 // Another order of the same user in the same status, holding none of the products of the one meant:
 // the user describes the base's order by its products.
