@@ -58,11 +58,19 @@ const START = "(The support chat is open. Write your first message as the custom
 export function userSystemPrompt(task: Task, opening: string, tools: readonly Tool[]): string {
   const domain = parseTaskId(task.id)?.domain ?? task.id;
   const facts = Object.entries(task.facts).map(([k, v]: [string, Json]) => `- ${k}: ${describeFact(v)}`);
+  // Further changes asked for in the same opening, each with its facts; one not decided on is approved by no yes.
+  const further = (task.also ?? []).map((r) => {
+    const of = Object.entries(r.facts).map(([k, v]: [string, Json]) => `${k} ${describeFact(v)}`).join(", ");
+    return `- ${r.goal.replaceAll("_", " ")} (${of})${
+      r.undecided ? ": you have not decided on this one yet; if the agent asks for your yes to it, say no, not yet" : ""
+    }`;
+  });
   return [
     `You are a customer chatting with a customer service agent of a company (${domain}). ` +
     "You are the customer, never the agent.",
     `Your goal: ${task.goal.replaceAll("_", " ")}. You opened the conversation with this message:\n"${opening}"`,
     `The facts you know (give a fact only when the agent asks for it, exactly as written):\n${facts.join("\n")}`,
+    ...(further.length > 0 ? [`You also asked, in the same message, for:\n${further.join("\n")}`] : []),
     [
       "Rules:",
       "- Do not invent any other fact (no ids, names, dates or numbers that are not above). " +

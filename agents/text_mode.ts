@@ -20,6 +20,7 @@ import {
   type Intent,
   type Json,
   type Observation,
+  refusalText,
   type ResolvedVocabulary,
   type Rng,
   vocabularyOf,
@@ -124,7 +125,7 @@ class TextAgent implements Agent {
       case "propose":
         return this.#propose(text);
       case "refuse":
-        return fill(this.#rng.pick(REFUSE), { reason: intent.reason });
+        return this.#refuse(text, intent.reason);
       case "transfer":
         return this.#rng.pick(TRANSFER);
       case "inform":
@@ -132,6 +133,20 @@ class TextAgent implements Agent {
       default:
         return text;
     }
+  }
+
+  // A refusal in other words. A closing that reports several requests keeps its other paragraphs (what
+  // was done) and words each refusal of its own anew.
+  #refuse(text: string, reason: string): string {
+    const paragraphs = text.split("\n\n");
+    const refused = paragraphs.map(reasonOf);
+    if (paragraphs.length < 2 || refused.every((r) => r === undefined)) {
+      return fill(this.#rng.pick(REFUSE), { reason });
+    }
+    return paragraphs.map((p, i) => {
+      const r = refused[i];
+      return r === undefined ? p : fill(this.#rng.pick(REFUSE), { reason: r });
+    }).join("\n\n");
   }
 
   // Facts asked for by one of their names, one, two at once, or in two sentences.
@@ -186,6 +201,14 @@ class TextAgent implements Agent {
     if (!claimsDone(text) || /^done\b/i.test(text)) return text;
     return `${this.#rng.pick(DONE_LEAD)}${text}`;
   }
+}
+
+// The reason of a paragraph that is a playbook's refusal (`refusalText()`), or undefined.
+const [REFUSAL_HEAD, REFUSAL_TAIL] = refusalText("\u0000").split("\u0000");
+function reasonOf(paragraph: string): string | undefined {
+  if (!paragraph.startsWith(REFUSAL_HEAD) || !paragraph.endsWith(REFUSAL_TAIL)) return undefined;
+  const reason = paragraph.slice(REFUSAL_HEAD.length, paragraph.length - REFUSAL_TAIL.length);
+  return refusalText(reason) === paragraph ? reason : undefined;
 }
 
 const ASK_ONE = [

@@ -44,6 +44,7 @@ export {
   type Play,
   playbookSolver,
   type PlaybookSpec,
+  refusalText,
   refuse,
   writeCall,
   type WriteSpec,

@@ -146,11 +146,21 @@ export function act(action: AgentAction): Decision {
  * ```
  */
 export function refuse(reason: string): Decision {
-  return act({
-    type: "message",
-    text: `I'm sorry, but I can't do that: ${reason}.`,
-    intent: { kind: "refuse", reason },
-  });
+  return act({ type: "message", text: refusalText(reason), intent: { kind: "refuse", reason } });
+}
+
+/**
+ * The words of a playbook's refusal for a reason (`refuse()`): a closing that reports several requests
+ * holds each one's as a paragraph of its own.
+ *
+ * @example
+ * ```ts
+ * import { refusalText } from "./playbook.ts";
+ * refusalText("only pending orders can be cancelled"); // "I'm sorry, but I can't do that: only pending orders can be cancelled."
+ * ```
+ */
+export function refusalText(reason: string): string {
+  return `I'm sorry, but I can't do that: ${reason}.`;
 }
 
 /**

@@ -456,3 +456,24 @@ Deno.test("the scripted user approves each of its requests when proposed, and no
   assertStringIncludes(closing.text!, "without your approval I have not made the change I just proposed");
   assert(r.success);
 });
+
+Deno.test("the scripted user reads a proposal in words against the request it names, else the one it has not approved yet", () => {
+  const t = twoBooks("b3", { undecided: true });
+  const user = scriptedUser(t, new Rng("words"), { tools: TOOLS });
+  user.open();
+  const say = (text: string) => user.reply({ role: "agent", text }).intent?.kind;
+  // Each named by its id: yes to the first, "not yet" to the one it has not decided on.
+  assertEquals(say("I will lend book b1 to member m1. Shall I go ahead?"), "confirm");
+  assertEquals(say("I will lend book b3 to member m1. Shall I go ahead?"), "decline");
+  // Named by neither id: after a yes to the first, it is taken for the second.
+  const again = scriptedUser(t, new Rng("words"), { tools: TOOLS });
+  again.open();
+  assertEquals(
+    again.reply({ role: "agent", text: "I will lend book b1 to member m1. Shall I go ahead?" }).intent?.kind,
+    "confirm",
+  );
+  assertEquals(
+    again.reply({ role: "agent", text: "I will lend the other book to member m1. Shall I go ahead?" }).intent?.kind,
+    "decline",
+  );
+});

@@ -191,6 +191,8 @@ class Customer implements ScriptedUser {
   #planned: string | null = null;
   // Whether it approved a proposal: a done-claim after it is about the change approved.
   #approved = false;
+  // Which of its requests (`#requests()`) it approved a proposal of.
+  #yes = new Set<number>();
   #lastUserText = "";
 
   constructor(task: Task, rng: Rng, options: CustomerOptions) {
@@ -329,12 +331,21 @@ class Customer implements ScriptedUser {
     // Whether what was said names a change itself, not only through the customer's request before it.
     const own = readAgent(this.#options.vocabulary, text, {});
     const named = own.action !== null || own.plans !== null || (call !== undefined && own.proposes);
-    // Of several requests, the proposal is of the first it matches (else it is read against the first).
+    // Of several requests, the proposal is of the one it matches on the most facts, of those one it has
+    // not approved yet (a record named only by a description is the next one), the first of them; else it
+    // is read against the first request.
     const requests = this.#requests();
     const checks = requests.map((r) =>
       checkProposal(wordsOf(this.#options.vocabulary), r, { text, action, call, named })
     );
-    const k = Math.max(0, checks.findIndex((c) => c.verdict === "matches"));
+    const better = (i: number, j: number): boolean => {
+      const [a, b] = [checks[i], checks[j]];
+      if ((a.verdict === "matches") !== (b.verdict === "matches")) return a.verdict === "matches";
+      if (a.verdict !== "matches") return false;
+      if (a.facts.length !== b.facts.length) return a.facts.length > b.facts.length;
+      return !this.#yes.has(i) && this.#yes.has(j);
+    };
+    const k = checks.reduce((best, _, i) => better(i, best) ? i : best, 0);
     const check = checks[k];
     const how: UserRead = {
       kind: "propose",
@@ -343,7 +354,10 @@ class Customer implements ScriptedUser {
       ...("conflicts" in check ? { conflicts: check.conflicts } : {}),
     };
     if (requests[k].undecided) return this.#decline(NOT_YET, {}, how);
-    if (check.verdict === "matches") return this.#approve(how);
+    if (check.verdict === "matches") {
+      this.#yes.add(k);
+      return this.#approve(how);
+    }
     if (check.verdict === "vague") return this.#noProgress(how, WHAT_EXACTLY);
     if (check.verdict !== "other_change" && this.#trusts()) return this.#approve(how);
     if (check.verdict === "contradicts") {
@@ -444,12 +458,18 @@ class Customer implements ScriptedUser {
     return { templates, intent: { kind: "stop", satisfied }, read: how };
   }
 
-  // What it asked for: its request, and the further ones of its opening (`Task.also`).
+  // What it asked for: its request, and the further ones of its opening (`Task.also`), each over the first
+  // one's facts (the same change on another record, for the same reason).
   #requests(): UserRequest[] {
     const task = this.#task;
     return [
       { goal: task.goal, facts: task.facts, lacks: task.lacks ?? [], undecided: task.undecided === true },
-      ...(task.also ?? []).map((r) => ({ goal: r.goal, facts: r.facts, lacks: [], undecided: r.undecided === true })),
+      ...(task.also ?? []).map((r) => ({
+        goal: r.goal,
+        facts: { ...task.facts, ...r.facts },
+        lacks: [],
+        undecided: r.undecided === true,
+      })),
     ];
   }
 

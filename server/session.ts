@@ -20,6 +20,7 @@ import {
   getDomain,
   type Intent,
   type Json,
+  LONG_SOURCE,
   type Observation,
   parseTaskId,
   SCENARIO_SOURCE,
@@ -31,6 +32,7 @@ import { type Cell, cellSeed, conditionVariants } from "../eval/plan.ts";
 import {
   type Condition,
   CONDITIONS,
+  DEFAULT_LONG_TASKS,
   type ExperimentConfig,
   resolveConfig,
   type ResolvedConfig,
@@ -451,8 +453,9 @@ function findTask(world: World, request: EpisodeRequest, config: ResolvedConfig)
   const bad = () =>
     new EpisodeError(
       "invalid",
-      `Unknown task ${JSON.stringify(request.task)}: expected "${request.domain}/<index>" or ` +
-        `"${SCENARIO_SOURCE}:${request.domain}/<n>" of a task or scenario the world has`,
+      `Unknown task ${JSON.stringify(request.task)}: expected "${request.domain}/<index>", ` +
+        `"${SCENARIO_SOURCE}:${request.domain}/<n>" or "${LONG_SOURCE}:${request.domain}/<n>" of a task, ` +
+        `scenario or long-suite task the world has`,
     );
   if (id === null || id.domain !== request.domain) throw bad();
   if (id.source === undefined) {
@@ -461,8 +464,12 @@ function findTask(world: World, request: EpisodeRequest, config: ResolvedConfig)
       throw bad();
     })();
   }
-  if (id.source !== SCENARIO_SOURCE) throw bad();
-  return world.scenarios(config.scenarioPairs).find((t) => t.id === request.task) ?? (() => {
+  const from = id.source === SCENARIO_SOURCE
+    ? world.scenarios(config.scenarioPairs)
+    : id.source === LONG_SOURCE
+    ? world.longTasks(config.longTasks ?? DEFAULT_LONG_TASKS)
+    : [];
+  return from.find((t) => t.id === request.task) ?? (() => {
     throw bad();
   })();
 }
@@ -475,11 +482,14 @@ function cellOf(config: ResolvedConfig, request: EpisodeRequest, task: Task): Ce
       `Unknown condition ${JSON.stringify(condition)}: expected one of ${CONDITIONS.join(", ")}`,
     );
   }
-  // As the plan runs it (`planCells()`): an abstention scenario runs nominal only.
-  if (task.scenario !== undefined && condition !== "nominal") {
+  // As the plan runs it (`planCells()`): an abstention scenario and a long-suite task run nominal only.
+  const long = parseTaskId(task.id)?.source === LONG_SOURCE;
+  if ((task.scenario !== undefined || long) && condition !== "nominal") {
     throw new EpisodeError(
       "invalid",
-      `Invalid condition ${JSON.stringify(condition)} for abstention scenario ${task.id}: expected "nominal"`,
+      `Invalid condition ${JSON.stringify(condition)} for ${
+        long ? "long-suite task" : "abstention scenario"
+      } ${task.id}: expected "nominal"`,
     );
   }
   const variants = conditionVariants(config, condition).map(([v]) => v);

@@ -95,6 +95,37 @@ Deno.test("a remote episode of an abstention scenario is a cell the plan has: no
   await episode.end();
 });
 
+Deno.test("a remote episode of a long-suite task is the cell the plan has: the oracle's decisions get its record, nominal only", async () => {
+  const config = { suite: "long" as const, domains: ["orders"], agents: ["oracle"], longTasks: 1, runs: 1 };
+  const sink = new MemoryResults();
+  await runExperiment(resolveConfig(config), { sink });
+  const records = sink.records();
+  assertEquals(records.length, 6);
+  for (const r of records.slice(0, 2)) {
+    const { episode, opening } = await RemoteEpisode.open(`l-${r.task}`, {
+      domain: "orders",
+      task: r.task,
+      agent: "oracle",
+    }, { config: { longTasks: 1 } });
+    assertEquals(opening.id, `l-${r.task}`);
+    for (const a of remoteActions(sink.events(r), r.confidence ?? null)) {
+      if (a.type === "message") await episode.message(a.text, a.intent);
+      else if (a.type === "tool") await episode.tool(a.name, a.arguments);
+      else assertEquals((await episode.end(a.confidence)).record, r, r.task);
+    }
+  }
+  await assertRejects(
+    () => RemoteEpisode.open("l", { domain: "orders", task: records[0].task, condition: "fault" }, { config }),
+    EpisodeError,
+    `Invalid condition "fault" for long-suite task ${records[0].task}: expected "nominal"`,
+  );
+  await assertRejects(
+    () => RemoteEpisode.open("l", { domain: "orders", task: "long:orders/6" }, { config: { longTasks: 1 } }),
+    EpisodeError,
+    'Unknown task "long:orders/6"',
+  );
+});
+
 Deno.test("remoteActions() ends with the end event's confidence, else the record's", () => {
   const tool: EpisodeEvent = { step: 1, actor: "agent", kind: "tool", tool: "look", args: {}, latency_ms: 0 };
   const end = (confidence?: number): EpisodeEvent => ({
