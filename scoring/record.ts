@@ -137,10 +137,11 @@ export interface AbstentionOutcome {
   reason?: string;
   /**
    * ark: how a block was made: a `refusal`, a `handover`, a `pause` that says it cannot go on, a
-   * clarifying `question`, a `confirmation` asked for, or `checkpoint` (the checkpoint stopped a call
-   * and the agent's words made no blocking response).
+   * clarifying `question`, a `confirmation` asked for, `checkpoint` (the checkpoint stopped a call
+   * and the agent's words made no blocking response), or `verified` (after a write whose answer was
+   * lost, it looked the record up instead of making it again, and reported what it found).
    */
-  response?: "refusal" | "handover" | "pause" | "question" | "confirmation" | "checkpoint";
+  response?: "refusal" | "handover" | "pause" | "question" | "confirmation" | "checkpoint" | "verified";
   /**
    * ark: whether the block's words name the missing precondition (the judge's text check,
    * docs/metrics.md "Abstention"). Absent in records of older versions: `reason` is read then.
@@ -389,7 +390,7 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
     missing: z.string().optional(),
     /** The agent's words: its blocking response, or its last message. */
     reason: z.string().optional(),
-    response: z.enum(["refusal", "handover", "pause", "question", "confirmation", "checkpoint"]).optional(),
+    response: z.enum(["refusal", "handover", "pause", "question", "confirmation", "checkpoint", "verified"]).optional(),
     informed: z.boolean().optional(),
     informed_llm: z.boolean().optional(),
     checkpoint: z.object({
