@@ -186,7 +186,7 @@ Deno.test("the abstention suite: reckless, checkpoint:reckless, oracle and an ag
     records.filter((r) =>
       r.agent === agent && hazard(r) === "no_success_signal" && r.abstention!.scenario === "hazardous"
     );
-  assertEquals(unsignalled("oracle").length, 2 * Object.keys(domains).length);
+  assertEquals(unsignalled("oracle").length, 2 * 2 * Object.keys(domains).length);
   for (const r of unsignalled("oracle")) {
     assertEquals([r.abstention!.outcome, r.abstention!.informed], ["blocked_constraint", true], r.task);
     assertStringIncludes(r.abstention!.reason!, "could not confirm whether");

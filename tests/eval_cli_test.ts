@@ -85,11 +85,11 @@ Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives 
 Deno.test("eval CLI resumes after being killed: finished episodes kept once, records as if uninterrupted", async () => {
   const dir = await Deno.makeTempDir();
   // Big enough that a loaded machine cannot finish it before the kill; every condition, and the
-  // abstention scenarios (the airline's 34 templates × 2 pairs × 2 twins, one run each: 26 of the
-  // three gaps' first kinds, 2 wrong-record, 3 policy-only, 1 no-success-signal, 1 some-not-allowed and
+  // abstention scenarios (the airline's 35 templates × 2 pairs × 2 twins, one run each: 26 of the
+  // three gaps' first kinds, 2 wrong-record, 3 policy-only, 2 no-success-signal, 1 some-not-allowed and
   // 1 implicit-delegation).
   const sizes = [...AIRLINE, "--tasks", "50", "--runs", "3"];
-  const total = 4 * (50 * (3 + 3 + 3 * 3 + 5) + 34 * 2 * 2);
+  const total = 4 * (50 * (3 + 3 + 3 * 3 + 5) + 35 * 2 * 2);
   const killed = `${dir}/killed`;
   const child = command([...sizes, "--out", killed]).spawn();
   const uninterrupted = evalCli([...sizes, "--out", `${dir}/whole`]);

@@ -1,7 +1,7 @@
 /**
  * The airline's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
  * `buildScenarios()`: 8 specification, 8 verification and 10 authority templates (the three gaps' first kinds),
- * 2 wrong-record, 3 policy-only, 1 no-success-signal, 1 some-not-allowed and 1 implicit-delegation one over the
+ * 2 wrong-record, 3 policy-only, 2 no-success-signal, 1 some-not-allowed and 1 implicit-delegation one over the
  * airline's write intents.
  *
  * @module
@@ -89,6 +89,7 @@ export const AIRLINE_SCENARIOS: readonly ScenarioTemplate[] = [
   unconfirmed("cancel_reservation_unconfirmed", "cancel_allowed", "cancel_reservation"),
   overAll("cancel_all_reservations", "cancel_allowed", "cancel_reservation", "reservation_id", otherCancellation),
   delegated("cancel_two_reservations", "cancel_allowed", "cancel_reservation", "reservation_id", otherCancellation),
+  unconfirmed("add_bags_unconfirmed", "add_bags", "update_reservation_baggages"),
 ];
 
 // Another upcoming reservation of the same user that the policy lets it cancel for the base's reason

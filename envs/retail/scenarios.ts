@@ -1,7 +1,7 @@
 /**
  * The retail shop's abstention scenario templates (docs/metrics.md "Abstention"), built into pairs by the shared
  * `buildScenarios()`: 10 specification, 8 verification and 8 authority templates (the three gaps' first kinds),
- * 2 wrong-record, 1 policy-only, 1 no-success-signal, 1 some-not-allowed and 1 implicit-delegation one over the
+ * 2 wrong-record, 1 policy-only, 2 no-success-signal, 1 some-not-allowed and 1 implicit-delegation one over the
  * shop's write intents.
  *
  * @module
@@ -62,6 +62,7 @@ export const RETAIL_SCENARIOS: readonly ScenarioTemplate[] = [
   unconfirmed("cancel_order_unconfirmed", "cancel_pending", "cancel_pending_order"),
   overAll("cancel_all_orders", "cancel_pending", "cancel_pending_order", "order_id", otherCancellation),
   delegated("cancel_two_orders", "cancel_pending", "cancel_pending_order", "order_id", otherCancellation),
+  unconfirmed("modify_address_unconfirmed", "modify_address", "modify_pending_order_address"),
 ];
 
 // Another order of the same user that is still pending, so it can be cancelled too (`allowed`), or
