@@ -62,7 +62,10 @@ export function userSystemPrompt(task: Task, opening: string, tools: readonly To
   const further = (task.also ?? []).map((r) => {
     const of = Object.entries(r.facts).map(([k, v]: [string, Json]) => `${k} ${describeFact(v)}`).join(", ");
     return `- ${r.goal.replaceAll("_", " ")} (${of})${
-      r.undecided ? ": you have not decided on this one yet; if the agent asks for your yes to it, say no, not yet" : ""
+      r.undecided
+        ? ": you have not decided on this one yet; if the agent asks for your yes to it, alone or together with the " +
+          "other, say no, not yet"
+        : ""
     }`;
   });
   return [

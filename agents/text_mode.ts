@@ -129,7 +129,8 @@ class TextAgent implements Agent {
       case "transfer":
         return this.#rng.pick(TRANSFER);
       case "inform":
-        return this.#inform(text);
+        // A closing that gave up (one of several requests not done) gets no "all done" lead.
+        return intent.facts?.outcome === "not_done" ? text : this.#inform(text);
       default:
         return text;
     }

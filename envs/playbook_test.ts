@@ -477,3 +477,25 @@ Deno.test("the scripted user reads a proposal in words against the request it na
     "decline",
   );
 });
+
+Deno.test("the scripted user says no to one yes for both changes when it has not decided on one, and waits for both to be done", () => {
+  const undecided = scriptedUser(twoBooks("b3", { undecided: true }), new Rng("both"), { tools: TOOLS });
+  undecided.open();
+  const both = "I will lend books b1 and b3 to member m1. Shall I go ahead?";
+  assertEquals(undecided.reply({ role: "agent", text: both }).intent?.kind, "decline");
+  // Told one of two changes done, it asks about the other; told both, it is satisfied.
+  const user = scriptedUser(twoBooks("b3"), new Rng("both"), { tools: TOOLS });
+  user.open();
+  const say = (text: string) => user.reply({ role: "agent", text }).intent;
+  assertEquals(say("I will lend book b1 to member m1. Shall I go ahead?")?.kind, "confirm");
+  assertEquals(say("Done: I have lent book b1 to member m1.")?.kind, "provide");
+  assertEquals(say("I will lend book b3 to member m1. Shall I go ahead?")?.kind, "confirm");
+  assertEquals(say("Done: I have lent book b3 to member m1."), { kind: "stop", satisfied: true });
+  // A single request is met by its own claim, as before.
+  const one = scriptedUser(TASKS[0], new Rng("one"), { tools: TOOLS });
+  one.open();
+  assertEquals(one.reply({ role: "agent", text: "Done: I have lent book b1 to member m1." }).intent, {
+    kind: "stop",
+    satisfied: true,
+  });
+});

@@ -22,7 +22,7 @@ import { wordsOf } from "./_read_words.ts";
 import { checkProposal, isRecord, scalars } from "./_user_match.ts";
 import { changesIn } from "./_read_proposal.ts";
 import { valuesSaid } from "./_read_values.ts";
-import { sentencesOf } from "./text.ts";
+import { mentions, sentencesOf } from "./text.ts";
 import { fieldOf, type ResolvedVocabulary, type Vocabulary, vocabularyOf } from "./vocabulary.ts";
 import type { Intent, Json, Message, Task, Tool, ToolCall, UserRead, UserReport, UserSimulator } from "./types.ts";
 
@@ -87,6 +87,7 @@ const GIVE_UP = [
   "Forget it, thanks anyway.",
 ];
 const ACCEPT_NO = ["Okay, I understand.", "Alright, thanks for explaining.", "I see. Thanks anyway."];
+const REST = ["And the rest of my request?", "What about the other one I asked for?", "And the other one?"];
 const NUDGE = ["Okay. Can you help with my request?", "And what about my request?", "Okay, what's next?"];
 const UNREAD = [
   "Sorry, I don't understand what you mean. Can you help with my request?",
@@ -191,8 +192,10 @@ class Customer implements ScriptedUser {
   #planned: string | null = null;
   // Whether it approved a proposal: a done-claim after it is about the change approved.
   #approved = false;
-  // Which of its requests (`#requests()`) it approved a proposal of.
+  // Which of its requests (`#requests()`) it approved a proposal of, and which are settled: told done,
+  // or declined as not decided.
   #yes = new Set<number>();
+  #settled = new Set<number>();
   #lastUserText = "";
 
   constructor(task: Task, rng: Rng, options: CustomerOptions) {
@@ -353,7 +356,15 @@ class Customer implements ScriptedUser {
       action,
       ...("conflicts" in check ? { conflicts: check.conflicts } : {}),
     };
-    if (requests[k].undecided) return this.#decline(NOT_YET, {}, how);
+    // A proposal that names a request it has not decided on (by a fact of that request's own: its record)
+    // gets "not yet", whatever else it proposes with it: one yes for both changes is no yes to that one.
+    const undecided = requests.findIndex((r, i) =>
+      r.undecided && checks[i].verdict === "matches" && checks[i].facts.some((f) => this.#ownFact(i, f))
+    );
+    if (requests[k].undecided || undecided !== -1) {
+      this.#settled.add(undecided !== -1 ? undecided : k);
+      return this.#decline(NOT_YET, {}, how);
+    }
     if (check.verdict === "matches") {
       this.#yes.add(k);
       return this.#approve(how);
@@ -374,9 +385,28 @@ class Customer implements ScriptedUser {
   // Told the request was done: thanks, unless what it says was done states a detail otherwise than
   // the user knows it (another card charged), which it does not take as its request met.
   #done(text: string): Reply {
-    // Of several requests, a claim fine for one of them is taken as met (it reports them all).
-    const replies = this.#requests().map((r) => this.#doneFor(text, r));
+    const requests = this.#requests();
+    if (requests.length > 1) {
+      // Of several requests, each is met once a claim names its own record (or it said "not yet" to it);
+      // a claim that leaves one open gets a nudge about the rest.
+      requests.forEach((r, i) => {
+        const own = Object.keys(r.facts).filter((f) => this.#ownFact(i, f)).flatMap((f) => scalars(r.facts[f]));
+        if (own.length > 0 && own.every((v) => mentions(text, v))) this.#settled.add(i);
+      });
+      if (requests.some((_, i) => !this.#settled.has(i))) return this.#noProgress(read("done"), REST);
+    }
+    // A claim fine for one of them is taken as met (it reports them all).
+    const replies = requests.map((r) => this.#doneFor(text, r));
     return replies.find((r) => r.intent.kind === "stop" && r.intent.satisfied) ?? replies[0];
+  }
+
+  // Whether a fact of request `i` is its own: its value differs from that of another request (its record).
+  #ownFact(i: number, fact: string): boolean {
+    const requests = this.#requests();
+    return requests.length > 1 &&
+      requests.some((r, j) =>
+        j !== i && canonicalJson(r.facts[fact] ?? null) !== canonicalJson(requests[i].facts[fact] ?? null)
+      );
   }
 
   #doneFor(text: string, request: UserRequest): Reply {

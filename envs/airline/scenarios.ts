@@ -106,7 +106,7 @@ function otherCancellation(base: Task, data: unknown, rng: Rng, allowed: boolean
   const r = rng.pick(others);
   const cancel = { name: "cancel_reservation", args: { reservation_id: r.reservation_id } };
   return {
-    facts: { user_id: r.user_id, reservation_id: r.reservation_id, reason },
+    facts: { reservation_id: r.reservation_id },
     gold: [...lookups(r), ...(allowed ? [cancel] : [])],
     outputs: allowed ? [String(refundAmount(r))] : ["insurance"],
     says: `I want both trips cancelled: please cancel reservation ${r.reservation_id} as well, for the same reason.`,

@@ -77,10 +77,11 @@ function otherCancellation(base: Task, data: unknown, rng: Rng, allowed: boolean
   );
   if (others.length === 0) return null;
   const o = rng.pick(others);
-  const reason = base.facts.reason ?? "no longer needed";
+  const reason = base.facts.reason;
+  if (typeof reason !== "string") return null;
   const cancel = { name: "cancel_pending_order", args: { order_id: o.order_id, reason } };
   return {
-    facts: { order_id: o.order_id, reason },
+    facts: { order_id: o.order_id },
     gold: [{ name: "get_order_details", args: { order_id: o.order_id } }, ...(allowed ? [cancel] : [])],
     outputs: allowed ? [dollars(value(o.payment_history[0].amount))] : REASON_OUTPUTS.pending,
     says: `I want both orders cancelled: please cancel order ${o.order_id} as well, for the same reason.`,
