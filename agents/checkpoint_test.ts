@@ -297,3 +297,26 @@ Deno.test("checkpoint@strict: a write on a record whose own look-up shows anothe
   // The order is the named customer's: nothing to block.
   assertEquals(await attempt("C0412", "strict"), []);
 });
+
+Deno.test("every checkpoint level stops a second, different write made on the yes to the first (implicit delegation)", async () => {
+  const shown = {
+    step: 1,
+    tool: { name: "get_account", args: {}, ok: true, result: [{ account_id: "acct_7" }, { account_id: "acct_8" }] },
+  };
+  const paid = { step: 3, tool: { name: "pay", args: PAY.args, ok: true, result: "ok" } };
+  const other = { type: "tool", name: "pay", args: { account_id: "acct_8", amount: 12.5, kind: "card_2" } } as const;
+  for (const level of ["lenient", "default", "strict"] as const) {
+    const { agent, out } = await run(
+      [
+        { type: "tool", name: "get_account", args: { account_id: "acct_7" } },
+        { type: "message", text: "I will pay $12.50 from acct_7 by card_2. Shall I?" },
+        PAY,
+        other,
+      ],
+      [user("Please pay 12.50 from acct_7, and the same from acct_8."), shown, user("Yes, please go ahead."), paid],
+      level,
+    );
+    assertEquals(agent.blocks.map((b) => b.gap), ["authority"], level);
+    assertEquals(out.map((a) => a.type === "tool" ? a.name : a.type), ["get_account", "message", "pay", "end"], level);
+  }
+});
