@@ -1,7 +1,7 @@
 // How the scripted user checks a proposal against its own request, as a customer would: the change
 // must be the one its goal asks for, and no detail it knows may be stated otherwise (another card,
 // another date, another reservation). It never reads the task's gold. Private to envs/.
-import { canonicalJson, jsonEqual } from "./json.ts";
+import { canonicalJson, jsonEqual, scalars } from "./json.ts";
 import { mentions, normalizeText } from "./text.ts";
 import { changesIn } from "./_read_proposal.ts";
 import { fieldOf, type ResolvedVocabulary } from "./vocabulary.ts";
@@ -196,15 +196,6 @@ function looksLike(words: Words, field: string, value: string | number): boolean
 export function isRecord(vocabulary: ResolvedVocabulary, field: string): boolean {
   const spec = vocabulary.fields[field];
   return (spec?.kind ?? (spec?.values !== undefined ? "id" : undefined)) === "id";
-}
-
-/** The strings and numbers a value holds (an object's or a list's, one level of objects down). */
-export function scalars(value: Json): (string | number)[] {
-  if (typeof value === "string") return value.trim() === "" ? [] : [value];
-  if (typeof value === "number") return [value];
-  if (Array.isArray(value)) return value.flatMap(scalars);
-  if (value !== null && typeof value === "object") return Object.values(value).flatMap(scalars);
-  return [];
 }
 
 // Whether a value said in a message is the user's: the same word ("one-way" for "one_way"), or an

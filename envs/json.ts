@@ -34,3 +34,12 @@ export function canonicalJson(value: unknown): string {
     return v;
   });
 }
+
+/** The strings and numbers a value holds, in objects and lists at any depth; a blank string is not one. */
+export function scalars(value: Json): (string | number)[] {
+  if (typeof value === "string") return value.trim() === "" ? [] : [value];
+  if (typeof value === "number") return [value];
+  if (Array.isArray(value)) return value.flatMap(scalars);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(scalars);
+  return [];
+}

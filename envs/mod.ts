@@ -6,7 +6,7 @@
  * @module
  */
 export { ChangeTracker, type Column, decodeChangeset, type SqlValue, Store } from "./sqlite.ts";
-export { canonicalJson, jsonContains, jsonEqual } from "./json.ts";
+export { canonicalJson, jsonContains, jsonEqual, scalars } from "./json.ts";
 export { Clock } from "./clock.ts";
 export { defineDomain } from "./domain.ts";
 export {

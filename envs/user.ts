@@ -14,12 +14,12 @@
  *
  * @module
  */
-import { canonicalJson } from "./json.ts";
+import { canonicalJson, scalars } from "./json.ts";
 import type { Rng } from "./rng.ts";
 import type { AgentReading } from "./reader.ts";
 import { readAgent } from "./_read_agent.ts";
 import { wordsOf } from "./_read_words.ts";
-import { checkProposal, isRecord, scalars } from "./_user_match.ts";
+import { checkProposal, isRecord } from "./_user_match.ts";
 import { changesIn } from "./_read_proposal.ts";
 import { valuesSaid } from "./_read_values.ts";
 import { mentions, sentencesOf } from "./text.ts";
@@ -192,8 +192,10 @@ class Customer implements ScriptedUser {
   #planned: string | null = null;
   // Whether it approved a proposal: a done-claim after it is about the change approved.
   #approved = false;
-  // Which of its requests (`#requests()`) it approved a proposal of, and which are settled: told done,
-  // or declined as not decided.
+  // What it asked for (`requestsOf()`), the facts of each that are its own (its record), which of them it
+  // approved a proposal of, and which are settled: told done, or declined as not decided.
+  readonly #requests: readonly UserRequest[];
+  readonly #own: readonly (readonly string[])[];
   #yes = new Set<number>();
   #settled = new Set<number>();
   #lastUserText = "";
@@ -202,6 +204,12 @@ class Customer implements ScriptedUser {
     this.#task = task;
     this.#rng = rng;
     this.#options = options;
+    this.#requests = requestsOf(task);
+    this.#own = this.#requests.map((r, i) =>
+      Object.keys(r.facts).filter((f) =>
+        this.#requests.some((o, j) => j !== i && canonicalJson(o.facts[f] ?? null) !== canonicalJson(r.facts[f]))
+      )
+    );
   }
 
   open(): Message {
@@ -337,7 +345,7 @@ class Customer implements ScriptedUser {
     // Of several requests, the proposal is of the one it matches on the most facts, of those one it has
     // not approved yet (a record named only by a description is the next one), the first of them; else it
     // is read against the first request.
-    const requests = this.#requests();
+    const requests = this.#requests;
     const checks = requests.map((r) =>
       checkProposal(wordsOf(this.#options.vocabulary), r, { text, action, call, named })
     );
@@ -359,7 +367,7 @@ class Customer implements ScriptedUser {
     // A proposal that names a request it has not decided on (by a fact of that request's own: its record)
     // gets "not yet", whatever else it proposes with it: one yes for both changes is no yes to that one.
     const undecided = requests.findIndex((r, i) =>
-      r.undecided && checks[i].verdict === "matches" && checks[i].facts.some((f) => this.#ownFact(i, f))
+      r.undecided && checks[i].verdict === "matches" && checks[i].facts.some((f) => this.#own[i].includes(f))
     );
     if (requests[k].undecided || undecided !== -1) {
       this.#settled.add(undecided !== -1 ? undecided : k);
@@ -385,12 +393,12 @@ class Customer implements ScriptedUser {
   // Told the request was done: thanks, unless what it says was done states a detail otherwise than
   // the user knows it (another card charged), which it does not take as its request met.
   #done(text: string): Reply {
-    const requests = this.#requests();
+    const requests = this.#requests;
     if (requests.length > 1) {
       // Of several requests, each is met once a claim names its own record (or it said "not yet" to it);
       // a claim that leaves one open gets a nudge about the rest.
       requests.forEach((r, i) => {
-        const own = Object.keys(r.facts).filter((f) => this.#ownFact(i, f)).flatMap((f) => scalars(r.facts[f]));
+        const own = this.#own[i].flatMap((f) => scalars(r.facts[f]));
         if (own.length > 0 && own.every((v) => mentions(text, v))) this.#settled.add(i);
       });
       if (requests.some((_, i) => !this.#settled.has(i))) return this.#noProgress(read("done"), REST);
@@ -398,15 +406,6 @@ class Customer implements ScriptedUser {
     // A claim fine for one of them is taken as met (it reports them all).
     const replies = requests.map((r) => this.#doneFor(text, r));
     return replies.find((r) => r.intent.kind === "stop" && r.intent.satisfied) ?? replies[0];
-  }
-
-  // Whether a fact of request `i` is its own: its value differs from that of another request (its record).
-  #ownFact(i: number, fact: string): boolean {
-    const requests = this.#requests();
-    return requests.length > 1 &&
-      requests.some((r, j) =>
-        j !== i && canonicalJson(r.facts[fact] ?? null) !== canonicalJson(requests[i].facts[fact] ?? null)
-      );
   }
 
   #doneFor(text: string, request: UserRequest): Reply {
@@ -488,21 +487,6 @@ class Customer implements ScriptedUser {
     return { templates, intent: { kind: "stop", satisfied }, read: how };
   }
 
-  // What it asked for: its request, and the further ones of its opening (`Task.also`), each over the first
-  // one's facts (the same change on another record, for the same reason).
-  #requests(): UserRequest[] {
-    const task = this.#task;
-    return [
-      { goal: task.goal, facts: task.facts, lacks: task.lacks ?? [], undecided: task.undecided === true },
-      ...(task.also ?? []).map((r) => ({
-        goal: r.goal,
-        facts: { ...task.facts, ...r.facts },
-        lacks: [],
-        undecided: r.undecided === true,
-      })),
-    ];
-  }
-
   #lacks(fact: string): boolean {
     return (this.#task.lacks ?? []).includes(fact);
   }
@@ -514,6 +498,20 @@ class Customer implements ScriptedUser {
     }
     return null;
   }
+}
+
+// What a task's user asked for: its request, and the further ones of its opening (`Task.also`), each over
+// the first one's facts (the same change on another record, for the same reason).
+function requestsOf(task: Task): UserRequest[] {
+  return [
+    { goal: task.goal, facts: task.facts, lacks: task.lacks ?? [], undecided: task.undecided === true },
+    ...(task.also ?? []).map((r) => ({
+      goal: r.goal,
+      facts: { ...task.facts, ...r.facts },
+      lacks: [],
+      undecided: r.undecided === true,
+    })),
+  ];
 }
 
 // One change the user asked for, as proposals and claims are checked against it.

@@ -25,6 +25,7 @@ import {
   needsYes,
   outcomeUnknown,
   readAgentMessage,
+  scalars,
   type ScenarioInfo,
   sentencesOf,
   type Task,
@@ -296,24 +297,16 @@ function verifiedAfterUnknown(events: readonly EpisodeEvent[], domain: DomainRef
     e.kind === "tool" && writes(e.tool) && e.error !== undefined && outcomeUnknown({ ok: false, error: e.error })
   );
   if (lost === -1) return null;
-  const values = new Set(scalarsOf(events[lost].args).map(String));
+  const values = new Set(scalars((events[lost].args ?? null) as Json).map(String));
   const after = events.slice(lost + 1);
   if (after.some((e) => e.kind === "tool" && writes(e.tool))) return null;
   const looked = after.findIndex((e) =>
     e.kind === "tool" && e.error === undefined && e.fault === undefined && !writes(e.tool) &&
-    scalarsOf(e.args).some((v) => values.has(String(v)))
+    scalars((e.args ?? null) as Json).some((v) => values.has(String(v)))
   );
   if (looked === -1) return null;
   const last = lastMessage(after.slice(looked + 1));
   return last !== null && readAgentMessage(domain, last, {}).claims_done ? last : null;
-}
-
-// The strings and numbers of a call's arguments, however nested.
-function scalarsOf(value: unknown): (string | number)[] {
-  if (typeof value === "string" || typeof value === "number") return [value];
-  if (Array.isArray(value)) return value.flatMap(scalarsOf);
-  if (value !== null && typeof value === "object") return Object.values(value).flatMap(scalarsOf);
-  return [];
 }
 
 function lastMessage(events: readonly EpisodeEvent[]): string | null {
