@@ -5,6 +5,7 @@
  * @module
  */
 import { jsonEqual } from "./json.ts";
+import { argsProblem } from "./tool.ts";
 import { AbnormalSchedule, worldCall } from "./abnormal.ts";
 import { type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
@@ -280,6 +281,22 @@ function endStep(run: Run, step: number, action: Action<"end">): null {
 // terminating tool that succeeds ends the episode.
 function toolStep(run: Run, step: number, action: Action<"tool">): Observation | null {
   const { world } = run;
+  const problem = argsProblem(action.args);
+  if (problem !== null) {
+    // Arguments too deep or too long to keep go no further than this: the record says what was wrong.
+    const error = { code: "invalid_args" as const, message: `Invalid arguments for "${action.name}": ${problem}` };
+    const args = { _refused: `arguments not kept: ${problem}` };
+    run.events.push({
+      step,
+      actor: "tool",
+      kind: "tool",
+      tool: action.name,
+      args,
+      error,
+      latency_ms: draw(run, "tool"),
+    });
+    return { step, tool: { name: action.name, args, ok: false, error } };
+  }
   const { result, reached, changes } = dispatchCall(run, step, action);
   const event: Omit<EpisodeEvent, "latency_ms"> & { latency_ms?: number } = {
     step,

@@ -1,6 +1,7 @@
 // The one module that touches SQLite (Deno's built-in `node:sqlite`).
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Json, RowChange, Rows } from "./types.ts";
+import { type PlanRow, unboundedPlan } from "./_query_plan.ts";
 
 /** A value SQLite can bind. */
 export type SqlValue = null | number | bigint | string | Uint8Array;
@@ -33,6 +34,130 @@ const WRITE_ACTIONS = new Set([
 ]);
 const SQLITE_OK = 0;
 const SQLITE_DENY = 1;
+const SQLITE_RECURSIVE = 33;
+
+/**
+ * What SQL reads for `'now'` and `random()` while a tool runs: the episode's simulated clock and a
+ * seeded generator, so a query gives the same answer in every run of the same seed. Without one,
+ * `'now'` and `random()` are NULL: SQLite's own would read the host's clock and entropy.
+ */
+export interface SqlEnv {
+  /** The simulated time, `YYYY-MM-DD HH:MM:SS`. */
+  now(): string;
+  /** A draw in [0, 1). */
+  random(): number;
+}
+
+/** The limits of `Store.query()`. */
+export interface QueryLimits {
+  /** Rows handed back at most; more make `truncated` true. */
+  maxRows: number;
+  /** Rows the query may read from tables, summed over every loop; past it the query is refused. */
+  maxReads: number;
+  /** Characters of SQL at most. */
+  maxLength: number;
+  /** Bytes a text or blob value may reach while the query runs. */
+  maxValueBytes: number;
+}
+
+/** The limits `Store.query()` applies by default. */
+export const QUERY_LIMITS: Readonly<QueryLimits> = {
+  maxRows: 200,
+  maxReads: 1_000_000,
+  maxLength: 20_000,
+  maxValueBytes: 1_000_000,
+};
+
+/** What `Store.query()` hands back. */
+export interface QueryResult {
+  /** The result's column names. */
+  columns: string[];
+  /** At most `maxRows` rows, each a list in column order. */
+  rows: SqlValue[][];
+  /** Whether more rows than `maxRows` matched. */
+  truncated: boolean;
+}
+
+/**
+ * A query `Store.query()` would not run, or stopped: the message says why, for the one who wrote it.
+ *
+ * @example
+ * ```ts
+ * import { QueryRefused, Store } from "./sqlite.ts";
+ * using store = Store.open("CREATE TABLE t (v INTEGER)");
+ * try {
+ *   store.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c");
+ * } catch (err) {
+ *   err instanceof QueryRefused; // true
+ * }
+ * ```
+ */
+export class QueryRefused extends Error {
+  /** Makes the error; the message reads after "The query was not run: " or "The query was stopped: ". */
+  constructor(message: string) {
+    super(message);
+    this.name = "QueryRefused";
+  }
+}
+
+// The functions whose answer depends on the host: its clock ('now', and the date functions without a
+// time, which mean now) or its entropy. They are replaced by ones that read the store's `SqlEnv`.
+const DATE_FUNCTIONS = ["date", "time", "datetime", "julianday", "unixepoch", "strftime", "timediff"];
+const NOW_FUNCTIONS: Record<string, string> = {
+  current_date: "date",
+  current_time: "time",
+  current_timestamp: "datetime",
+};
+// 'localtime' and 'utc' read the host's time zone; the simulated clock has none (it is UTC).
+const ZONE_MODIFIER = /^\s*(localtime|utc)\s*$/i;
+const NOW = /^\s*now\s*$/i;
+
+/**
+ * Bytes SQLite may allocate in all, in the whole process (its hard heap limit): a query that needs
+ * more fails with an error instead of taking the machine's memory.
+ */
+export const SQLITE_HEAP_LIMIT = 2 ** 30;
+let heapLimited = false;
+
+let pristine: DatabaseSync | undefined;
+const pristineCalls = new Map<string, StatementSync>();
+const dateAnswers = new Map<string, SqlValue>();
+
+// SQLite's own date function on a connection where nothing is replaced (args hold no 'now' by then).
+function builtinDate(name: string, args: SqlValue[]): SqlValue {
+  const key = JSON.stringify([
+    name,
+    args.map((a) => typeof a === "bigint" ? `${a}n` : a instanceof Uint8Array ? [...a] : a),
+  ]);
+  if (dateAnswers.has(key)) return dateAnswers.get(key)!;
+  pristine ??= new DatabaseSync(":memory:");
+  const sql = `SELECT ${name}(${args.map(() => "?").join(", ")}) AS v`;
+  let stmt = pristineCalls.get(sql);
+  if (!stmt) {
+    stmt = pristine.prepare(sql);
+    pristineCalls.set(sql, stmt);
+  }
+  let v: SqlValue;
+  try {
+    v = (stmt.get(...args) as { v: SqlValue }).v;
+  } catch {
+    v = null;
+  }
+  if (dateAnswers.size > 10_000) dateAnswers.clear();
+  dateAnswers.set(key, v);
+  return v;
+}
+
+// "main." before a name, however it is quoted; read in SQL without its string literals and comments.
+const MAIN_SCHEMA = /(^|[^\w$])(main|"main"|`main`|\[main\])\s*\./i;
+
+function withoutLiterals(sql: string): string {
+  return sql.replace(/'(?:[^']|'')*'?|--[^\n]*|\/\*[\s\S]*?(\*\/|$)/g, " ");
+}
+
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
 
 /** A column of a table, as `Store.columns()` gives it. */
 export interface Column {
@@ -61,12 +186,207 @@ export class Store {
   #readOnly = false;
   #columns = new Map<string, Column[]>();
 
+  #env: SqlEnv | null = null;
+  // While `query()` runs: rows left to read, whether they ran out, and why the authorizer refused.
+  #bounded: { left: number; exhausted: boolean; refused: string | null } | null = null;
+  #ddl = false;
+
   private constructor(db: DatabaseSync) {
     this.#db = db;
+    // SQLite's hard heap limit is the process's, and the pragma can only lower it: set once, for all.
+    if (!heapLimited) {
+      db.exec(`PRAGMA hard_heap_limit = ${SQLITE_HEAP_LIMIT}`);
+      heapLimited = true;
+    }
     // `setAuthorizer` exists at run time but not yet in Deno's type declarations.
-    (this.#db as unknown as { setAuthorizer(fn: (action: number) => number): void }).setAuthorizer((action: number) =>
-      this.#readOnly && WRITE_ACTIONS.has(action) ? SQLITE_DENY : SQLITE_OK
-    );
+    (this.#db as unknown as {
+      setAuthorizer(fn: (action: number) => number): void;
+    }).setAuthorizer((action) => this.#authorize(action));
+    this.#replaceHostFunctions();
+  }
+
+  #authorize(action: number): number {
+    if (this.#ddl) return SQLITE_OK;
+    const bounded = this.#bounded;
+    if (bounded) {
+      if (WRITE_ACTIONS.has(action)) {
+        bounded.refused ??= "it would change the database";
+        return SQLITE_DENY;
+      }
+      if (action === SQLITE_RECURSIVE) {
+        bounded.refused ??= "it is recursive (WITH RECURSIVE), and nothing bounds how many rows it makes";
+        return SQLITE_DENY;
+      }
+    }
+    return this.#readOnly && WRITE_ACTIONS.has(action) ? SQLITE_DENY : SQLITE_OK;
+  }
+
+  // A user function must never throw: an exception in one leaves node:sqlite's statement hanging.
+  #replaceHostFunctions(): void {
+    const db = this.#db;
+    db.function("__ark_read", { deterministic: false }, (_row: SqlValue) => {
+      const b = this.#bounded;
+      if (!b) return 1;
+      if (b.left <= 0) {
+        b.exhausted = true;
+        return 0;
+      }
+      b.left--;
+      return 1;
+    });
+    db.function("random", { deterministic: false }, () => {
+      const env = this.#env;
+      if (!env) return null;
+      // SQLite's is a 64-bit integer; this one stays within JavaScript's exact integers.
+      return Math.floor((env.random() * 2 - 1) * Number.MAX_SAFE_INTEGER);
+    });
+    db.function("randomblob", { deterministic: false }, (n: SqlValue) => {
+      const env = this.#env;
+      const size = Math.max(1, Math.floor(Number(n) || 0));
+      if (!env || size > QUERY_LIMITS.maxValueBytes) return null;
+      const out = new Uint8Array(size);
+      for (let i = 0; i < size; i++) out[i] = Math.floor(env.random() * 256);
+      return out;
+    });
+    for (const name of DATE_FUNCTIONS) {
+      // Deterministic as SQLite's own are within a statement ('now' is one time for a whole call), so a
+      // date of the query's parameters is worked out once, not on every row.
+      db.function(name, { deterministic: true, varargs: true }, (...args: SqlValue[]) => {
+        // Without a time value a date function means now (`date()`); timediff() and strftime() need theirs.
+        const at = name === "strftime" ? 1 : 0;
+        const given = args.length > at ? args : [...args, "now"];
+        const out: SqlValue[] = [];
+        for (const [i, a] of given.entries()) {
+          if (typeof a === "string" && NOW.test(a)) {
+            if (!this.#env) return null;
+            out.push(this.#env.now());
+          } else if (!(i > at && typeof a === "string" && ZONE_MODIFIER.test(a))) out.push(a);
+        }
+        return builtinDate(name, out);
+      });
+    }
+    for (const [name, base] of Object.entries(NOW_FUNCTIONS)) {
+      db.function(name, { deterministic: false }, () => this.#env ? builtinDate(base, [this.#env.now()]) : null);
+    }
+  }
+
+  /**
+   * Runs `fn` with `'now'` and `random()` in SQL answered from `env` (see `SqlEnv`).
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./sqlite.ts";
+   * using store = Store.open();
+   * store.withEnv({ now: () => "2024-05-15 15:00:00", random: () => 0.5 }, () => store.get("SELECT date('now') AS d"));
+   * // { d: "2024-05-15" }
+   * ```
+   */
+  withEnv<T>(env: SqlEnv, fn: () => T): T {
+    const before = this.#env;
+    this.#env = env;
+    try {
+      return fn();
+    } finally {
+      this.#env = before;
+    }
+  }
+
+  /**
+   * Runs SQL someone else wrote (an agent's), read-only and bounded: every table is read through a
+   * view that counts its rows, and the query is refused when it would change anything, is recursive,
+   * loops over a result it made inside another loop (the plan says), or reads more than `maxReads`
+   * rows in all. Throws `QueryRefused` saying why, or SQLite's own error for bad SQL.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./sqlite.ts";
+   * using store = Store.open("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2), (3)");
+   * store.query("SELECT v FROM t ORDER BY v", { maxRows: 2 });
+   * // { columns: ["v"], rows: [[1], [2]], truncated: true }
+   * ```
+   */
+  query(sql: string, limits: Partial<QueryLimits> = {}): QueryResult {
+    const lim = { ...QUERY_LIMITS, ...limits };
+    if (sql.length > lim.maxLength) {
+      throw new QueryRefused(`it is ${sql.length} characters long; at most ${lim.maxLength} are accepted`);
+    }
+    // A table named with its schema would be read around the view that counts its rows.
+    if (MAIN_SCHEMA.test(withoutLiterals(sql))) throw new QueryRefused('it names the schema "main": name tables alone');
+    const db = this.#db as unknown as DatabaseSync & { limits: { length: number } };
+    const tables = (db.prepare(
+      "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+    ).all() as { name: string }[]).map((r) => r.name);
+    const lengthBefore = db.limits.length;
+    this.#ddl = true;
+    try {
+      for (const t of tables) {
+        const first = quoteName(this.columns(t)[0].name);
+        db.exec(
+          `CREATE TEMP VIEW ${quoteName(t)} AS SELECT * FROM main.${quoteName(t)} WHERE __ark_read(main.${
+            quoteName(t)
+          }.${first})`,
+        );
+      }
+    } finally {
+      this.#ddl = false;
+    }
+    const state = { left: lim.maxReads, exhausted: false, refused: null as string | null };
+    this.#bounded = state;
+    try {
+      db.limits.length = lim.maxValueBytes;
+      // node:sqlite's iterate() ends quietly on an error, so the rows are taken whole, one more than
+      // are handed back; the columns are named by the query as written.
+      const limited = `SELECT * FROM (\n${sql}\n) LIMIT ${lim.maxRows + 1}`;
+      let plan: PlanRow[];
+      let stmt: StatementSync;
+      let columns: string[];
+      try {
+        columns = db.prepare(sql).columns().map((c) => c.name);
+        stmt = db.prepare(limited);
+        plan = db.prepare(`EXPLAIN QUERY PLAN ${limited}`).all() as unknown as PlanRow[];
+      } catch (err) {
+        if (state.refused !== null) throw new QueryRefused(state.refused);
+        // A write names a table, which is a counting view here.
+        if (/cannot modify .* because it is a view/.test(String(err))) {
+          throw new QueryRefused("it would change the database");
+        }
+        throw err;
+      }
+      const unbounded = unboundedPlan(
+        plan.map((r) => ({ id: Number(r.id), parent: Number(r.parent), detail: String(r.detail) })),
+      );
+      if (unbounded !== null) throw new QueryRefused(unbounded);
+      // `setReturnArrays` exists at run time but not yet in Deno's type declarations.
+      (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+      let rows: SqlValue[][];
+      try {
+        rows = stmt.all() as unknown as SqlValue[][];
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (/out of memory/i.test(message)) {
+          throw new QueryRefused(`it needed more memory than SQLite may have (${SQLITE_HEAP_LIMIT / 2 ** 30} GiB)`);
+        }
+        if (/too big/i.test(message)) {
+          throw new QueryRefused(`it made a value longer than ${lim.maxValueBytes} bytes`);
+        }
+        throw err;
+      }
+      if (state.exhausted) {
+        throw new QueryRefused(
+          `it read more than ${lim.maxReads} rows from tables; narrow it (a WHERE, a join condition) and try again`,
+        );
+      }
+      return { columns, rows: rows.slice(0, lim.maxRows), truncated: rows.length > lim.maxRows };
+    } finally {
+      this.#bounded = null;
+      db.limits.length = lengthBefore;
+      this.#ddl = true;
+      try {
+        for (const t of tables) db.exec(`DROP VIEW IF EXISTS temp.${quoteName(t)}`);
+      } finally {
+        this.#ddl = false;
+      }
+    }
   }
 
   /** Opens a database (in memory by default) and runs `schema` on it when given. */

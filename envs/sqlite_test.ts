@@ -1,5 +1,5 @@
-import { assertEquals, assertThrows } from "@std/assert";
-import { Store } from "./sqlite.ts";
+import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { QueryRefused, SQLITE_HEAP_LIMIT, Store } from "./sqlite.ts";
 
 const SCHEMA =
   "CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER, w TEXT); CREATE TABLE p (a TEXT, b INTEGER, x TEXT, PRIMARY KEY (a, b))";
@@ -58,4 +58,68 @@ Deno.test("Store.begin() and rollback() undo an episode's writes", () => {
   store.run("UPDATE t SET v = 2");
   store.rollback();
   assertEquals(store.get("SELECT v FROM t"), { v: 1 });
+});
+
+const numbers = () => {
+  const store = Store.open("CREATE TABLE n (v INTEGER PRIMARY KEY, k TEXT)");
+  store.insert({ n: Array.from({ length: 300 }, (_, i) => ({ v: i, k: i % 2 === 0 ? "even" : "odd" })) });
+  return store;
+};
+
+Deno.test("Store.query() hands back at most maxRows rows in the query's order, and says when there were more", () => {
+  using store = numbers();
+  const r = store.query("SELECT v, k FROM n ORDER BY v DESC", { maxRows: 3 });
+  assertEquals(r, { columns: ["v", "k"], rows: [[299, "odd"], [298, "even"], [297, "odd"]], truncated: true });
+  assertEquals(store.query("SELECT count(*) AS c FROM n").rows, [[300]]);
+  // An error met while rows are made is thrown, not a short answer.
+  assertThrows(() => store.query("SELECT v, abs(-9223372036854775807 - 1 + v) FROM n"), Error, "integer overflow");
+});
+
+Deno.test("Store.query() refuses what its reads do not bound, saying why, and leaves the store as it was", () => {
+  using store = numbers();
+  const refused = (sql: string, limits = {}) => {
+    try {
+      store.query(sql, limits);
+      return "ran";
+    } catch (err) {
+      return err instanceof QueryRefused ? err.message : `other: ${err}`;
+    }
+  };
+  assertStringIncludes(
+    refused("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"),
+    "recursive",
+  );
+  assertStringIncludes(refused("SELECT count(*) FROM n a, n b, n c", { maxReads: 10_000 }), "more than 10000 rows");
+  assertStringIncludes(
+    refused("WITH x AS MATERIALIZED (SELECT * FROM n) SELECT count(*) FROM x a, x b"),
+    "once for every row",
+  );
+  assertStringIncludes(refused("SELECT count(*) FROM (VALUES (1), (2)) a, (VALUES (3), (4)) b"), "a VALUES list");
+  assertStringIncludes(refused('SELECT count(*) FROM "main" . n'), 'names the schema "main"');
+  assertStringIncludes(refused("DELETE FROM n"), "change the database");
+  assertStringIncludes(refused("SELECT 1 " + " ".repeat(20_000)), "characters long");
+  assertStringIncludes(refused("SELECT length(zeroblob(2000000))"), "longer than");
+  // Words inside a string are not SQL, and a join on a condition reads what it needs.
+  assertEquals(store.query("SELECT 'main.n' AS s").rows, [["main.n"]]);
+  assertEquals(store.query("SELECT count(*) FROM n a JOIN n b ON b.v = a.v").rows, [[300]]);
+  // No view is left behind, writes work again, and long values are allowed again outside the query.
+  assertEquals(store.all("SELECT name FROM temp.sqlite_schema"), []);
+  assertEquals(store.run("DELETE FROM n WHERE v = 0"), 1);
+  assertEquals(store.get("SELECT length(zeroblob(2000000)) AS l")?.l, 2_000_000);
+  assertEquals(store.get("PRAGMA hard_heap_limit")?.hard_heap_limit, SQLITE_HEAP_LIMIT);
+});
+
+Deno.test("Store.withEnv(): 'now' and random() come from the environment given, and are NULL without one", () => {
+  using store = Store.open();
+  const sql = "SELECT date('now') AS d, datetime('now', '+1 day', 'localtime') AS t, unixepoch() AS u, random() AS r";
+  const env = (seed: number) => {
+    let x = seed;
+    return { now: () => "2025-03-01 09:00:00", random: () => (x = (x * 9301 + 49297) % 233280) / 233280 };
+  };
+  const a = store.withEnv(env(1), () => store.get(sql));
+  assertEquals([a?.d, a?.t, a?.u], ["2025-03-01", "2025-03-02 09:00:00", Date.parse("2025-03-01T09:00:00Z") / 1000]);
+  assertEquals(store.withEnv(env(1), () => store.get(sql))?.r, a?.r);
+  assertEquals({ ...store.get(sql) }, { d: null, t: null, u: null, r: null });
+  // A date function on a given date answers as SQLite's own.
+  assertEquals(store.get("SELECT date('2024-02-28', '+1 day') AS d")?.d, "2024-02-29");
 });

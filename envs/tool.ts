@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import type { Store } from "./sqlite.ts";
+import type { SqlEnv, Store } from "./sqlite.ts";
 import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
 import type { Detail, WriteTerms } from "./constraints.ts";
 
@@ -250,8 +250,93 @@ export function parseArgs<I>(tool: Tool<I>, args: unknown): I {
  * Errors other than `ToolError` are bugs and propagate.
  */
 export function callTool<I>(ctx: ToolContext, tool: Tool<I>, args: unknown): Json {
+  const problem = argsProblem(args);
+  if (problem !== null) throw new ToolError("invalid_args", `Invalid arguments for "${tool.name}": ${problem}`);
   const parsed = parseArgs(tool, args);
-  return tool.writes ? tool.run(ctx, parsed) : ctx.db.readOnly(() => tool.run(ctx, parsed));
+  const run = () => tool.writes ? tool.run(ctx, parsed) : ctx.db.readOnly(() => tool.run(ctx, parsed));
+  const result = ctx.db.withEnv(sqlEnv(ctx), run);
+  const size = jsonSize(result, TOOL_LIMITS.resultBytes);
+  if (size > TOOL_LIMITS.resultBytes) {
+    throw new ToolError(
+      "invalid_args",
+      `The answer of "${tool.name}" is over ${TOOL_LIMITS.resultBytes} bytes; ask for less (a narrower range or filter)`,
+    );
+  }
+  return result;
+}
+
+/**
+ * What the world accepts of every tool call, whoever wrote the tool: arguments nested at most
+ * `argsDepth` levels and at most `argsBytes` long as JSON, and an answer at most `resultBytes` long.
+ * A call past them is an `invalid_args` error the agent sees; the tool never runs on such arguments.
+ */
+export const TOOL_LIMITS: Readonly<{ argsDepth: number; argsBytes: number; resultBytes: number }> = {
+  argsDepth: 64,
+  argsBytes: 64 * 1024,
+  resultBytes: 1024 * 1024,
+};
+
+/**
+ * Why a call's arguments are past `TOOL_LIMITS` (too deep or too long), or `null`. It walks the
+ * value without recursion, so arguments nested 200,000 levels deep are answered, not a stack overflow.
+ *
+ * @example
+ * ```ts
+ * import { argsProblem } from "./tool.ts";
+ * argsProblem({ order_id: 1 }); // null
+ * let deep: unknown = 1;
+ * for (let i = 0; i < 100; i++) deep = { x: deep };
+ * argsProblem(deep); // "they nest deeper than 64 levels"
+ * ```
+ */
+export function argsProblem(args: unknown): string | null {
+  // Counting stops past the cap, so the walk below reads at most about that much.
+  if (jsonSize(args, TOOL_LIMITS.argsBytes) > TOOL_LIMITS.argsBytes) {
+    return `they are over ${TOOL_LIMITS.argsBytes} bytes as JSON`;
+  }
+  const stack: [unknown, number][] = [[args, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= TOOL_LIMITS.argsDepth) return `they nest deeper than ${TOOL_LIMITS.argsDepth} levels`;
+    for (const v of Object.values(value)) stack.push([v, depth + 1]);
+  }
+  return null;
+}
+
+// About how long a value is as JSON, counted without recursion; it stops counting once past `cap`.
+function jsonSize(value: unknown, cap: number): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && size <= cap) {
+    const v = stack.pop();
+    if (typeof v === "string") size += v.length + 2;
+    else if (typeof v === "number" || typeof v === "boolean") size += String(v).length;
+    else if (v === null || v === undefined) size += 4;
+    else if (typeof v === "object") {
+      const entries = Object.entries(v);
+      size += 2 + entries.length;
+      for (const [k, x] of entries) {
+        if (!Array.isArray(v)) size += k.length + 3;
+        stack.push(x);
+      }
+    }
+  }
+  return size;
+}
+
+// What SQL reads for 'now' and random() during a call: the context's clock, and a generator of its
+// own drawn from the context's seed, so SQL's draws never move the ids a write draws.
+const sqlEnvs = new WeakMap<ToolContext, SqlEnv>();
+
+function sqlEnv(ctx: ToolContext): SqlEnv {
+  let env = sqlEnvs.get(ctx);
+  if (!env) {
+    const rng = ctx.rng.child("sql");
+    env = { now: () => ctx.clock.iso().replace("T", " "), random: () => rng.next() };
+    sqlEnvs.set(ctx, env);
+  }
+  return env;
 }
 
 /**

@@ -1,9 +1,19 @@
-import { assertEquals, assertThrows } from "@std/assert";
+import { assertEquals, assertNotEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
-import { callTool, defineTool, identifyingArgs, parseArgs, ToolError, toolParameters, toolSchema } from "./tool.ts";
+import {
+  argsProblem,
+  callTool,
+  defineTool,
+  identifyingArgs,
+  parseArgs,
+  ToolError,
+  toolParameters,
+  toolSchema,
+} from "./tool.ts";
 import { Store } from "./sqlite.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
+import type { Json } from "./types.ts";
 
 const book = defineTool({
   name: "book",
@@ -82,4 +92,47 @@ Deno.test("defineTool() lets only a write that can be undone go without the user
   assertEquals(defineTool({ ...spec, writes: true }).confirm, undefined);
   assertThrows(() => defineTool({ ...spec, writes: false, confirm: false }), TypeError, "that can be undone");
   assertThrows(() => defineTool({ ...spec, writes: true, irreversible: true, confirm: false }), TypeError, "confirm");
+});
+
+Deno.test("callTool() refuses arguments too deep or too long, and an answer too long, whoever wrote the tool", () => {
+  using db = Store.open("CREATE TABLE b (f TEXT PRIMARY KEY, n INTEGER)");
+  const ctx = { db, clock: new Clock("2024-05-15T15:00:00"), rng: new Rng(0) };
+  let ran = 0;
+  const echo = defineTool({
+    name: "echo",
+    description: "Say it back.",
+    input: z.object({ x: z.unknown(), times: z.int().optional() }),
+    writes: false,
+    run: (_c, a) => (ran++, a.times === undefined ? null : "y".repeat(a.times)),
+  });
+  const nest = (levels: number) => {
+    let deep: unknown = 1;
+    for (let i = 0; i < levels; i++) deep = [deep];
+    return deep;
+  };
+  // 200,000 levels are answered (too long before too deep), not a stack overflow; 100 are too deep.
+  assertThrows(() => callTool(ctx, echo, { x: nest(200_000) }), ToolError, "over 65536 bytes");
+  assertThrows(() => callTool(ctx, echo, { x: nest(100) }), ToolError, "nest deeper than 64 levels");
+  assertEquals(argsProblem({ x: nest(62) }), null);
+  assertEquals(argsProblem({ x: nest(64) }), "they nest deeper than 64 levels");
+  assertThrows(() => callTool(ctx, echo, { x: "z".repeat(70_000) }), ToolError, "over 65536 bytes");
+  assertEquals(ran, 0);
+  assertEquals(callTool(ctx, echo, { x: [[["fine"]]], times: 3 }), "yyy");
+  assertThrows(() => callTool(ctx, echo, { x: 1, times: 2_000_000 }), ToolError, 'The answer of "echo" is over');
+});
+
+Deno.test("callTool() runs SQL with 'now' at the context's clock and random() from its own seed", () => {
+  using db = Store.open();
+  const now = defineTool({
+    name: "now",
+    description: "",
+    input: z.object({}),
+    writes: false,
+    run: (c) => c.db.get("SELECT datetime('now') AS t, random() AS r") as Json,
+  });
+  const at = (seed: number) => callTool({ db, clock: new Clock("2024-05-15T15:00:00"), rng: new Rng(seed) }, now, {});
+  const a = at(0) as { t: string; r: number };
+  assertEquals(a.t, "2024-05-15 15:00:00");
+  assertEquals((at(0) as { r: number }).r, a.r);
+  assertNotEquals((at(1) as { r: number }).r, a.r);
 });

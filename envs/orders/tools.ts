@@ -4,7 +4,9 @@
  * worksheet of intermediate results). Names, parameters and results are fixed by the world's
  * spec. `run_sql` is read-only twice over: it accepts one `SELECT` or `WITH` statement only, and,
  * as every reading tool, it runs inside `Store.readOnly()`, where SQLite's authorizer refuses any
- * write; bad SQL is an `invalid_args` error with SQLite's message, never a crash.
+ * write. It runs through `Store.query()`, which bounds the rows a query reads and refuses a
+ * recursive one or one that loops over its own results inside another loop; bad or refused SQL is
+ * an `invalid_args` error saying why, never a crash or a hang.
  *
  * Declarations for the judge, where customers are named by their email on file (the analyst is
  * staff, so reading a customer's record needs no identification): `find_customer` identifies a
@@ -18,7 +20,7 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import type { Json, Tool } from "../types.ts";
-import type { SqlValue, Store } from "../sqlite.ts";
+import { QueryRefused, type QueryResult, type SqlValue, type Store } from "../sqlite.ts";
 import { isDate, round2 } from "./_dates.ts";
 import { nextStatuses } from "./_rules.ts";
 
@@ -231,21 +233,17 @@ const runSql = defineTool({
     if (!/^(select|with)\b/i.test(query) || query.includes(";")) {
       throw new ToolError("invalid_args", "Only one read-only query is accepted: a SELECT or WITH statement");
     }
-    let rows: Row[];
+    let result: QueryResult;
     try {
-      rows = db.all(query);
+      result = db.query(query, { maxRows: SQL_ROWS });
     } catch (err) {
+      if (err instanceof QueryRefused) throw new ToolError("invalid_args", `The query was not run: ${err.message}`);
       const message = err instanceof Error ? err.message : String(err);
       throw new ToolError("invalid_args", `SQL error: ${message}`);
     }
-    const columns = rows.length > 0 ? Object.keys(rows[0]) : [];
     const cell = (v: SqlValue): Json =>
       typeof v === "bigint" ? Number(v) : v instanceof Uint8Array ? `<blob ${v.length} bytes>` : v;
-    return {
-      columns,
-      rows: rows.slice(0, SQL_ROWS).map((r) => columns.map((c) => cell(r[c]))),
-      truncated: rows.length > SQL_ROWS,
-    };
+    return { columns: result.columns, rows: result.rows.map((r) => r.map(cell)), truncated: result.truncated };
   },
 });
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { Rng } from "../rng.ts";
 import { Clock } from "../clock.ts";
 import { Store } from "../sqlite.ts";
@@ -199,4 +199,52 @@ Deno.test("send_email() writes the outbox; record_result() stores text, replacin
   }]);
   assertEquals([worksheetValue(12.5), worksheetValue(12), worksheetValue("x")], ["12.50", "12", "x"]);
   assertEquals(code(() => call("record_result", { step: 0, value: 1 })), "invalid_args");
+});
+
+Deno.test("run_sql() answers a runaway query with an invalid_args error at once, saying why, and the world goes on", () => {
+  const { call } = world();
+  const why = (query: string) => {
+    try {
+      call("run_sql", { query });
+    } catch (err) {
+      if (err instanceof ToolError) return `${err.code}: ${err.message}`;
+      throw err;
+    }
+    return "ran";
+  };
+  const t0 = performance.now();
+  // A recursive WITH without an end, and a three-way cross join of the largest tables (10^11 rows).
+  assertStringIncludes(
+    why("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"),
+    "invalid_args: The query was not run: it is recursive",
+  );
+  assertStringIncludes(
+    why("SELECT count(*) FROM orders a, order_items b, payments c"),
+    "rows from tables; narrow it",
+  );
+  assertStringIncludes(
+    why("WITH x AS MATERIALIZED (SELECT * FROM order_items) SELECT count(*) FROM x a, x b, x c"),
+    "once for every row of another loop",
+  );
+  assertStringIncludes(why("SELECT count(*) FROM main.orders a, main.orders b"), 'it names the schema "main"');
+  // Bounded by its reads, not by a clock: the time is shown, not asserted (see `deno task bench`).
+  console.log(`four runaway queries answered in ${Math.round(performance.now() - t0)} ms`);
+  // The world still answers, and a join with a condition runs.
+  const joined = call("run_sql", {
+    query: "SELECT count(*) AS n FROM orders o JOIN order_items i ON i.order_id = o.order_id",
+  }) as { rows: number[][] };
+  assert(joined.rows[0][0] > 0, JSON.stringify(joined));
+});
+
+Deno.test("run_sql() reads 'now' from the world's clock and random() from the episode's seed", () => {
+  const { call } = world();
+  const q = {
+    query: "SELECT date('now') AS d, datetime() AS t, current_date AS c, random() AS r, date('now', 'localtime') AS l",
+  };
+  const first = call("run_sql", q) as { rows: Json[][] };
+  assertEquals(first.rows[0].slice(0, 3), [NOW.slice(0, 10), NOW.replace("T", " "), NOW.slice(0, 10)]);
+  assertEquals(first.rows[0][4], NOW.slice(0, 10));
+  // Another world of the same seed draws the same number.
+  assertEquals((world().call("run_sql", q) as { rows: Json[][] }).rows[0][3], first.rows[0][3]);
+  assertEquals(typeof first.rows[0][3], "number");
 });
