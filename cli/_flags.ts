@@ -7,13 +7,45 @@ export function readEnv(name: string): string | undefined {
   return Deno.env.get(name) || undefined;
 }
 
+/** Options of `readFlags()`. */
+export interface ReadFlagsOptions {
+  /**
+   * Flags that take no value (`--json`): each comes as `[flag, ""]`, and `--json=x` is refused.
+   * @default {[]}
+   */
+  switches?: readonly string[];
+  /**
+   * Flags that may be given more than once (each time adds a value, e.g. `--pair`); any other
+   * flag given twice is refused by name, since only one of its values could be kept.
+   * @default {[]}
+   */
+  repeatable?: readonly string[];
+}
+
 /**
  * The flags given, in order, as `[flag, value]` pairs, or `"help"`. Throws a
  * `TypeError` naming the accepted flags when one is unknown, has no value or is
- * not a flag.
+ * not a flag, and naming the flag when one not `repeatable` is given twice.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { readFlags } from "./_flags.ts";
+ * assertEquals(readFlags(["--runs", "2", "--json"], ["--runs", "--json"], { switches: ["--json"] }), [
+ *   ["--runs", "2"],
+ *   ["--json", ""],
+ * ]);
+ * assertThrows(() => readFlags(["--runs", "2", "--runs=3"], ["--runs"]), TypeError, "--runs given twice");
+ * ```
  */
-export function readFlags(args: readonly string[], accepted: readonly string[]): [string, string][] | "help" {
+export function readFlags(
+  args: readonly string[],
+  accepted: readonly string[],
+  options: ReadFlagsOptions = {},
+): [string, string][] | "help" {
+  const { switches = [], repeatable = [] } = options;
   const out: [string, string][] = [];
+  const seen = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (!arg.startsWith("--")) {
@@ -23,11 +55,20 @@ export function readFlags(args: readonly string[], accepted: readonly string[]):
     const flag = eq < 0 ? arg : arg.slice(0, eq);
     if (!accepted.includes(flag)) throw new TypeError(`Unknown flag "${flag}": expected one of ${accepted.join(", ")}`);
     if (flag === "--help") return "help";
+    if (seen.has(flag) && !repeatable.includes(flag)) {
+      throw new TypeError(`${flag} given twice: give each flag once (see --help)`);
+    }
+    seen.add(flag);
     let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
-    else throw new TypeError(`Missing value for ${flag}: see --help`);
-    if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
+    if (switches.includes(flag)) {
+      if (eq >= 0) throw new TypeError(`Unexpected value for ${flag}: it takes none`);
+      value = "";
+    } else {
+      if (eq >= 0) value = arg.slice(eq + 1);
+      else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
+      else throw new TypeError(`Missing value for ${flag}: see --help`);
+      if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
+    }
     out.push([flag, value]);
   }
   return out;
@@ -41,6 +82,7 @@ export function readFlags(args: readonly string[], accepted: readonly string[]):
 export function readDirArgs(
   args: readonly string[],
   accepted: readonly string[],
+  options: ReadFlagsOptions = {},
 ): { dir: string; flags: [string, string][] } | "help" {
   const [first, ...rest] = args;
   if (first === undefined) {
@@ -48,7 +90,7 @@ export function readDirArgs(
   }
   if (first === "--help") return "help";
   if (first.startsWith("--")) throw new TypeError(`Missing DIR before "${first}": see --help`);
-  const flags = readFlags(rest, accepted);
+  const flags = readFlags(rest, accepted, options);
   return flags === "help" ? "help" : { dir: first.replace(/\/+$/, "") || "/", flags };
 }
 

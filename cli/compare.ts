@@ -7,16 +7,19 @@
  * Exit codes: 0 compared, every `--fail-on` metric checked and none
  * significantly worse; 1 a `--fail-on` metric is significantly worse for some
  * agent (every one checked); 2 bad flags, a records file that cannot be read, a
- * malformed record, or a `--fail-on` metric that cannot be computed for some
- * compared agent pair (even when another one regressed: the gate did not run).
+ * malformed or duplicate record, or a `--fail-on` metric that cannot be computed for some
+ * compared agent pair or an agent only one side has (even when another one regressed: the gate
+ * did not run).
  * "Worse" follows the metric's direction: near_misses is lower-is-better.
  *
  * @module
  */
 import { type EpisodeRecord, HEADLINE_KEYS, LOWER_IS_BETTER } from "../scoring/mod.ts";
 import { readRecords } from "./score.ts";
+import { splitDuplicates } from "../eval/records.ts";
+import { cellText } from "../eval/shard.ts";
 import { readFlags, wholeFlag } from "./_flags.ts";
-import { errorReason } from "../eval/fs_errors.ts";
+import { errorReason, InputFileError, MAX_RECORDS_BYTES, openInputFile } from "../eval/fs_errors.ts";
 import {
   type AgentComparison,
   compareRecords,
@@ -41,7 +44,9 @@ A and B are results folders holding records.jsonl, or JSON Lines files.
 Flags:
   --fail-on M,...    exit 1 when any of these metrics is significantly worse
                      for any compared agent, e.g. "R,S_comp,near_misses";
-                     exit 2 when one cannot be computed for an agent pair
+                     exit 2 when one cannot be computed for an agent pair,
+                     or an agent is in one experiment only (pair it with
+                     --pair or leave it out with --agents)
   --metrics M,...    metrics to show (default: all; --fail-on ones always show)
   --agents A,...     compare only these agents (a name on either side)
   --pair A=B         compare agent A of the first experiment with agent B of
@@ -53,9 +58,10 @@ Flags:
   --help             show this help
 
 Exit codes: 0 compared and no --fail-on metric is significantly worse; 1 one
-is; 2 bad flags, records that cannot be read, a malformed record, or a
---fail-on metric that cannot be computed for some compared agent ("Cannot
-check", even when another one regressed).
+is; 2 bad flags, records that cannot be read, a malformed or duplicate record,
+or, with --fail-on, a metric that cannot be computed for some compared agent
+or an agent that only one side has ("Cannot check", even when another one
+regressed).
 `;
 
 /** Parsed arguments of `deno task compare`. */
@@ -72,6 +78,7 @@ export interface CompareArgs {
 }
 
 const VALUE_FLAGS = ["--fail-on", "--metrics", "--agents", "--pair", "--seed", "--resamples"];
+const SWITCHES = ["--json", "--help"];
 
 function list(flag: string, value: string): string[] {
   const items = value.split(",").map((s) => s.trim());
@@ -104,21 +111,19 @@ function metricList(flag: string, value: string): string[] {
  */
 export function parseCompareArgs(args: readonly string[]): CompareArgs | "help" {
   const sources: string[] = [], flagArgs: string[] = [];
-  let json = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === "--json") json = true;
-    else if (arg.startsWith("--json=")) throw new TypeError("Unexpected value for --json: it takes none");
-    else if (!arg.startsWith("--")) sources.push(arg);
+    if (!arg.startsWith("--")) sources.push(arg);
     else {
       flagArgs.push(arg);
-      if (!arg.includes("=") && arg !== "--help" && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+      if (!arg.includes("=") && !SWITCHES.includes(arg) && i + 1 < args.length && !args[i + 1].startsWith("--")) {
         flagArgs.push(args[++i]);
       }
     }
   }
-  const flags = readFlags(flagArgs, [...VALUE_FLAGS, "--json", "--help"]);
+  const flags = readFlags(flagArgs, [...VALUE_FLAGS, ...SWITCHES], { switches: SWITCHES, repeatable: ["--pair"] });
   if (flags === "help") return "help";
+  const json = flags.some(([flag]) => flag === "--json");
   if (sources.length !== 2) {
     const given = sources.length === 0 ? "none" : sources.map((s) => `"${s}"`).join(", ");
     throw new TypeError(`Expected two record sources A and B (results folders or .jsonl files), got ${given}`);
@@ -139,6 +144,7 @@ export function parseCompareArgs(args: readonly string[]): CompareArgs | "help" 
     else if (flag === "--metrics") out.metrics = metricList(flag, value);
     else if (flag === "--agents") out.agents = list(flag, value);
     else if (flag === "--seed") out.seed = value;
+    else if (flag === "--json") continue;
     else if (flag === "--pair") {
       for (const pair of list(flag, value)) {
         const [x, y, ...rest] = pair.split("=");
@@ -158,8 +164,9 @@ async function loadRecords(source: string, side: "A" | "B"): Promise<EpisodeReco
   let file: Deno.FsFile;
   try {
     if ((await Deno.stat(source)).isDirectory) path = `${source}/records.jsonl`;
-    file = await Deno.open(path, { read: true });
+    file = await openInputFile(path, { what: `records of ${side}`, limit: MAX_RECORDS_BYTES });
   } catch (err) {
+    if (err instanceof InputFileError) return { problem: err.message };
     if (!(err instanceof Error) || !(err.name in Deno.errors)) throw err;
     return { problem: `Cannot read records of ${side} "${path}": ${errorReason(err)}` };
   }
@@ -169,6 +176,14 @@ async function loadRecords(source: string, side: "A" | "B"): Promise<EpisodeReco
     return { problem: `Malformed record on line ${bad[0].line} of "${path}": ${bad[0].problem}${more}` };
   }
   if (records.length === 0) return { problem: `No records in "${path}": expected JSON Lines episode records` };
+  const { dropped } = splitDuplicates(records);
+  if (dropped.length > 0) {
+    const cell = cellText({ ...dropped[0], variant: dropped[0].variant ?? null });
+    return {
+      problem: `Duplicate record in "${path}": ${cell} is there more than once (${dropped.length} duplicate ` +
+        "records in all); remove them (deno task score --drop-duplicates counts each cell once)",
+    };
+  }
   return records;
 }
 
@@ -269,6 +284,28 @@ export function regressions(
   return { failed, unchecked };
 }
 
+/**
+ * The agents a `--fail-on` gate cannot see: each one only A or only B has (within `--agents`), as
+ * an unchecked metric. A gate never passes on what it cannot compare: an agent gone from B, or
+ * renamed there, is paired with `--pair` or left out with `--agents`.
+ */
+function unseen(
+  comparison: Comparison,
+  args: Pick<CompareArgs, "failOn" | "agents">,
+): { agent: string; metric: string; reason: string }[] {
+  if (args.failOn.length === 0) return [];
+  const { a, b } = comparison.unpairedAgents;
+  const asked = (name: string) => args.agents === null || args.agents.includes(name);
+  const only = (names: string[], here: "A" | "B", there: "A" | "B") =>
+    names.filter(asked).map((agent) => ({
+      agent,
+      metric: args.failOn.join(","),
+      reason: `it is only in ${here}; pair it with an agent of ${there} with --pair ` +
+        `${here === "A" ? `${agent}=NAME` : `NAME=${agent}`}, or leave it out with --agents`,
+    }));
+  return [...only(a, "A", "B"), ...only(b, "B", "A")];
+}
+
 function fail(message: string): 2 {
   console.error(message);
   return 2;
@@ -308,6 +345,7 @@ export async function main(args: readonly string[]): Promise<number> {
     );
   }
   const { failed, unchecked } = regressions(comparison, parsed.failOn);
+  unchecked.push(...unseen(comparison, parsed));
   if (parsed.json) console.log(JSON.stringify({ ...comparison, failOn: parsed.failOn, failed, unchecked }));
   else console.log(formatComparison(comparison).trimEnd());
   if (unchecked.length > 0) {

@@ -101,3 +101,68 @@ Deno.test("main() exits 2 on records it cannot read or that are malformed", asyn
     `Cannot read records of A "${dir}/records.jsonl": no such file or folder`,
   ]);
 });
+
+// main() with what it prints kept: its exit code, then stdout and stderr lines.
+async function quietly(args: string[]): Promise<{ code: number; out: string[]; errors: string[] }> {
+  const { log, error } = console;
+  const out: string[] = [], errors: string[] = [];
+  console.log = (line: string) => out.push(line);
+  console.error = (line: string) => errors.push(line);
+  try {
+    return { code: await main(args), out, errors };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+Deno.test("main() --fail-on exits 2 on an agent only one side has, unless --pair maps it or --agents leaves it out", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = `${dir}/a.jsonl`, b = `${dir}/b.jsonl`;
+  const side = (agents: string[]) =>
+    agents.flatMap((agent) => [0, 1, 2].map((i) => JSON.stringify(record(agent, `d/${i}`, true)) + "\n")).join("");
+  await Deno.writeTextFile(a, side(["x", "y"]));
+  await Deno.writeTextFile(b, side(["x", "z"]));
+  try {
+    const gate = ["--fail-on", "accuracy,pass^1", "--resamples", "20"];
+    const missing = await quietly([a, b, ...gate]);
+    assertEquals(missing.code, 2);
+    assertEquals(missing.errors, [
+      'Cannot check --fail-on accuracy,pass^1 for "y": it is only in A; pair it with an agent of B with --pair y=NAME, ' +
+      "or leave it out with --agents (and 1 more unchecked)",
+    ]);
+    assertEquals((await quietly([a, b, "--resamples", "20"])).code, 0, "without a gate nothing is checked");
+    assertEquals((await quietly([a, b, ...gate, "--pair", "y=z"])).code, 0);
+    assertEquals((await quietly([a, b, ...gate, "--agents", "x"])).code, 0);
+    const onlyB = await quietly([a, b, ...gate, "--agents", "x,z"]);
+    assertEquals(onlyB.code, 2);
+    assertStringIncludes(onlyB.errors[0], 'for "z": it is only in B; pair it with an agent of A with --pair NAME=z');
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("main() exits 2 on a cell recorded twice, naming it", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = `${dir}/a.jsonl`, b = `${dir}/b.jsonl`;
+  const line = (success: boolean) => JSON.stringify(record("x", "d/1", success)) + "\n";
+  await Deno.writeTextFile(a, line(true));
+  await Deno.writeTextFile(b, line(true) + line(false));
+  try {
+    const { code, errors } = await quietly([a, b]);
+    assertEquals(code, 2);
+    assertEquals(errors.length, 1);
+    assertStringIncludes(errors[0], `Duplicate record in "${b}": x d/1 nominal run 0 is there more than once`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("parseCompareArgs() refuses a flag given twice, but --pair may repeat", () => {
+  assertThrows(() => parseCompareArgs(["a", "b", "--seed", "1", "--seed=2"]), TypeError, "--seed given twice");
+  assertThrows(() => parseCompareArgs(["a", "b", "--json", "--json"]), TypeError, "--json given twice");
+  assertEquals((parseCompareArgs(["a", "b", "--pair", "x=y", "--pair", "z=w"]) as { pairs: unknown }).pairs, [
+    ["x", "y"],
+    ["z", "w"],
+  ]);
+});

@@ -60,18 +60,22 @@ export interface MergeArgs {
 export function parseMergeArgs(args: readonly string[]): MergeArgs | "help" {
   const positional: string[] = [];
   const rest: string[] = [];
-  let partial = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === "--partial") partial = true;
-    else if (arg === "--help") return "help";
-    else if (arg.startsWith("--")) rest.push(arg, ...(arg.includes("=") || i + 1 >= args.length ? [] : [args[++i]]));
-    else positional.push(arg.replace(/\/+$/, "") || "/");
+    if (!arg.startsWith("--")) positional.push(arg.replace(/\/+$/, "") || "/");
+    else {
+      rest.push(arg);
+      const takesValue = !arg.includes("=") && arg !== "--partial" && arg !== "--help";
+      if (takesValue && i + 1 < args.length && !args[i + 1].startsWith("--")) rest.push(args[++i]);
+    }
   }
-  const flags = readFlags(rest, ["--partial", "--resamples", "--help"]);
+  const flags = readFlags(rest, ["--partial", "--resamples", "--help"], { switches: ["--partial"] });
   if (flags === "help") return "help";
-  let resamples = 1000;
-  for (const [flag, value] of flags) resamples = wholeFlag(flag, value);
+  let resamples = 1000, partial = false;
+  for (const [flag, value] of flags) {
+    if (flag === "--partial") partial = true;
+    else resamples = wholeFlag(flag, value);
+  }
   const [out, ...dirs] = positional;
   if (out === undefined || dirs.length === 0) {
     throw new TypeError("Missing folders: expected OUT then at least one shard's results folder DIR, see --help");

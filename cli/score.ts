@@ -4,8 +4,8 @@
  * object. The file is read line by line; every line is checked against
  * `EpisodeRecordSchema`.
  *
- * Exit codes: 0 scored, 1 the records file cannot be read, 2 bad flags or a
- * malformed record (without `--skip-bad`).
+ * Exit codes: 0 scored, 1 the records file cannot be read, 2 bad flags, a
+ * malformed record (without `--skip-bad`) or a cell recorded twice (without `--drop-duplicates`).
  *
  * @module
  */
@@ -13,8 +13,16 @@ import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
 import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
 import { misreadWarnings } from "../scoring/misread.ts";
-import { errorReason } from "../eval/fs_errors.ts";
-import { wholeFlag } from "./_flags.ts";
+import {
+  InputFileError,
+  jsonErrorWhere,
+  MAX_RECORD_LINE,
+  MAX_RECORDS_BYTES,
+  openInputFile,
+} from "../eval/fs_errors.ts";
+import { readFlags, wholeFlag } from "./_flags.ts";
+import { splitDuplicates } from "../eval/records.ts";
+import { cellText } from "../eval/shard.ts";
 
 /** Usage text of `deno task score`. */
 export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
@@ -30,10 +38,16 @@ Flags:
   --seed S           bootstrap seed (default "0")
   --resamples N      bootstrap resamples (default 1000)
   --skip-bad         skip malformed lines with a warning instead of failing
+  --drop-duplicates  keep the first record of a cell (agent, task, run,
+                     condition, variant) given more than once, with a warning,
+                     instead of failing
   --help             show this help
 
-Exit codes: 0 scored, 1 the records file cannot be read, 2 bad flags or a
-malformed line.
+The file must be a regular file of at most 4 GB, each line at most 1048576
+characters.
+
+Exit codes: 0 scored, 1 the records file cannot be read, 2 bad flags, a
+malformed line or a duplicate record.
 `;
 
 /** Parsed flags of `deno task score`. */
@@ -44,10 +58,11 @@ export interface ScoreArgs {
   seed: string;
   resamples: number;
   skipBad: boolean;
+  dropDuplicates: boolean;
 }
 
 const VALUE_FLAGS = ["--records", "--by", "--seed", "--resamples"];
-const SWITCHES = ["--json", "--skip-bad", "--help"];
+const SWITCHES = ["--json", "--skip-bad", "--drop-duplicates", "--help"];
 
 /**
  * Parses the flags of `deno task score` (or `"help"`); bad flags throw a
@@ -57,30 +72,25 @@ const SWITCHES = ["--json", "--skip-bad", "--help"];
  * ```ts
  * import { parseScoreArgs } from "./score.ts";
  * parseScoreArgs(["--records", "r.jsonl", "--json"]);
- * // { records: "r.jsonl", json: true, by: "agent", seed: "0", resamples: 1000, skipBad: false }
+ * // { records: "r.jsonl", json: true, by: "agent", seed: "0", resamples: 1000, skipBad: false, dropDuplicates: false }
  * ```
  */
 export function parseScoreArgs(args: readonly string[]): ScoreArgs | "help" {
-  const out: Partial<ScoreArgs> = { json: false, by: "agent", seed: "0", resamples: 1000, skipBad: false };
-  const all = [...VALUE_FLAGS, ...SWITCHES].join(", ");
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i], eq = arg.indexOf("=");
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    if (!arg.startsWith("--")) throw new TypeError(`Unexpected argument "${arg}": expected flags only, one of ${all}`);
-    if (flag === "--help") return "help";
-    if (SWITCHES.includes(flag)) {
-      if (eq >= 0) throw new TypeError(`Unexpected value for ${flag}: it takes none`);
-      if (flag === "--json") out.json = true;
-      else out.skipBad = true;
-      continue;
-    }
-    if (!VALUE_FLAGS.includes(flag)) throw new TypeError(`Unknown flag "${flag}": expected one of ${all}`);
-    let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) value = args[++i];
-    else throw new TypeError(`Missing value for ${flag}: see --help`);
-    if (value === "") throw new TypeError(`Empty value for ${flag}: see --help`);
-    if (flag === "--records") out.records = value;
+  const flags = readFlags(args, [...VALUE_FLAGS, ...SWITCHES], { switches: SWITCHES });
+  if (flags === "help") return "help";
+  const out: Partial<ScoreArgs> = {
+    json: false,
+    by: "agent",
+    seed: "0",
+    resamples: 1000,
+    skipBad: false,
+    dropDuplicates: false,
+  };
+  for (const [flag, value] of flags) {
+    if (flag === "--json") out.json = true;
+    else if (flag === "--skip-bad") out.skipBad = true;
+    else if (flag === "--drop-duplicates") out.dropDuplicates = true;
+    else if (flag === "--records") out.records = value;
     else if (flag === "--seed") out.seed = value;
     else if (flag === "--by") {
       if (value !== "agent" && value !== "condition" && value !== "domain") {
@@ -100,10 +110,19 @@ export interface BadLine {
 }
 
 /**
+ * Opens a records file to read (`openInputFile()`): a regular file of at most `MAX_RECORDS_BYTES`;
+ * throws an `InputFileError` saying why not.
+ */
+export function openRecordsFile(path: string): Promise<Deno.FsFile> {
+  return openInputFile(path, { what: "records file", limit: MAX_RECORDS_BYTES });
+}
+
+/**
  * Reads a JSON Lines stream of records line by line; blank lines are ignored.
- * Returns the valid records and the lines that were not. Equal agent and task
- * names and equal `actions`, `milestone_labels` and `milestone_tools` lists are shared between
- * records (a million records repeat them a lot), so treat the records as read-only.
+ * Returns the valid records and the lines that were not (a line over `MAX_RECORD_LINE` characters
+ * is not read). Equal agent and task names and equal `actions`, `milestone_labels` and
+ * `milestone_tools` lists are shared between records (a million records repeat them a lot), so
+ * treat the records as read-only.
  *
  * @example
  * ```ts
@@ -123,15 +142,20 @@ export async function readRecords(
     const key = JSON.stringify(xs);
     return lists.get(key) ?? (lists.set(key, xs), xs);
   };
-  let number = 0, rest = "";
+  let number = 0, rest = "", cut = false;
   const take = (line: string) => {
     number++;
     if (line.trim() === "") return;
+    if (line.length > MAX_RECORD_LINE) {
+      bad.push({ line: number, problem: `longer than ${MAX_RECORD_LINE} characters` });
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (err) {
-      bad.push({ line: number, problem: `not JSON (${(err as Error).message})` });
+      if (!(err instanceof SyntaxError)) throw err;
+      bad.push({ line: number, problem: `not JSON${jsonErrorWhere(err)}` });
       return;
     }
     const parsed = EpisodeRecordSchema.safeParse(value);
@@ -152,9 +176,19 @@ export async function readRecords(
   for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
     const lines = (rest + chunk).split("\n");
     rest = lines.pop()!;
-    for (const line of lines) take(line);
+    for (const line of lines) {
+      // The end of a line already found too long: it was counted when it was cut.
+      if (cut) cut = false;
+      else take(line);
+    }
+    // A line past the limit is not kept whole while its end is looked for (`/dev/zero` has none).
+    if (rest.length > MAX_RECORD_LINE && !cut) {
+      take(rest);
+      rest = "";
+      cut = true;
+    } else if (cut) rest = "";
   }
-  if (rest !== "") take(rest);
+  if (rest !== "" && !cut) take(rest);
   return { records, bad };
 }
 
@@ -239,18 +273,13 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(parsed.records, { read: true });
-    if ((await file.stat()).isDirectory) {
-      file.close();
-      throw new Deno.errors.IsADirectory("it is a folder");
-    }
+    file = await openRecordsFile(parsed.records);
   } catch (err) {
-    if (!(err instanceof Error) || !(err.name in Deno.errors)) throw err;
-    const why = errorReason(err);
-    console.error(`Cannot read records file "${parsed.records}": ${why}`);
+    if (!(err instanceof InputFileError)) throw err;
+    console.error(err.message);
     return 1;
   }
-  const { records, bad } = await readRecords(file.readable);
+  const { records: read, bad } = await readRecords(file.readable);
   const where = (b: BadLine) => `line ${b.line} of "${parsed.records}": ${b.problem}`;
   if (bad.length > 0 && !parsed.skipBad) {
     const more = bad.length > 1 ? ` (and ${bad.length - 1} more malformed lines)` : "";
@@ -259,6 +288,18 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   for (const b of bad.slice(0, 10)) console.error(`Warning: skipping malformed record on ${where(b)}`);
   if (bad.length > 10) console.error(`Warning: skipped ${bad.length - 10} more malformed lines`);
+  const { kept: records, dropped } = splitDuplicates(read);
+  if (dropped.length > 0 && !parsed.dropDuplicates) {
+    console.error(
+      `Duplicate record in "${parsed.records}": ${cellText({ ...dropped[0], variant: dropped[0].variant ?? null })} ` +
+        `is there more than once (${dropped.length} duplicate records in all); ` +
+        "remove them or pass --drop-duplicates to keep the first of each",
+    );
+    return 2;
+  }
+  if (dropped.length > 0) {
+    console.error(`Warning: dropped ${dropped.length} duplicate records, keeping the first of each cell`);
+  }
   const profiles = scoreRecords(records, { by: parsed.by, seed: parsed.seed, resamples: parsed.resamples });
   console.log(parsed.json ? JSON.stringify(profiles) : formatProfiles(profiles, misreadWarnings(records)).trimEnd());
   return 0;

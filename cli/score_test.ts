@@ -1,5 +1,5 @@
 // The score CLI as a child process, on small record files.
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
 import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
 import { parseScoreArgs } from "./score.ts";
 
@@ -131,6 +131,48 @@ Deno.test("parseScoreArgs() accepts --flag=value and switches anywhere", () => {
     seed: "7",
     resamples: 1000,
     skipBad: true,
+    dropDuplicates: false,
   });
   assertEquals(parseScoreArgs(["--help"]), "help");
+});
+
+Deno.test("score CLI refuses a cell recorded twice, naming it, or with --drop-duplicates keeps the first", async () => {
+  const good = lines();
+  const flipped = JSON.stringify({ ...JSON.parse(good[3]), success: false });
+  const path = await file([...good, flipped, good[5]].join("\n") + "\n");
+  const refused = await score(["--records", path, "--json"]);
+  assertEquals(refused.code, 2);
+  assertEquals(refused.stdout, "");
+  assertEquals(refused.stderr.trimEnd().split("\n").length, 1, refused.stderr);
+  assertStringIncludes(refused.stderr, `Duplicate record in "${path}": oracle airline/1 nominal run 0 is there more`);
+  assertStringIncludes(refused.stderr, "(2 duplicate records in all)");
+  assertStringIncludes(refused.stderr, "--drop-duplicates");
+
+  const dropped = await score(["--records", path, "--json", "--drop-duplicates", "--resamples", "20"]);
+  assertEquals(dropped.code, 0, dropped.stderr);
+  assertStringIncludes(dropped.stderr, "dropped 2 duplicate records, keeping the first of each cell");
+  const once = await score(["--records", await file(good.join("\n") + "\n"), "--json", "--resamples", "20"]);
+  assertEquals(dropped.stdout, once.stdout, "the first of each cell is kept: the flipped one counts nowhere");
+  await Deno.remove(path);
+});
+
+Deno.test("score CLI reads no device, says where a line is not JSON without quoting it, and cuts a line too long", async () => {
+  const device = await score(["--records", "/dev/zero"]);
+  assertEquals(device.code, 1);
+  assertStringIncludes(device.stderr, 'Cannot read records file "/dev/zero": it is not a regular file');
+
+  const secret = "root:x:0:0:root:/root:/bin/bash";
+  const path = await file([lines()[0], secret, "x".repeat(1024 * 1024 + 1), lines()[1]].join("\n") + "\n");
+  const out = await score(["--records", path, "--skip-bad", "--json", "--resamples", "20"]);
+  assertEquals(out.code, 0, out.stderr);
+  assertStringIncludes(out.stderr, `line 2 of "${path}": not JSON`);
+  assertStringIncludes(out.stderr, `line 3 of "${path}": longer than 1048576 characters`);
+  assert(!out.stderr.includes("root:x") && !out.stderr.includes("xxx"), out.stderr);
+  assertEquals(JSON.parse(out.stdout).oracle.n.records, 2);
+  await Deno.remove(path);
+});
+
+Deno.test("parseScoreArgs() refuses a flag given twice by name", () => {
+  assertThrows(() => parseScoreArgs(["--records", "a", "--records", "b"]), TypeError, "--records given twice");
+  assertThrows(() => parseScoreArgs(["--records", "a", "--json", "--json"]), TypeError, "--json given twice");
 });

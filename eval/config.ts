@@ -25,6 +25,7 @@ import {
   numberText,
   quoted,
 } from "./_fields.ts";
+import { InputFileError, jsonErrorWhere, MAX_CONFIG_BYTES, readInputText } from "./fs_errors.ts";
 
 /**
  * The conditions, in the order the plan lays them out: those of the record format (docs/metrics.md,
@@ -649,8 +650,9 @@ export function resolveConfig(input: ExperimentConfig = {}): ResolvedConfig {
 
 /**
  * Reads an experiment config from a JSON file and checks it (see `checkConfig()`); every message
- * names the file. A missing file is a `TypeError`, text that is not JSON a `SyntaxError` with
- * the position.
+ * names the file. A missing file, a folder, a device or a pipe is a `TypeError`, a file over
+ * `MAX_CONFIG_BYTES` a `RangeError`, text that is not JSON a `SyntaxError` with the position (and
+ * never the text: the file may be anything).
  *
  * @example
  * ```ts ignore
@@ -661,23 +663,20 @@ export function resolveConfig(input: ExperimentConfig = {}): ResolvedConfig {
 export async function loadConfigFile(path: string): Promise<ExperimentConfig> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readInputText(path, { what: "config file", limit: MAX_CONFIG_BYTES });
   } catch (err) {
-    if (!(err instanceof Error)) throw err;
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : err.message;
-    throw new TypeError(`Cannot read config file "${path}": ${why}`);
+    if (!(err instanceof InputFileError)) throw err;
+    throw err.code === "too_big" ? new RangeError(err.message) : new TypeError(err.message);
   }
   let input: unknown;
   try {
     input = JSON.parse(text);
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
-    const where = /position \d+/.test(err.message)
-      ? ""
-      : err.message.includes("end of JSON")
-      ? ` at the end (line ${text.split("\n").length})`
-      : "";
-    throw new SyntaxError(`Cannot parse config file "${path}" as JSON: ${err.message}${where}`);
+    const where = jsonErrorWhere(err);
+    throw new SyntaxError(
+      `Cannot parse config file "${path}" as JSON${where}: expected one JSON object of settings (docs/config.md)`,
+    );
   }
   return checkConfig(input, { source: `config file "${path}"` });
 }

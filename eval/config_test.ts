@@ -130,3 +130,16 @@ Deno.test("resolveConfig() refuses the long suite over domains without long-hori
   );
   assertEquals(resolveConfig({ suite: "long", domains: ["airline", "orders"] }).suite, "long");
 });
+
+Deno.test("loadConfigFile() never puts what a file holds in its message, and refuses a device or a file too big", async () => {
+  const path = await file("root:x:0:0:root:/root:/bin/bash\n");
+  const err = await assertRejects(() => loadConfigFile(path), SyntaxError);
+  assertEquals(
+    err.message,
+    `Cannot parse config file "${path}" as JSON: expected one JSON object of settings (docs/config.md)`,
+  );
+  await Deno.truncate(path, 65 * 1024 * 1024);
+  await assertRejects(() => loadConfigFile(path), RangeError, "more than the 64 MB a config file may");
+  await Deno.remove(path);
+  await assertRejects(() => loadConfigFile("/dev/zero"), TypeError, "not a regular file");
+});

@@ -64,3 +64,136 @@ export async function createOutputFolder(path: string, flag: string): Promise<st
     return `Cannot create output folder "${path}": ${why}; choose another ${flag}`;
   }
 }
+
+/** The most bytes a config or price file may hold: far more than any real one, little enough to read at once. */
+export const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
+
+/** The most bytes a records file (JSON Lines) may hold: a million records are about 1 GB. */
+export const MAX_RECORDS_BYTES = 4 * 1024 * 1024 * 1024;
+
+/** The most characters one line of a records file may hold: a record of a long task is some 100 KB. */
+export const MAX_RECORD_LINE = 1024 * 1024;
+
+/** An input file that cannot be read; `code` says why. */
+export class InputFileError extends Error {
+  /**
+   * Why: `"unreadable"`, missing or not allowed; `"not_regular"`, a folder, device, pipe or socket;
+   * `"too_big"`, more bytes than the limit for its kind.
+   */
+  readonly code: "unreadable" | "not_regular" | "too_big";
+
+  /** Makes an error with a code and a one-line message. */
+  constructor(code: InputFileError["code"], message: string) {
+    super(message);
+    this.name = "InputFileError";
+    this.code = code;
+  }
+}
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+function checkedInfo(info: Deno.FileInfo, path: string, options: { what: string; limit: number }): void {
+  const cannot = `Cannot read ${options.what} "${path}"`;
+  if (info.isDirectory) throw new InputFileError("not_regular", `${cannot}: it is a folder`);
+  if (!info.isFile) {
+    throw new InputFileError("not_regular", `${cannot}: it is not a regular file (a device, pipe or socket)`);
+  }
+  if (info.size > options.limit) {
+    throw new InputFileError(
+      "too_big",
+      `${cannot}: it holds ${megabytes(info.size)}, more than the ${megabytes(options.limit)} a ${options.what} may`,
+    );
+  }
+}
+
+/**
+ * Opens an input file to read, once it is known to be a regular file of at most `options.limit`
+ * bytes: a device (`/dev/zero`), pipe or folder is refused before it is opened, so nothing waits
+ * on it. Throws an `InputFileError` whose one-line message names the file and `options.what`.
+ *
+ * @example
+ * ```ts
+ * import { assertRejects } from "@std/assert";
+ * import { InputFileError, openInputFile } from "./fs_errors.ts";
+ * await assertRejects(() => openInputFile("/dev/null", { what: "config file", limit: 100 }), InputFileError, "not a regular file");
+ * ```
+ */
+export async function openInputFile(path: string, options: { what: string; limit: number }): Promise<Deno.FsFile> {
+  let file: Deno.FsFile | undefined;
+  try {
+    checkedInfo(await Deno.stat(path), path, options);
+    file = await Deno.open(path, { read: true });
+    // The file may have been swapped for another since the stat: what is read is what counts.
+    checkedInfo(await file.stat(), path, options);
+    return file;
+  } catch (err) {
+    file?.close();
+    if (err instanceof InputFileError) throw err;
+    const why = fsReason(err);
+    if (why === null) throw err;
+    throw new InputFileError("unreadable", `Cannot read ${options.what} "${path}": ${why}`);
+  }
+}
+
+/**
+ * The text of an input file (`openInputFile()`), read up to `options.limit` bytes: one that grows
+ * past the limit while it is read is refused too.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { readInputText } from "./fs_errors.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "{}");
+ * assertEquals(await readInputText(path, { what: "config file", limit: 100 }), "{}");
+ * ```
+ */
+export async function readInputText(path: string, options: { what: string; limit: number }): Promise<string> {
+  using file = await openInputFile(path, options);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of file.readable) {
+    size += chunk.length;
+    if (size > options.limit) {
+      throw new InputFileError(
+        "too_big",
+        `Cannot read ${options.what} "${path}": it holds more than the ${
+          megabytes(options.limit)
+        } a ${options.what} may`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Where a `JSON.parse()` error says the text went wrong, as ` at line L, column C` or ` at the
+ * end`, or `""` when it does not say: never the text itself, which V8's messages quote (a file
+ * that is not JSON may be anything, e.g. a password file).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { jsonErrorWhere } from "./fs_errors.ts";
+ * const where = (text: string) => {
+ *   try {
+ *     JSON.parse(text);
+ *     return null;
+ *   } catch (err) {
+ *     return jsonErrorWhere(err as SyntaxError);
+ *   }
+ * };
+ * assertEquals([where('{"a": 1,}'), where('{"a": '), where("root:x:0:0")], [" at line 1, column 9", " at the end", ""]);
+ * ```
+ */
+export function jsonErrorWhere(err: SyntaxError): string {
+  const line = /\(line (\d+) column (\d+)\)/.exec(err.message);
+  if (line !== null) return ` at line ${line[1]}, column ${line[2]}`;
+  const position = /at position (\d+)/.exec(err.message);
+  if (position !== null) return ` at character ${Number(position[1]) + 1}`;
+  return /end of JSON input/.test(err.message) ? " at the end" : "";
+}

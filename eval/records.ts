@@ -8,7 +8,7 @@
 import type { EpisodeResult, Task } from "../envs/mod.ts";
 import type { Verdict } from "../judge/mod.ts";
 import type { EpisodeRecord as ScoringRecord, Milestones, ModelResources, Violation } from "../scoring/mod.ts";
-import { type CellKey, compareCells, type LooseCellKey } from "./plan.ts";
+import { type CellKey, cellKey, compareCells, type LooseCellKey } from "./plan.ts";
 import type { ResultsSink } from "./store.ts";
 
 export type { ModelResources, Resources, Violation } from "../scoring/mod.ts";
@@ -318,6 +318,33 @@ export function recordLine(record: EpisodeRecord): string {
 /** Sorts records by agent, task (index numerically), run, condition and variant; returns a new array. */
 export function sortRecords<R extends LooseCellKey>(records: readonly R[]): R[] {
   return [...records].sort(compareCells);
+}
+
+/**
+ * Records split into the first of each cell (agent, task, run, condition and variant, none when
+ * absent), in order, and the rest: a cell scored twice would count twice in every metric.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { splitDuplicates } from "./records.ts";
+ * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/0", run, condition: "nominal" as const, success });
+ * const { kept, dropped } = splitDuplicates([r(0, true), r(1, true), r(0, false)]);
+ * assertEquals([kept.length, dropped], [2, [r(0, false)]]);
+ * ```
+ */
+export function splitDuplicates<R extends LooseCellKey>(records: readonly R[]): { kept: R[]; dropped: R[] } {
+  const seen = new Set<string>(), kept: R[] = [], dropped: R[] = [];
+  for (const r of records) {
+    // cellKey() reads an absent variant as none, as `null`.
+    const key = cellKey(r as CellKey);
+    if (seen.has(key)) dropped.push(r);
+    else {
+      seen.add(key);
+      kept.push(r);
+    }
+  }
+  return { kept, dropped };
 }
 
 /** Records as JSON Lines text, sorted, one record per line, ending with a newline (empty for no records). */
