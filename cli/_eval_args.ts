@@ -14,6 +14,7 @@ import {
   type SettingFlag,
 } from "../eval/config.ts";
 import { parseShard, type Shard } from "../eval/shard.ts";
+import { MAX_PLANNED_EPISODES } from "../eval/plan.ts";
 
 const CONFIG_FLAG: SettingFlag = {
   name: "--config",
@@ -37,8 +38,18 @@ const SHARD_FLAG: SettingFlag = {
   read: (text) => text,
   path: [],
 };
+const YES_FLAG: SettingFlag = {
+  name: "--yes",
+  arg: "",
+  help: [
+    `run a plan of more than ${MAX_PLANNED_EPISODES.toLocaleString("en")} episodes (refused`,
+    "without it: a plan that big is usually a typo in --tasks or --runs)",
+  ],
+  read: (text) => text,
+  path: [],
+};
 const HELP_FLAG: SettingFlag = { name: "--help", arg: "", help: "show this help", read: (text) => text, path: [] };
-const FLAGS: readonly SettingFlag[] = [CONFIG_FLAG, ...SETTING_FLAGS, SHARD_FLAG, HELP_FLAG];
+const FLAGS: readonly SettingFlag[] = [CONFIG_FLAG, ...SETTING_FLAGS, SHARD_FLAG, YES_FLAG, HELP_FLAG];
 
 // The column where a flag's help starts; a flag and argument wider than it put the help under them.
 const COLUMN = 21;
@@ -92,10 +103,13 @@ A record's time resource is the episode's simulated seconds plus the recorded
 latency of the agent's model calls.
 
 Exit codes: 0 done; 1 the run cannot go on (results store or model cache
-unusable, missing API key, endpoint unreachable, a replay without the answer, a
-rejected key); 2 bad flags or config file; 3 stopped at the --max-cost budget
-(run again with a higher one to resume); 130 stopped by SIGINT or SIGTERM (run
-the same command again to resume).
+unusable, corrupt or empty, the --out folder being written by another process,
+missing API key, endpoint unreachable, a replay without the answer, a rejected
+key); 2 bad flags or config file (a config or price file must be a regular file
+of at most 64 MB), or a plan of more than ${MAX_PLANNED_EPISODES.toLocaleString("en")} episodes without --yes;
+3 stopped at the --max-cost budget (run again with a higher one to resume); 130
+stopped by SIGINT or SIGTERM, also while tasks are generated (run the same
+command again to resume).
 `;
 
 /** What the flags of `deno task eval` say: settings over those of a `--config` file. */
@@ -104,6 +118,8 @@ export interface EvalArgs extends ExperimentConfig {
   configFile?: string;
   /** The shard to run (`--shard I/N`), when given; not part of the experiment. */
   shard?: Shard;
+  /** `--yes`: run a plan of more than `MAX_PLANNED_EPISODES` episodes; not part of the experiment. */
+  yes?: true;
 }
 
 /**
@@ -118,12 +134,17 @@ export interface EvalArgs extends ExperimentConfig {
  * ```
  */
 export function parseEvalArgs(args: readonly string[]): EvalArgs | "help" {
-  const flags = readFlags(args, FLAGS.map((f) => f.name));
+  const flags = readFlags(args, FLAGS.map((f) => f.name), { switches: [YES_FLAG.name] });
   if (flags === "help") return "help";
   let configFile: string | undefined;
   let shard: Shard | undefined;
+  let yes = false;
   const given: (GivenText & { value: unknown })[] = [];
   for (const [name, text] of flags) {
+    if (name === YES_FLAG.name) {
+      yes = true;
+      continue;
+    }
     if (name === CONFIG_FLAG.name) {
       configFile = text;
       continue;
@@ -136,7 +157,12 @@ export function parseEvalArgs(args: readonly string[]): EvalArgs | "help" {
     given.push({ path: flag.path, name, text, value: flag.read(text, name) });
   }
   const config = checkConfig(settingsOf(given), { given });
-  return { ...(configFile === undefined ? {} : { configFile }), ...config, ...(shard === undefined ? {} : { shard }) };
+  return {
+    ...(configFile === undefined ? {} : { configFile }),
+    ...config,
+    ...(shard === undefined ? {} : { shard }),
+    ...(yes ? { yes: true as const } : {}),
+  };
 }
 
 // The settings the flags give. A flag setting a whole value (`--conditions`) comes before those

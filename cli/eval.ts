@@ -40,8 +40,14 @@ import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModel
 import { preflight, PreflightError } from "../eval/preflight.ts";
 import { formatDollars, formatUsage, summarizeUsage } from "../eval/usage.ts";
 import { claimShard, type Shard, ShardError, shardOf, shardOut, shardText } from "../eval/shard.ts";
-import type { CellKey } from "../eval/plan.ts";
-import { createOutputFolder } from "../eval/fs_errors.ts";
+import { type CellKey, MAX_PLANNED_EPISODES, plannedEpisodes } from "../eval/plan.ts";
+import {
+  createOutputFolder,
+  InputFileError,
+  jsonErrorWhere,
+  MAX_CONFIG_BYTES,
+  openInputFile,
+} from "../eval/fs_errors.ts";
 
 /** The exit code of a run stopped at the `--max-cost` budget. */
 export const EXIT_BUDGET = 3;
@@ -103,13 +109,30 @@ function withModels(config: ResolvedConfig): ResolvedConfig {
   return { ...config, agents: [...config.agents, paraphraser] };
 }
 
+/**
+ * The price table of a `--prices` file: a regular file of at most `MAX_CONFIG_BYTES` (`/dev/zero`
+ * is refused, not read for ever), whose parse error says where, never what the file holds.
+ */
+async function readPrices(path: string): Promise<PriceTable> {
+  (await openInputFile(path, { what: "price file", limit: MAX_CONFIG_BYTES })).close();
+  try {
+    return await loadPrices(path);
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new SyntaxError(
+      `Cannot parse price file "${path}" as JSON${jsonErrorWhere(err)}: expected ` +
+        '{ "provider:model": { "input": dollars per million tokens, "output": dollars per million tokens } }',
+    );
+  }
+}
+
 /** Checks what a run needs before it starts; returns an exit code when it cannot start. */
 async function prepare(config: ResolvedConfig): Promise<{ prices?: PriceTable; code?: number }> {
   let prices: PriceTable | undefined;
   try {
-    if (config.prices !== null) prices = await loadPrices(config.prices);
+    if (config.prices !== null) prices = await readPrices(config.prices);
   } catch (err) {
-    if (!isUsageError(err) && !(err instanceof Deno.errors.NotFound)) throw err;
+    if (!isUsageError(err) && !(err instanceof Deno.errors.NotFound || err instanceof InputFileError)) throw err;
     console.error((err as Error).message);
     return { code: 2 };
   }
@@ -178,6 +201,15 @@ export async function main(args: readonly string[]): Promise<number> {
     }
     config = await configFrom(parsed);
     shard = parsed.shard;
+    const planned = plannedEpisodes(config);
+    if (planned > MAX_PLANNED_EPISODES && parsed.yes === undefined) {
+      console.error(
+        `The plan holds ${planned.toLocaleString("en")} episodes, more than ${
+          MAX_PLANNED_EPISODES.toLocaleString("en")
+        }: give --yes to run them all, or plan fewer (--tasks, --runs, --agents, --conditions)`,
+      );
+      return 2;
+    }
   } catch (err) {
     if (err instanceof ResultsStoreError) {
       console.error(err.message);
@@ -267,11 +299,10 @@ export async function main(args: readonly string[]): Promise<number> {
     return EXIT_BUDGET;
   }
   if (summary.stoppedBySignal) {
-    console.error(
-      `Stopped: ${
-        summary.skipped + summary.ran
-      } of ${summary.total} episodes kept in ${config.out}; run the same command again to resume`,
-    );
+    const kept = summary.total === 0
+      ? `before the first episode, ${written} episodes kept` // while the plan was being made
+      : `${summary.skipped + summary.ran} of ${summary.total} episodes kept`;
+    console.error(`Stopped: ${kept} in ${config.out}; run the same command again to resume`);
     return EXIT_STOPPED;
   }
   return 0;

@@ -146,3 +146,116 @@ Deno.test("USAGE lists every flag parseEvalArgs() accepts, each once, with the c
   assertStringIncludes(USAGE, "--env-presets P,.. perturbation presets, of low, medium, high (default all)");
   assertStringIncludes(USAGE, '--agents A,B,...   agents to test (default "oracle,noisy,reckless,literal")');
 });
+
+const EVAL = new URL("./eval.ts", import.meta.url).pathname;
+
+function evalCommand(args: string[]): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", EVAL, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_BASE_URL: "" },
+  });
+}
+
+async function evalCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await evalCommand(args).output();
+  const text = new TextDecoder();
+  return { code, stdout: text.decode(stdout), stderr: text.decode(stderr) };
+}
+
+Deno.test("eval CLI refuses a plan of more than a million episodes in one line unless --yes", async () => {
+  const out = await Deno.makeTempDir();
+  try {
+    const huge = ["--domains", "airline", "--suite", "tasks", "--agents", "oracle", "--out", out];
+    // Per task: nominal, fault and three env presets K runs each, five prompt variants of one run.
+    const cases: [string[], number][] = [
+      [["--tasks", "1000000"], 1_000_000 * (5 + 5 + 3 * 5 + 5)],
+      [["--runs", "1000000"], 50 * (5 * 1_000_000 + 5)],
+    ];
+    for (const [flags, episodes] of cases) {
+      const count = episodes.toLocaleString("en");
+      const { code, stdout, stderr } = await evalCli([...huge, ...flags]);
+      assertEquals([code, stdout], [2, ""]);
+      assertEquals(
+        stderr,
+        `The plan holds ${count} episodes, more than 1,000,000: give --yes to run them all, or plan fewer ` +
+          "(--tasks, --runs, --agents, --conditions)\n",
+      );
+    }
+    assertEquals([...Deno.readDirSync(out)], [], "nothing is written");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("eval CLI --prices on a file that is not JSON says where, never what it holds", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const secret = `${dir}/shadow`;
+    await Deno.writeTextFile(secret, "root:$6$saltsalt$hashhashhash:19000:0:99999:7:::\n");
+    const { code, stderr } = await evalCli(["--prices", secret, "--tasks", "1", "--out", `${dir}/out`]);
+    assertEquals(code, 2);
+    assertEquals(stderr.trimEnd().split("\n"), [
+      `Cannot parse price file "${secret}" as JSON: expected ` +
+      '{ "provider:model": { "input": dollars per million tokens, "output": dollars per million tokens } }',
+    ]);
+    const device = await evalCli(["--prices", "/dev/zero", "--tasks", "1", "--out", `${dir}/out`]);
+    assertEquals(device.code, 2);
+    assertStringIncludes(device.stderr, 'Cannot read price file "/dev/zero": it is not a regular file');
+    const config = await evalCli(["--config", "/dev/zero"]);
+    assertEquals(config.code, 2);
+    assertStringIncludes(config.stderr, 'Cannot read config file "/dev/zero": it is not a regular file');
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("eval CLI stops at once on SIGTERM while it generates a big plan's tasks", async () => {
+  const out = await Deno.makeTempDir();
+  // 200,000 tasks take minutes to generate; the run must not wait for them to end.
+  const args = [
+    "--domains",
+    "airline",
+    "--suite",
+    "tasks",
+    "--tasks",
+    "200000",
+    "--runs",
+    "1",
+    "--conditions",
+    "nominal",
+  ];
+  const child = evalCommand([...args, "--agents", "oracle", "--out", out]).spawn();
+  const ended = child.output();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    // The store is opened just before the run starts drawing its tasks.
+    for (let i = 0; i < 600 && !existsSync(`${out}/results.sqlite`); i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1000));
+    child.kill("SIGTERM");
+    const late = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 20_000));
+    const result = await Promise.race([ended, late]);
+    if (result === null) {
+      child.kill("SIGKILL");
+      await ended;
+      throw new Error("eval went on generating tasks for 20 s after SIGTERM");
+    }
+    const stderr = new TextDecoder().decode(result.stderr);
+    assertEquals(result.code, 130, stderr);
+    assertStringIncludes(stderr, `Stopped: before the first episode, 0 episodes kept in ${out}`);
+  } finally {
+    clearTimeout(timer);
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+function existsSync(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

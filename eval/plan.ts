@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { deriveSeed, LONG_SOURCE, parseTaskId, type Task, taskSuite } from "../envs/mod.ts";
+import { deriveSeed, getDomain, LONG_SOURCE, parseTaskId, type Task, taskSuite, World } from "../envs/mod.ts";
 import { textModeOf } from "../agents/mod.ts";
-import { type Condition, CONDITIONS, type ResolvedConfig } from "./config.ts";
+import { type Condition, CONDITIONS, DEFAULT_LONG_TASKS, type ResolvedConfig, suiteParts } from "./config.ts";
 import { conditionDefinition } from "./conditions/registry.ts";
 
 /** What identifies a cell's episode in a results store. */
@@ -106,7 +106,9 @@ export function planCells(
       throw new TypeError(`Invalid task id "${task.id}": expected "<domain>/<index>" or "<source>:<domain>/<index>"`);
     }
     const suite = taskSuite(id);
-    byDomain.set(suite, [...byDomain.get(suite) ?? [], task]);
+    const list = byDomain.get(suite);
+    if (list === undefined) byDomain.set(suite, [task]);
+    else list.push(task);
     if (id.source === LONG_SOURCE) longSuite.add(task.id);
   }
   const variants = CONDITIONS.map((condition) => [condition, conditionVariants(config, condition)] as const);
@@ -141,6 +143,53 @@ export function planCells(
     }
   }
   return cells;
+}
+
+/** The most episodes a plan may hold before `deno task eval` asks for `--yes`: a million take days. */
+export const MAX_PLANNED_EPISODES = 1_000_000;
+
+/**
+ * The episodes an experiment's plan holds, worked out from its config before any task is generated
+ * (generating a million tasks alone takes an hour): per domain and agent, the tasks times the runs
+ * of every condition's variants, the abstention scenarios (two per pair of each template) times
+ * `scenarioRuns`, and the long suite's tasks times `runs`. The long suite's classes are counted on
+ * the domain's world. A bound, not always the count: `longRuns` may cap a long task's runs.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { plannedEpisodes } from "./plan.ts";
+ * import { resolveConfig } from "./config.ts";
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 10, runs: 2, suite: "tasks" });
+ * // Nominal, fault and env (three presets) 2 runs each, prompt 5 variants of 1 run.
+ * assertEquals(plannedEpisodes(config), 10 * (2 + 2 + 3 * 2 + 5));
+ * ```
+ */
+export function plannedEpisodes(
+  config:
+    & Pick<
+      ResolvedConfig,
+      "domains" | "agents" | "tasks" | "runs" | "conditions" | "suite" | "scenarioPairs" | "scenarioRuns" | "worldSeed"
+    >
+    & Partial<Pick<ResolvedConfig, "longTasks">>,
+): number {
+  const parts = suiteParts(config);
+  const perTask = CONDITIONS.reduce(
+    (sum, condition) => sum + conditionVariants(config, condition).reduce((n, [, runs]) => n + runs, 0),
+    0,
+  );
+  let episodes = 0;
+  for (const name of config.domains) {
+    const domain = getDomain(name);
+    if (parts.tasks) episodes += config.tasks * perTask;
+    if (parts.scenarios) episodes += 2 * config.scenarioPairs * (domain.scenarios?.length ?? 0) * config.scenarioRuns;
+    if (parts.long && domain.longTasks !== undefined) {
+      using world = World.open(domain, { seed: config.worldSeed });
+      const classes = world.longTasks(1).length;
+      episodes += (config.longTasks ?? DEFAULT_LONG_TASKS) * classes * config.runs;
+    }
+  }
+  return episodes * config.agents.length;
 }
 
 /** The milestones from which a task counts as long: it runs `longRuns` times per variant when set. */

@@ -1,6 +1,15 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { deriveSeed, domains } from "../envs/mod.ts";
-import { cellSeed, compareCells, conditionVariants, planCells, runsOf } from "./plan.ts";
+import { deriveSeed, domains, getDomain, World } from "../envs/mod.ts";
+import {
+  cellSeed,
+  compareCells,
+  conditionVariants,
+  MAX_PLANNED_EPISODES,
+  planCells,
+  plannedEpisodes,
+  runsOf,
+} from "./plan.ts";
+import { experimentTasks } from "./worlds.ts";
 import { configIdentity, resolveConfig } from "./config.ts";
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `airline/${i}` }));
@@ -203,4 +212,29 @@ Deno.test("planCells() runs a task of 100 or more milestones longRuns times per 
     resolveConfig({ agents: ["oracle"], runs: 5, conditions: { prompt: false } }).experiment,
   );
   assertEquals(configIdentity(config).longRuns, 2);
+});
+
+Deno.test("plannedEpisodes() counts, from the config alone, the cells planCells() lays out", () => {
+  const configs = [
+    resolveConfig({ domains: ["airline"], agents: ["oracle", "noisy"], tasks: 3, runs: 2 }),
+    resolveConfig({ domains: ["orders", "retail"], agents: ["oracle"], tasks: 2, runs: 1, suite: "tasks" }),
+    resolveConfig({ domains: ["airline"], agents: ["oracle"], suite: "abstention", scenarioPairs: 1, scenarioRuns: 2 }),
+    resolveConfig({ domains: ["orders"], agents: ["oracle"], suite: "long", longTasks: 1, runs: 2 }),
+  ];
+  for (const config of configs) {
+    const worlds = config.domains.map((d) => World.open(getDomain(d), { seed: config.worldSeed }));
+    try {
+      const cells = planCells(config, [...experimentTasks(config, worlds).values()]);
+      assertEquals(plannedEpisodes(config), cells.length, `${config.suite} ${config.domains}`);
+    } finally {
+      for (const world of worlds) world.close();
+    }
+  }
+});
+
+Deno.test("plannedEpisodes() of a million tasks is worked out at once, without generating one", () => {
+  const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 1_000_000, runs: 1, suite: "tasks" });
+  // Nominal 1, fault 1, env 3 presets of 1, prompt 5 variants of 1.
+  assertEquals(plannedEpisodes(config), 1_000_000 * 10);
+  assert(plannedEpisodes(config) > MAX_PLANNED_EPISODES);
 });

@@ -15,6 +15,7 @@ import { agentFactory, llmUser, modelSpec } from "../agents/mod.ts";
 import { type ChatResponse, type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
 import { type Cell, type CellKey, cellKey, planCells } from "./plan.ts";
 import { experimentTasks } from "./worlds.ts";
+import { stoppableTasks } from "./_tasks.ts";
 import { applyScenario } from "./abstention.ts";
 import { judgeSpec, type ResolvedConfig, scriptedTrust, userSpec } from "./config.ts";
 import { isRefusal } from "../judge/mod.ts";
@@ -66,7 +67,7 @@ export interface RunOptions {
 
 /** What a run did. */
 export interface RunSummary {
-  /** Cells in the plan. */
+  /** Cells in the plan (0 when stopped before the plan was made). */
   total: number;
   /** Cells finished before this run (resumed). */
   skipped: number;
@@ -120,7 +121,13 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   if (specs.length > 0 && options.models === undefined) {
     throw new TypeError(`Cannot run "${specs[0]}": runExperiment() needs options.models for language models`);
   }
-  const { cells, todo, conditions, tasks } = await prepare(config, options);
+  const prepared = await prepare(config, options);
+  if (prepared === null) {
+    // Stopped while the plan was being made: nothing ran, nothing is planned yet.
+    const cost = sink.records().reduce((sum, r) => sum + episodeCost(r), 0);
+    return { total: 0, skipped: 0, ran: 0, cost, stoppedAtBudget: false, stoppedBySignal: true };
+  }
+  const { cells, todo, conditions, tasks } = prepared;
   const summary: RunSummary = {
     total: cells.length,
     skipped: cells.length - todo.length,
@@ -197,16 +204,26 @@ interface Prepared {
 }
 
 // The experiment's tasks and cells from its generated worlds, the cells the sink has not finished,
-// and every condition prepared for those (with the worlds still open).
-async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Prepared> {
+// and every condition prepared for those (with the worlds still open); `null` when `options.signal`
+// aborts first. With a signal the tasks are drawn in a worker (`stoppableTasks()`), and each long
+// step after looks at the signal before the next.
+async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Prepared | null> {
+  const { signal } = options;
   const worlds: World[] = [];
+  // Ends the worker when this throws before its tasks are awaited.
+  const done = new AbortController();
   try {
+    const drawn = signal === undefined ? null : stoppableTasks(config, AbortSignal.any([signal, done.signal]));
+    drawn?.catch(() => {});
     for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
-    const tasks = experimentTasks(config, worlds);
+    const tasks = drawn === null ? experimentTasks(config, worlds) : await drawn;
+    if (tasks === null || signal?.aborted) return null;
     const planned = planCells(config, [...tasks.values()]);
     const cells = options.only ? planned.filter(options.only) : planned;
+    if (await stopRequested(signal)) return null;
     const finished = options.sink.finishedKeys();
     const todo = cells.filter((c) => !finished.has(cellKey(c)));
+    if (await stopRequested(signal)) return null;
     const conditions = await prepareConditions({
       conditions: config.conditions,
       worlds,
@@ -216,8 +233,17 @@ async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Pre
     });
     return { tasks, cells, todo, conditions };
   } finally {
+    done.abort();
     for (const world of worlds) world.close();
   }
+}
+
+// Whether `signal` has aborted, once the event loop has had a turn to run its listeners (a process
+// signal's among them) after a long synchronous step.
+async function stopRequested(signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal === undefined) return false;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return signal.aborted;
 }
 
 // The domain of a task the run generated, from its id (`parseTaskId()`).

@@ -100,6 +100,38 @@ Deno.test("runExperiment() sees a process signal abort options.signal between ep
   }
 });
 
+Deno.test("runExperiment() with a signal draws its tasks in a worker and records what it records without one", async () => {
+  const all = resolveConfig({ domains: ["airline"], agents: ["oracle", "noisy"], tasks: 3, runs: 1, seed: "5" });
+  const inline = new MemoryResults(), drawn = new MemoryResults();
+  await runExperiment(all, { sink: inline });
+  const summary = await runExperiment(all, { sink: drawn, signal: new AbortController().signal });
+  assertEquals(summary.ran, inline.count());
+  assertEquals(recordsJsonl(drawn.records()), recordsJsonl(inline.records()));
+});
+
+Deno.test("runExperiment() stops while a big plan's tasks are drawn, with nothing run", async () => {
+  // 100,000 tasks take well over a minute to draw; the stop must not wait for them.
+  const big = resolveConfig({
+    suite: "tasks",
+    domains: ["airline"],
+    agents: ["oracle"],
+    tasks: 100_000,
+    conditions: NOMINAL,
+  });
+  const sink = new MemoryResults();
+  const stop = new AbortController();
+  const timers = [setTimeout(() => stop.abort(), 500)];
+  const late = new Promise<"late">((resolve) => timers.push(setTimeout(() => resolve("late"), 20_000)));
+  try {
+    const summary = await Promise.race([runExperiment(big, { sink, signal: stop.signal }), late]);
+    assert(summary !== "late", "still drawing tasks 20 s after the stop");
+    assertEquals(summary, { total: 0, skipped: 0, ran: 0, cost: 0, stoppedAtBudget: false, stoppedBySignal: true });
+    assertEquals(sink.count(), 0);
+  } finally {
+    timers.forEach(clearTimeout);
+  }
+});
+
 // A model that ends at once and says it is 70% sure: two calls of 15 tokens per episode.
 function quickModel(model = "m"): FakeModelClient {
   return new FakeModelClient(

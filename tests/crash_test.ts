@@ -165,7 +165,14 @@ Deno.test("eval --replay DIR --out NEW alone replays a model run byte for byte w
   const model = ["--agents", "openai:fake-model", "--base-url", provider.openaiBaseUrl, "--prices", prices];
   const [live, small] = await Promise.all([
     cli(EVAL, [...model, ...SMALL, "--max-steps", "4", "--out", `${dir}/live`]),
-    cli(EVAL, [...model, ...SMALL, "--max-steps", "4", "--tasks", "2", "--out", `${dir}/small`]),
+    cli(EVAL, [
+      ...model,
+      ...SMALL.with(SMALL.indexOf("--tasks") + 1, "2"),
+      "--max-steps",
+      "4",
+      "--out",
+      `${dir}/small`,
+    ]),
   ]);
   await provider.close();
   assertEquals([live.code, small.code], [0, 0], live.stderr + small.stderr);

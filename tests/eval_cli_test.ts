@@ -225,6 +225,6 @@ Deno.test("eval CLI takes a config file under its flags, and names every bad fie
   const broken = await evalCli(["--config", bad]);
   assertEquals(broken.code, 2);
   assertStringIncludes(broken.stderr, `"${bad}"`);
-  assertStringIncludes(broken.stderr, "position 12");
+  assertStringIncludes(broken.stderr, "at line 1, column 13");
   await Deno.remove(dir, { recursive: true });
 });
