@@ -18,7 +18,9 @@ export type { JudgeInput, Verdict, Violation } from "./types.ts";
 export type { ConstraintKind, Severity } from "../envs/mod.ts";
 export { mergeVerdicts, rulesJudge, sortViolations, totalHarm } from "./rules.ts";
 export {
+  type CitedStep,
   constraintList,
+  JUDGE_PROMPT_END,
   type JudgeMessage,
   judgeMessages,
   type JudgeModel,
