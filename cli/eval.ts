@@ -189,8 +189,27 @@ function stopOnSignals(stop: AbortController): Disposable {
   return { [Symbol.dispose]: () => signals.forEach((signal) => Deno.removeSignalListener(signal, onSignal)) };
 }
 
+/** A results store's problem in one line, with what to do about it. */
+function storeProblem(err: ResultsStoreError): string {
+  if (err.code === "mismatch") return `${err.message}; use another --out or the same flags`;
+  if (err.code === "locked") return `${err.message}: wait for it to end or choose another --out`;
+  if (err.code === "corrupt") return `${err.message} or choose another --out`;
+  return err.message;
+}
+
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
+  try {
+    return await evaluate(args);
+  } catch (err) {
+    // A store found damaged after it opened (a record that does not decode) ends the run in one line.
+    if (!(err instanceof ResultsStoreError)) throw err;
+    console.error(storeProblem(err));
+    return 1;
+  }
+}
+
+async function evaluate(args: readonly string[]): Promise<number> {
   let config: ResolvedConfig;
   let shard: Shard | undefined;
   try {
@@ -237,7 +256,7 @@ export async function main(args: readonly string[]): Promise<number> {
     store = ResultsStore.open(storePath, { config });
   } catch (err) {
     if (err instanceof ResultsStoreError) {
-      console.error(err.code === "mismatch" ? `${err.message}; use another --out or the same flags` : err.message);
+      console.error(storeProblem(err));
       return 1;
     }
     throw err;

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
 import { parseEvalArgs, USAGE } from "./_eval_args.ts";
 import { type ExperimentConfig, resolveConfig } from "../eval/config.ts";
 
@@ -259,3 +259,46 @@ function existsSync(path: string): boolean {
     return false;
   }
 }
+
+Deno.test("eval CLI on an --out another eval is writing says so in one line, and the first goes on unharmed", async () => {
+  const out = await Deno.makeTempDir();
+  const args = ["--domains", "airline", "--suite", "tasks", "--tasks", "10", "--runs", "3", "--agents", "oracle,noisy"];
+  const first = evalCommand([...args, "--out", out]).spawn();
+  const ended = first.output();
+  try {
+    for (let i = 0; i < 600 && !existsSync(`${out}/results.sqlite.lock`); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const second = await evalCli([...args, "--out", out]);
+    assertEquals(second.code, 1);
+    assertMatch(
+      second.stderr,
+      /^"[^"]+" is being written by process \d+: wait for it to end or choose another --out\n$/,
+    );
+    assertStringIncludes(second.stderr, `"${out}" is being written by process ${first.pid}`);
+    const { code, stderr } = await ended;
+    assertEquals(code, 0, new TextDecoder().decode(stderr));
+    // 2 agents × 10 tasks × (3 nominal + 3 fault + 3 × 3 env + 5 prompt).
+    assertEquals(Deno.readTextFileSync(`${out}/records.jsonl`).split("\n").length - 1, 400);
+    assertEquals(existsSync(`${out}/results.sqlite.lock`), false, "the lock is gone with its writer");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("eval CLI refuses an empty results.sqlite in one line instead of starting the experiment over", async () => {
+  const out = await Deno.makeTempDir();
+  try {
+    await Deno.writeFile(`${out}/results.sqlite`, new Uint8Array());
+    const { code, stderr } = await evalCli(["--domains", "airline", "--tasks", "1", "--out", out]);
+    assertEquals(code, 1);
+    assertEquals(
+      stderr,
+      `Cannot open results store "${out}/results.sqlite": not an ark store (the file is empty); ` +
+        "move it away or choose another --out\n",
+    );
+    assertEquals(Deno.statSync(`${out}/results.sqlite`).size, 0);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});

@@ -15,6 +15,7 @@ import { writeRecordsJsonl } from "../eval/records.ts";
 import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
 import { MODEL_CACHE_FILE } from "../eval/models.ts";
 import { cellText, mergeShards, type MergeSummary, ShardError, shardText } from "../eval/shard.ts";
+import { ResultsStoreError } from "../eval/store.ts";
 
 /** Usage text of `deno task merge`. */
 export const USAGE = `Usage: deno task merge OUT DIR... [flags]
@@ -96,6 +97,17 @@ function missingLine(merged: MergeSummary): string {
 
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
+  try {
+    return await merge(args);
+  } catch (err) {
+    // A store that is written by another process, or damaged (a record that does not decode).
+    if (!(err instanceof ResultsStoreError)) throw err;
+    console.error(err.message);
+    return 1;
+  }
+}
+
+async function merge(args: readonly string[]): Promise<number> {
   const parsed = parsedOr(() => parseMergeArgs(args), USAGE);
   if (typeof parsed === "number") return parsed;
   let merged: MergeSummary;

@@ -68,14 +68,22 @@ export async function main(args: readonly string[]): Promise<number> {
     return 1;
   }
   using _store = store;
-  const text = await writeReports(parsed.dir, {
-    records: store.records(),
-    store,
-    seed: experiment.seed,
-    resamples: parsed.resamples,
-    title: parsed.title ?? experiment.name,
-    imported: store.note(IMPORT_NOTE) as ImportSummary | undefined,
-  });
+  let text: string;
+  try {
+    text = await writeReports(parsed.dir, {
+      records: store.records(),
+      store,
+      seed: experiment.seed,
+      resamples: parsed.resamples,
+      title: parsed.title ?? experiment.name,
+      imported: store.note(IMPORT_NOTE) as ImportSummary | undefined,
+    });
+  } catch (err) {
+    // A record or trajectory that does not decode: the file is damaged past its first pages.
+    if (!(err instanceof ResultsStoreError)) throw err;
+    console.error(err.message);
+    return 1;
+  }
   console.log(text);
   console.log(`Wrote ${parsed.dir}/${REPORT_FILES.json} and ${parsed.dir}/${REPORT_FILES.html}`);
   return 0;

@@ -11,7 +11,8 @@ import { type Cell, type CellKey, cellKey } from "./plan.ts";
 import { configIdentity, type ResolvedConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { Dictionaries, DICTIONARY_SCHEMA } from "./_store_tables.ts";
-import { errorReason } from "./fs_errors.ts";
+import { errorReason, fsReason } from "./fs_errors.ts";
+import { StoreLock } from "./_store_lock.ts";
 
 /** The version of ark, from `deno.json`. */
 export const ARK_VERSION: string = denoJson.version;
@@ -79,9 +80,11 @@ export function shownValue(value: unknown): string {
 export class ResultsStoreError extends Error {
   /**
    * Why: `"unreadable"`, the file is missing or cannot be opened; `"not_results"`, it is not an ark
-   * results store of this format; `"mismatch"`, it holds another experiment than the config's.
+   * results store of this format; `"mismatch"`, it holds another experiment than the config's;
+   * `"corrupt"`, the file is empty or damaged (not SQLite's, pages that do not check, a record that
+   * does not decode); `"locked"`, another process is writing it.
    */
-  readonly code: "unreadable" | "not_results" | "mismatch";
+  readonly code: "unreadable" | "not_results" | "mismatch" | "corrupt" | "locked";
 
   /** Makes an error with a code and a one-line message. */
   constructor(code: ResultsStoreError["code"], message: string) {
@@ -136,6 +139,72 @@ CREATE TABLE notes (
 PRAGMA user_version = ${FORMAT};
 `;
 
+// The folder a store's file is in, as a message names it.
+function folderOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
+}
+
+function corrupt(path: string, why: string, verb: "open" | "read" = "open"): ResultsStoreError {
+  return new ResultsStoreError(
+    "corrupt",
+    `Cannot ${verb} results store "${path}": not an ark store (${why}); move it away`,
+  );
+}
+
+// SQLite's words for a file that is not a database or whose pages do not hold together.
+const DAMAGE = /not a database|malformed|corrupt|file is encrypted|the file is damaged|no such (column|table)/i;
+const isDamage = (err: unknown) => err instanceof Error && DAMAGE.test(err.message);
+// What SQLite says of the damage, without what it quotes of the file (a damaged schema's text).
+const damageOf = (err: unknown) =>
+  /not a database|encrypted/i.test((err as Error).message) ? "it is not a SQLite database" : "its pages are damaged";
+
+const SQLITE_HEADER = "SQLite format 3\0";
+
+// A decoded record whose cell is not one: deflate keeps no checksum, so flipped bytes may inflate to
+// other JSON, and the cell is what every reader of a record relies on.
+function wellFormed(record: EpisodeRecord): EpisodeRecord {
+  const r = record as unknown as Record<string, unknown> | null;
+  const cell = typeof r === "object" && r !== null && typeof r.agent === "string" && typeof r.task === "string" &&
+    Number.isInteger(r.run) && typeof r.condition === "string" && typeof r.success === "boolean";
+  if (!cell) throw new TypeError("Not an episode record");
+  return record;
+}
+
+/**
+ * Whether a store's file is there, once it is known not to be empty or another kind of file: SQLite
+ * would take an empty file for a new store (an experiment's results gone unnoticed), and read any
+ * file as a damaged one. A file with a write-ahead log beside it is SQLite's to read.
+ */
+function checkFile(path: string): boolean {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+  if (!info.isFile) {
+    throw new ResultsStoreError("unreadable", `Cannot open results store "${path}": it is not a regular file`);
+  }
+  let wal = 0;
+  try {
+    wal = Deno.statSync(`${path}-wal`).size;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  if (info.size === 0 && wal === 0) throw corrupt(path, "the file is empty");
+  if (info.size > 0) {
+    using file = Deno.openSync(path, { read: true });
+    const head = new Uint8Array(SQLITE_HEADER.length);
+    const n = file.readSync(head) ?? 0;
+    if (n < head.length || new TextDecoder().decode(head) !== SQLITE_HEADER) {
+      throw corrupt(path, "the file is corrupt: it is not a SQLite database");
+    }
+  }
+  return true;
+}
+
 /**
  * Results in a SQLite file. Each episode commits in one transaction, in WAL mode,
  * so a killed process loses nothing committed; reopening with another config fails.
@@ -152,6 +221,7 @@ export class ResultsStore implements ResultsSink {
   readonly path: string;
   #db: Store;
   #dict: Dictionaries;
+  #lock: StoreLock | null = null;
 
   private constructor(path: string, db: Store) {
     this.path = path;
@@ -159,9 +229,33 @@ export class ResultsStore implements ResultsSink {
     this.#dict = new Dictionaries(db);
   }
 
-  /** Opens (or creates) the store of an experiment; throws a `ResultsStoreError` when it cannot be used for it. */
+  /**
+   * Opens (or creates) the store of an experiment to write it; throws a `ResultsStoreError` when it
+   * cannot be used for it. One process at a time writes a store: another one that opens it meanwhile
+   * gets a `"locked"` error naming the writer's process id, at once (the lock goes with the process
+   * that holds it, however it ends, so a killed writer's is taken over).
+   */
   static open(path: string, options: { config: ResolvedConfig }): ResultsStore {
-    const store = ResultsStore.#openFile(path, { create: true });
+    let lock: StoreLock | { holder: number | null };
+    try {
+      lock = StoreLock.take(path);
+    } catch (err) {
+      const why = fsReason(err);
+      if (why === null) throw err;
+      throw new ResultsStoreError("unreadable", `Cannot open results store "${path}": ${why}`);
+    }
+    if (!(lock instanceof StoreLock)) {
+      const by = lock.holder === null ? "another process" : `process ${lock.holder}`;
+      throw new ResultsStoreError("locked", `"${folderOf(path)}" is being written by ${by}`);
+    }
+    let store: ResultsStore;
+    try {
+      store = ResultsStore.#openFile(path, { create: true });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+    store.#lock = lock;
     try {
       store.#claim(options.config);
     } catch (err) {
@@ -199,6 +293,7 @@ export class ResultsStore implements ResultsSink {
   }
 
   static #openFile(path: string, options: { create: boolean }): ResultsStore {
+    const existed = checkFile(path);
     let db: Store | undefined;
     try {
       db = Store.open(undefined, { path });
@@ -217,18 +312,47 @@ export class ResultsStore implements ResultsSink {
           `Cannot open results store "${path}": it is not an ark results store of format ${FORMAT}${older}`,
         );
       }
+      // A writer checks every page first: one it finds damaged half-way would leave the run half-done.
+      if (existed && options.create) {
+        const check = db.get<{ quick_check: string }>("PRAGMA quick_check(1)")?.quick_check;
+        if (check !== "ok") throw corrupt(path, "the file is corrupt: some pages do not check");
+      }
     } catch (err) {
       db?.close();
       if (err instanceof ResultsStoreError) throw err;
+      if (isDamage(err)) throw corrupt(path, `the file is corrupt: ${damageOf(err)}`);
       const reason = err instanceof Error ? err.message : String(err);
       throw new ResultsStoreError("unreadable", `Cannot open results store "${path}": ${reason}`);
     }
     return new ResultsStore(path, db);
   }
 
+  // A read of the file whose failure from damage (SQLite's words for it, or a name id that is not
+  // there) becomes one `"corrupt"` error instead of a stack trace; "database is locked" stays itself.
+  #intact<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (err) {
+      if (err instanceof ResultsStoreError) throw err;
+      if (isDamage(err)) throw corrupt(this.path, `the file is corrupt: ${damageOf(err)}`, "read");
+      throw err;
+    }
+  }
+
+  // Stored bytes decoded (inflated, parsed, unpacked): any failure but the file system's means they
+  // are not what was stored.
+  #decoded<T>(decode: () => T): T {
+    try {
+      return decode();
+    } catch (err) {
+      if (!(err instanceof Error) || err instanceof ResultsStoreError || err.name in Deno.errors) throw err;
+      throw corrupt(this.path, "the file is corrupt: a stored value cannot be read back", "read");
+    }
+  }
+
   /** The experiment's name and seed as stored. */
   experiment(): { name: string; seed: string } {
-    const row = this.#db.get<{ name: string; seed: string }>("SELECT name, seed FROM experiment");
+    const row = this.#intact(() => this.#db.get<{ name: string; seed: string }>("SELECT name, seed FROM experiment"));
     if (!row) throw new ResultsStoreError("not_results", `Results store "${this.path}" holds no experiment`);
     return { name: String(row.name), seed: String(row.seed) };
   }
@@ -248,7 +372,10 @@ export class ResultsStore implements ResultsSink {
       );
       return;
     }
-    const there: Record<string, unknown> = { ...JSON.parse(row.config), "ark version": row.ark_version };
+    const there: Record<string, unknown> = {
+      ...this.#decoded(() => JSON.parse(row.config)),
+      "ark version": row.ark_version,
+    };
     for (const [field, here] of Object.entries(identity)) {
       if (JSON.stringify(there[field]) !== JSON.stringify(here)) {
         throw new ResultsStoreError(
@@ -262,19 +389,20 @@ export class ResultsStore implements ResultsSink {
   }
 
   finishedKeys(): Set<string> {
-    const rows = this.#db.all<{ agent: number; task: number; run: number; condition: number; variant: number | null }>(
-      "SELECT agent, task, run, condition, variant FROM episodes",
-    );
-    const name = (id: number) => this.#dict.name(Number(id));
-    return new Set(rows.map((r) =>
-      cellKey({
-        agent: name(r.agent),
-        task: name(r.task),
-        run: Number(r.run),
-        condition: name(r.condition) as CellKey["condition"],
-        variant: r.variant === null ? null : name(r.variant),
-      })
-    ));
+    return this.#intact(() => {
+      type Row = { agent: number; task: number; run: number; condition: number; variant: number | null };
+      const rows = this.#db.all<Row>("SELECT agent, task, run, condition, variant FROM episodes");
+      const name = (id: number) => this.#dict.name(Number(id));
+      return new Set(rows.map((r) =>
+        cellKey({
+          agent: name(r.agent),
+          task: name(r.task),
+          run: Number(r.run),
+          condition: name(r.condition) as CellKey["condition"],
+          variant: r.variant === null ? null : name(r.variant),
+        })
+      ));
+    });
   }
 
   add(episode: FinishedEpisode): boolean {
@@ -389,28 +517,37 @@ export class ResultsStore implements ResultsSink {
 
   /** The stored config (the experiment's identity, as JSON). */
   config(): Record<string, unknown> {
-    const row = this.#db.get<{ config: string }>("SELECT config FROM experiment");
+    const row = this.#intact(() => this.#db.get<{ config: string }>("SELECT config FROM experiment"));
     if (!row) throw new ResultsStoreError("not_results", `Results store "${this.path}" holds no experiment`);
-    return JSON.parse(row.config);
+    return this.#decoded(() => JSON.parse(row.config));
   }
 
   records(): EpisodeRecord[] {
-    return this.#db.all<{ record: SqlValue }>("SELECT record FROM episodes ORDER BY id").map((r) =>
-      this.#dict.decodeRecord(r.record)
+    return this.#intact(() =>
+      this.#db.all<{ record: SqlValue }>("SELECT record FROM episodes ORDER BY id").map((r) =>
+        this.#decoded(() => wellFormed(this.#dict.decodeRecord(r.record)))
+      )
     );
   }
 
   events(cell: CellKey): EpisodeEvent[] {
-    const ids = this.#cellIds(cell, { add: false });
-    const id = ids === undefined ? undefined : this.#episodeId(cell, ids);
-    if (id === undefined) return [];
-    const row = this.#db.get<{ events: SqlValue }>("SELECT events FROM episodes WHERE id = ?", id);
-    return this.#dict.decodeEvents(row!.events);
+    return this.#intact(() => {
+      const ids = this.#cellIds(cell, { add: false });
+      const id = ids === undefined ? undefined : this.#episodeId(cell, ids);
+      if (id === undefined) return [];
+      const row = this.#db.get<{ events: SqlValue }>("SELECT events FROM episodes WHERE id = ?", id);
+      return this.#decoded(() => this.#dict.decodeEvents(row!.events));
+    });
   }
 
-  /** Closes the file. */
+  /** Closes the file, and lets go of the lock a writer holds. */
   close(): void {
-    this.#db.close();
+    try {
+      this.#db.close();
+    } finally {
+      this.#lock?.release();
+      this.#lock = null;
+    }
   }
 
   /** Closes the file (`using store = ResultsStore.open(...)`). */

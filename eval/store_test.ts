@@ -187,8 +187,12 @@ Deno.test("ResultsStore.open() names the file when it is not a SQLite database o
   const garbage = `${dir}/garbage.sqlite`;
   Deno.writeTextFileSync(garbage, "this is not a database, just text that goes on for a while ".repeat(20));
   const err = assertThrows(() => ResultsStore.open(garbage, { config }), ResultsStoreError);
-  assertEquals(err.code, "unreadable");
-  assertStringIncludes(err.message, `Cannot open results store "${garbage}"`);
+  assertEquals(err.code, "corrupt");
+  assertEquals(
+    err.message,
+    `Cannot open results store "${garbage}": not an ark store (the file is corrupt: it is not a SQLite database); ` +
+      "move it away",
+  );
 
   const foreign = `${dir}/foreign.sqlite`;
   Store.open("CREATE TABLE episodes (x TEXT)", { path: foreign }).close();
@@ -283,4 +287,95 @@ Deno.test("ResultsStore keeps the events table countable with SQL", () => {
     assertEquals(Number(db.get<{ n: number }>("SELECT count(*) AS n FROM events")!.n), 12);
   }
   Deno.removeSync(dir, { recursive: true });
+});
+
+// The config of `smallStore()`: one airline task, oracle, nominal only, two runs.
+const tinyConfig = (dir: string) =>
+  resolveConfig({
+    domains: ["airline"],
+    agents: ["oracle"],
+    tasks: 1,
+    runs: 2,
+    suite: "tasks",
+    conditions: { fault: false, env: false, prompt: false },
+    out: dir,
+  });
+
+// A store of two finished episodes, closed, at `<dir>/results.sqlite`.
+async function smallStore(dir: string): Promise<string> {
+  const path = `${dir}/results.sqlite`;
+  using store = ResultsStore.open(path, { config: tinyConfig(dir) });
+  await runExperiment(tinyConfig(dir), { sink: store });
+  return path;
+}
+
+Deno.test("ResultsStore.open() refuses an empty file instead of taking it for a new experiment", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = `${dir}/results.sqlite`;
+    Deno.writeFileSync(path, new Uint8Array());
+    for (const open of [() => ResultsStore.open(path, { config }), () => ResultsStore.read(path)]) {
+      const err = assertThrows(open, ResultsStoreError);
+      assertEquals(err.code, "corrupt");
+      assertEquals(
+        err.message,
+        `Cannot open results store "${path}": not an ark store (the file is empty); move it away`,
+      );
+    }
+    assertEquals(Deno.statSync(path).size, 0, "left as it was");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ResultsStore says in one line that a file with flipped bytes is corrupt, wherever they are", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const bytes = Deno.readFileSync(await smallStore(dir));
+    const damaged = `${dir}/damaged.sqlite`;
+    let found = 0;
+    // Every 512th byte past the header flipped in turn: each either changes nothing SQLite or the codec
+    // reads, or is found, at the open or at a read, as a "corrupt" error; never another error.
+    for (let at = 100; at < bytes.length; at += 512) {
+      const copy = bytes.slice();
+      for (let i = at; i < at + 8 && i < copy.length; i++) copy[i] ^= 0xff;
+      Deno.writeFileSync(damaged, copy);
+      try {
+        using store = ResultsStore.open(damaged, { config: tinyConfig(dir) });
+        store.records();
+        for (const r of store.records()) store.events({ ...r, variant: r.variant ?? null });
+        store.finishedKeys();
+      } catch (err) {
+        if (!(err instanceof ResultsStoreError) || !["corrupt", "mismatch", "not_results"].includes(err.code)) {
+          throw new Error(`byte ${at}: ${err}`);
+        }
+        assert(!err.message.includes("\n"), err.message);
+        if (err.code === "corrupt") found++;
+      }
+    }
+    assert(found > 0, "no flip was found");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ResultsStore.open() is refused at once while another writer holds the store, and taken over after", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = await smallStore(dir);
+    const first = ResultsStore.open(path, { config: tinyConfig(dir) });
+    const before = first.count();
+    const err = assertThrows(() => ResultsStore.open(path, { config: tinyConfig(dir) }), ResultsStoreError);
+    assertEquals([err.code, err.message], ["locked", `"${dir}" is being written by process ${Deno.pid}`]);
+    assertEquals(first.count(), before, "the first writer goes on unharmed");
+    first.close();
+    assertEquals([...Deno.readDirSync(dir)].some((e) => e.name.endsWith(".lock")), false, "the lock file is gone");
+    // A lock file a killed writer left (its process gone, so no lock held on it) is taken over.
+    Deno.writeTextFileSync(`${path}.lock`, "999999999\n");
+    using again = ResultsStore.open(path, { config: tinyConfig(dir) });
+    assertEquals(again.count(), before);
+    assertEquals(Deno.readTextFileSync(`${path}.lock`), `${Deno.pid}\n`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
