@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
+import { ModelError, type PriceTable } from "../agents/model/mod.ts";
 import { type EvalArgs, parseEvalArgs, USAGE } from "./_eval_args.ts";
 import { readEnv } from "./_flags.ts";
 import {
@@ -41,13 +41,8 @@ import { preflight, PreflightError } from "../eval/preflight.ts";
 import { formatDollars, formatUsage, summarizeUsage } from "../eval/usage.ts";
 import { claimShard, type Shard, ShardError, shardOf, shardOut, shardText } from "../eval/shard.ts";
 import { type CellKey, MAX_PLANNED_EPISODES, plannedEpisodes } from "../eval/plan.ts";
-import {
-  createOutputFolder,
-  InputFileError,
-  jsonErrorWhere,
-  MAX_CONFIG_BYTES,
-  openInputFile,
-} from "../eval/fs_errors.ts";
+import { createOutputFolder, InputFileError } from "../eval/fs_errors.ts";
+import { readPrices } from "./_prices.ts";
 
 /** The exit code of a run stopped at the `--max-cost` budget. */
 export const EXIT_BUDGET = 3;
@@ -107,23 +102,6 @@ function withModels(config: ResolvedConfig): ResolvedConfig {
   const paraphraser = paraphraseModel(config);
   if (paraphraser === null || config.agents.includes(paraphraser)) return config;
   return { ...config, agents: [...config.agents, paraphraser] };
-}
-
-/**
- * The price table of a `--prices` file: a regular file of at most `MAX_CONFIG_BYTES` (`/dev/zero`
- * is refused, not read for ever), whose parse error says where, never what the file holds.
- */
-async function readPrices(path: string): Promise<PriceTable> {
-  (await openInputFile(path, { what: "price file", limit: MAX_CONFIG_BYTES })).close();
-  try {
-    return await loadPrices(path);
-  } catch (err) {
-    if (!(err instanceof SyntaxError)) throw err;
-    throw new SyntaxError(
-      `Cannot parse price file "${path}" as JSON${jsonErrorWhere(err)}: expected ` +
-        '{ "provider:model": { "input": dollars per million tokens, "output": dollars per million tokens } }',
-    );
-  }
 }
 
 /** Checks what a run needs before it starts; returns an exit code when it cannot start. */

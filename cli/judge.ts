@@ -10,7 +10,9 @@
  *
  * @module
  */
-import { loadPrices, ModelError, type PriceTable } from "../agents/model/mod.ts";
+import { ModelError, type PriceTable } from "../agents/model/mod.ts";
+import { readPrices } from "./_prices.ts";
+import { InputFileError } from "../eval/fs_errors.ts";
 import { modelSpec } from "../agents/mod.ts";
 import { parsedOr, readDirArgs, readEnv } from "./_flags.ts";
 import { judgeSpec, type ResolvedConfig } from "../eval/config.ts";
@@ -129,14 +131,14 @@ async function openJudgeModel(config: ResolvedConfig, args: JudgeArgs): Promise<
   if (spec === null) return null;
   let prices: PriceTable | undefined;
   try {
-    if (args.prices !== null) prices = await loadPrices(args.prices);
+    if (args.prices !== null) prices = await readPrices(args.prices);
     if (args.replay === null) await preflight(config, { env: readEnv });
     const cachePath = args.replay === null ? `${args.dir}/${MODEL_CACHE_FILE}` : await replayCachePath(args.replay);
     return RunModels.open(config, { cachePath, env: readEnv, prices });
   } catch (err) {
     if (
       err instanceof PreflightError || err instanceof Deno.errors.NotFound || err instanceof SyntaxError ||
-      err instanceof TypeError || err instanceof RangeError ||
+      err instanceof TypeError || err instanceof RangeError || err instanceof InputFileError ||
       (err instanceof Error && err.message.startsWith("Cannot open model cache"))
     ) return (err as Error).message.split("\n")[0];
     throw err;
