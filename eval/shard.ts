@@ -16,7 +16,7 @@ import { changedFields, ResultsStore, ResultsStoreError, shownValue } from "./st
 import { storedConfig } from "./rejudge.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { MODEL_CACHE_FILE } from "./models.ts";
-import { createOutputFolder, errorReason } from "./fs_errors.ts";
+import { createOutputFolder, errorReason, jsonErrorWhere } from "./fs_errors.ts";
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -141,9 +141,16 @@ export async function readShardFile(dir: string): Promise<Shard | null> {
     if (err instanceof Deno.errors.NotFound) return null;
     throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${errorReason(err)}`);
   }
+  let json: { shard?: unknown } | null;
   try {
-    const { shard } = JSON.parse(text);
-    return parseShard(String(shard), `"shard" of ${dir}/${SHARD_FILE}`);
+    json = JSON.parse(text);
+  } catch (err) {
+    // V8's parse messages quote the text: say where, not what.
+    const why = err instanceof SyntaxError ? `not JSON${jsonErrorWhere(err)}` : errorReason(err);
+    throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${why}`);
+  }
+  try {
+    return parseShard(String(json?.shard), `"shard" of ${dir}/${SHARD_FILE}`);
   } catch (err) {
     throw new ShardError("unreadable", `Cannot read "${dir}/${SHARD_FILE}": ${errorReason(err)}`);
   }

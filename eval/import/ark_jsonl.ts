@@ -11,6 +11,7 @@ import { z } from "zod";
 import { parseTaskId } from "../../envs/mod.ts";
 import { chatMessages } from "./chat.ts";
 import type { ImportedEpisode } from "./episodes.ts";
+import { jsonErrorWhere } from "../fs_errors.ts";
 
 const line = z.object({
   agent: z.string().min(1),
@@ -54,7 +55,8 @@ export function readArkTranscripts(
     try {
       raw = JSON.parse(source);
     } catch (err) {
-      unreadable.push({ where, reason: `not JSON (${(err as Error).message}); expected one episode object per line` });
+      if (!(err instanceof SyntaxError)) throw err;
+      unreadable.push({ where, reason: `not JSON${jsonErrorWhere(err)}; expected one episode object per line` });
       return;
     }
     const parsed = line.safeParse(raw);

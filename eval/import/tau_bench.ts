@@ -8,6 +8,7 @@ import { z } from "zod";
 import { taskId } from "../../envs/mod.ts";
 import { chatMessages } from "./chat.ts";
 import type { ImportedEpisode } from "./episodes.ts";
+import { jsonErrorWhere } from "../fs_errors.ts";
 
 const episode = z.object({
   task_id: z.number().int().nonnegative(),
@@ -46,8 +47,9 @@ export function readTauBenchResults(
   try {
     data = JSON.parse(text);
   } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
     throw new ResultsFileError(
-      `Cannot import "${options.file}": it is not JSON (${(err as Error).message}); expected τ-bench's results ` +
+      `Cannot import "${options.file}": it is not JSON${jsonErrorWhere(err)}; expected τ-bench's results ` +
         `array, as its run.py writes it`,
     );
   }
