@@ -71,6 +71,9 @@ export const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
 /** The most bytes a records file (JSON Lines) may hold: a million records are about 1 GB. */
 export const MAX_RECORDS_BYTES = 4 * 1024 * 1024 * 1024;
 
+/** The most bytes a file to import may hold: it is read whole, and a string holds at most about 512 MB. */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+
 /** The most characters one line of a records file may hold: a record of a long task is some 100 KB. */
 export const MAX_RECORD_LINE = 1024 * 1024;
 
@@ -81,28 +84,32 @@ export class InputFileError extends Error {
    * `"too_big"`, more bytes than the limit for its kind.
    */
   readonly code: "unreadable" | "not_regular" | "too_big";
+  /** Why, in a few words, without the file's name (`"it is a folder"`), for a message of the caller's own. */
+  readonly reason: string;
 
-  /** Makes an error with a code and a one-line message. */
-  constructor(code: InputFileError["code"], message: string) {
+  /** Makes an error with a code, a one-line message (`${what} "${path}": ${reason}`) and its reason. */
+  constructor(code: InputFileError["code"], message: string, reason: string) {
     super(message);
     this.name = "InputFileError";
     this.code = code;
+    this.reason = reason;
   }
+}
+
+function refused(code: InputFileError["code"], path: string, options: { what: string }, reason: string) {
+  return new InputFileError(code, `Cannot read ${options.what} "${path}": ${reason}`, reason);
 }
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 function checkedInfo(info: Deno.FileInfo, path: string, options: { what: string; limit: number }): void {
-  const cannot = `Cannot read ${options.what} "${path}"`;
-  if (info.isDirectory) throw new InputFileError("not_regular", `${cannot}: it is a folder`);
+  if (info.isDirectory) throw refused("not_regular", path, options, "it is a folder");
   if (!info.isFile) {
-    throw new InputFileError("not_regular", `${cannot}: it is not a regular file (a device, pipe or socket)`);
+    throw refused("not_regular", path, options, "it is not a regular file (a device, pipe or socket)");
   }
   if (info.size > options.limit) {
-    throw new InputFileError(
-      "too_big",
-      `${cannot}: it holds ${megabytes(info.size)}, more than the ${megabytes(options.limit)} a ${options.what} may`,
-    );
+    const why = `it holds ${megabytes(info.size)}, more than the ${megabytes(options.limit)} a ${options.what} may`;
+    throw refused("too_big", path, options, why);
   }
 }
 
@@ -131,13 +138,47 @@ export async function openInputFile(path: string, options: { what: string; limit
     if (err instanceof InputFileError) throw err;
     const why = fsReason(err);
     if (why === null) throw err;
-    throw new InputFileError("unreadable", `Cannot read ${options.what} "${path}": ${why}`);
+    throw refused("unreadable", path, options, why);
   }
 }
 
 /**
- * The text of an input file (`openInputFile()`), read up to `options.limit` bytes: one that grows
- * past the limit while it is read is refused too.
+ * The bytes of an input file (`openInputFile()`), read up to `options.limit`: one that grows past
+ * the limit while it is read is refused too.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { readInputBytes } from "./fs_errors.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "ab");
+ * assertEquals(await readInputBytes(path, { what: "transcript file", limit: 100 }), new Uint8Array([97, 98]));
+ * ```
+ */
+export async function readInputBytes(path: string, options: { what: string; limit: number }): Promise<Uint8Array> {
+  using file = await openInputFile(path, options);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of file.readable) {
+    size += chunk.length;
+    if (size > options.limit) {
+      throw refused(
+        "too_big",
+        path,
+        options,
+        `it holds more than the ${megabytes(options.limit)} a ${options.what} may`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
+  return bytes;
+}
+
+/**
+ * The text of an input file (`readInputBytes()`).
  *
  * @example
  * ```ts
@@ -149,25 +190,7 @@ export async function openInputFile(path: string, options: { what: string; limit
  * ```
  */
 export async function readInputText(path: string, options: { what: string; limit: number }): Promise<string> {
-  using file = await openInputFile(path, options);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of file.readable) {
-    size += chunk.length;
-    if (size > options.limit) {
-      throw new InputFileError(
-        "too_big",
-        `Cannot read ${options.what} "${path}": it holds more than the ${
-          megabytes(options.limit)
-        } a ${options.what} may`,
-      );
-    }
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(await readInputBytes(path, options));
 }
 
 /**

@@ -123,7 +123,7 @@ Deno.test("deno task import refuses a file that is not τ-bench's results array,
   assertEquals(notArray.code, 1);
   assertStringIncludes(notArray.err, "it is JSON but not an array; expected τ-bench's results array");
   const missing = await cli(["--from", "tau-bench", `${dir}/nothing.json`, "--out", `${dir}/out`]);
-  assertEquals([missing.code, missing.err], [1, `Cannot import "${dir}/nothing.json": no such file`]);
+  assertEquals([missing.code, missing.err], [1, `Cannot import "${dir}/nothing.json": no such file or folder`]);
   assertEquals((await cli(["--from", "langsmith", "x.json", "--out", dir])).code, 2);
   assertEquals(
     (await cli(["--from", "ark", "x.jsonl"])).err,

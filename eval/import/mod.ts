@@ -36,7 +36,7 @@ export {
   type ResultMismatch,
   type ToolFidelity,
 } from "./episodes.ts";
-import { createOutputFolder } from "../fs_errors.ts";
+import { createOutputFolder, InputFileError, MAX_IMPORT_BYTES, readInputBytes } from "../fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
 
@@ -122,10 +122,10 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
   const file = baseName(options.file);
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(options.file);
+    bytes = await readInputBytes(options.file, { what: "file to import", limit: MAX_IMPORT_BYTES });
   } catch (err) {
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
-    throw new ImportError(`Cannot import "${options.file}": ${why}`);
+    if (!(err instanceof InputFileError)) throw err;
+    throw new ImportError(`Cannot import "${options.file}": ${err.reason}`);
   }
   const text = new TextDecoder().decode(bytes);
   let read: { episodes: ImportedEpisode[]; unreadable: { where: string; reason: string }[] };

@@ -1,4 +1,5 @@
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { ImportError, runImport } from "./mod.ts";
 import { readArkTranscripts } from "./ark_jsonl.ts";
 import { readTauBenchResults } from "./tau_bench.ts";
 
@@ -16,4 +17,17 @@ Deno.test("readTauBenchResults() and readArkTranscripts() say where a file is no
     "not JSON at line 1, column 15; expected one episode object per line",
   ]);
   assert(!JSON.stringify(unreadable).includes("root"));
+});
+
+Deno.test("runImport() refuses a device in one line instead of reading it for ever", async () => {
+  const out = await Deno.makeTempDir();
+  try {
+    await assertRejects(
+      () => runImport({ from: "ark", file: "/dev/zero", out }),
+      ImportError,
+      'Cannot import "/dev/zero": it is not a regular file (a device, pipe or socket)',
+    );
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
 });
