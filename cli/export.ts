@@ -15,7 +15,7 @@ import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
 import { type AnyRecord, recordsCsv } from "../eval/export/csv.ts";
 import { otlpLines } from "../eval/export/otlp.ts";
 import { sortRecords } from "../eval/records.ts";
-import { errorReason } from "../eval/fs_errors.ts";
+import { errorReason, MAX_WHOLE_BYTES } from "../eval/fs_errors.ts";
 
 /** Usage text of `deno task export`. */
 export const USAGE = `Usage: deno task export DIR --format csv|otlp [--out FILE]
@@ -105,8 +105,15 @@ class Output {
 function readJsonl(path: string): AnyRecord[] {
   let text: string;
   try {
+    // Read whole: a device would be read for ever, a file past a string's size not at all.
+    const info = Deno.statSync(path);
+    if (!info.isFile) throw new ExportError(`Cannot read "${path}": it is not a regular file`);
+    if (info.size > MAX_WHOLE_BYTES) {
+      throw new ExportError(`Cannot read "${path}": it holds more than the 512 MB export reads at once`);
+    }
     text = Deno.readTextFileSync(path);
   } catch (err) {
+    if (err instanceof ExportError) throw err;
     throw new ExportError(`Cannot read "${path}": ${errorReason(err)}`);
   }
   return text.split("\n").flatMap((line, i) => {

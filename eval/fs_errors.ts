@@ -71,8 +71,8 @@ export const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
 /** The most bytes a records file (JSON Lines) may hold: a million records are about 1 GB. */
 export const MAX_RECORDS_BYTES = 4 * 1024 * 1024 * 1024;
 
-/** The most bytes a file to import may hold: it is read whole, and a string holds at most about 512 MB. */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+/** The most bytes a file read whole (one to import) may hold: a string holds at most about 512 MB. */
+export const MAX_WHOLE_BYTES = 512 * 1024 * 1024;
 
 /** The most characters one line of a records file may hold: a record of a long task is some 100 KB. */
 export const MAX_RECORD_LINE = 1024 * 1024;

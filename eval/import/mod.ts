@@ -36,7 +36,7 @@ export {
   type ResultMismatch,
   type ToolFidelity,
 } from "./episodes.ts";
-import { createOutputFolder, InputFileError, MAX_IMPORT_BYTES, readInputBytes } from "../fs_errors.ts";
+import { createOutputFolder, InputFileError, MAX_WHOLE_BYTES, readInputBytes } from "../fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
 
@@ -122,7 +122,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
   const file = baseName(options.file);
   let bytes: Uint8Array;
   try {
-    bytes = await readInputBytes(options.file, { what: "file to import", limit: MAX_IMPORT_BYTES });
+    bytes = await readInputBytes(options.file, { what: "file to import", limit: MAX_WHOLE_BYTES });
   } catch (err) {
     if (!(err instanceof InputFileError)) throw err;
     throw new ImportError(`Cannot import "${options.file}": ${err.reason}`);
