@@ -9,10 +9,13 @@
  * - `POST /v1/episodes/:id/end {confidence?}` → `{success, milestones, violations, record}`;
  * - `GET /v1/episodes/:id` → the trajectory so far; `GET /health` → `{ok: true}`.
  *
- * Every body is checked (400 naming the field and what is accepted); an unknown episode is 404, an
- * action after the end 409, an expired episode 410 saying why; at most `maxEpisodes` are open at once
- * (429), bodies are at most `maxBodyBytes` (413), and an episode idle for `idleSeconds` expires. The
- * bearer token, when the server has one, is `serverApp()`'s to check (`server/mod.ts`).
+ * Every body is checked (400 naming the field and what is accepted): a task index past the `tasks`
+ * served, tool arguments nested deeper than 64 levels or over 64 KB as JSON (the world's own limits),
+ * any body nested deeper than 68, are refused at once. An unknown episode is 404, an action after the
+ * end 409, an expired episode 410 saying why (an ended or expired one is remembered for `idleSeconds`,
+ * at most `remembered` of them); at most `maxEpisodes` are open at once (429), bodies are at most
+ * `maxBodyBytes` (413), and an episode idle for `idleSeconds` expires. The Host, Origin and token are
+ * `serverApp()`'s to check (`server/mod.ts`).
  *
  * @module
  */
@@ -28,8 +31,11 @@ type HonoApp = Hono;
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { Intent, Json } from "../envs/mod.ts";
+import { argsProblem } from "../envs/tool.ts";
 import { CONDITIONS } from "../eval/config.ts";
 import { EpisodeError, type EpisodeVerdict, RemoteEpisode } from "./session.ts";
+import { depthProblem, parseBody } from "./_json_body.ts";
+import { Remembered } from "./_remembered.ts";
 
 /** Options of `episodeApi()`. */
 export interface EpisodeApiOptions {
@@ -54,6 +60,19 @@ export interface EpisodeApiOptions {
    */
   worldSeed?: string;
   /**
+   * Each domain's tasks served, as `deno task eval --tasks` plans them: `<domain>/<index>` for an
+   * index below it (a larger one is refused at once, before any task is made). At most
+   * `MAX_SERVED_TASKS`.
+   * @default {50}
+   */
+  tasks?: number;
+  /**
+   * Episodes ended or expired whose answer (the record, or why it expired) is kept, each for as long
+   * as an open episode may idle; an older one is then unknown (404).
+   * @default {1000}
+   */
+  remembered?: number;
+  /**
    * The clock the idle limit reads, in ms (tests pass their own).
    * @default {Date.now}
    */
@@ -72,6 +91,20 @@ export interface EpisodeApi {
   close(): void;
 }
 
+/** The most tasks per domain a server may serve (making task `orders/999` takes seconds). */
+export const MAX_SERVED_TASKS = 1000;
+
+/**
+ * The `tasks` option checked: `undefined` (the experiments' default) or a whole number from 1 to
+ * `MAX_SERVED_TASKS`; a `RangeError` otherwise.
+ *
+ * @internal
+ */
+export function servedTasks(tasks: number | undefined): number | undefined {
+  if (tasks === undefined || (Number.isInteger(tasks) && tasks >= 1 && tasks <= MAX_SERVED_TASKS)) return tasks;
+  throw new RangeError(`Invalid tasks ${JSON.stringify(tasks)}: expected a whole number from 1 to ${MAX_SERVED_TASKS}`);
+}
+
 const requestSchema = z.object({
   domain: z.string({ error: "expected a domain name" }),
   task: z.string({ error: 'expected a task id, "<domain>/<index>"' }),
@@ -88,7 +121,11 @@ const requestSchema = z.object({
 
 const toolSchema = z.object({
   name: z.string({ error: "expected the tool's name" }).min(1, { error: "expected the tool's name" }),
-  arguments: z.record(z.string(), z.unknown(), { error: "expected an object of arguments" }).default({}),
+  arguments: z.record(z.string(), z.unknown(), { error: "expected an object of arguments" }).default({})
+    .superRefine((args, ctx) => {
+      const problem = argsProblem(args);
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+    }),
 }).strict();
 
 // Any intent kind, as over MCP: one the scripted user does not answer gets a nudge (`Intent`).
@@ -131,8 +168,15 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
   const touch = (id: string) => {
     if (episodes.has(id)) lastActive.set(id, now());
   };
-  const verdicts = new Map<string, EpisodeVerdict>();
-  const expired = new Map<string, string>();
+  // Ended and expired episodes, kept for as long as an open one may idle.
+  const remembered = { size: options.remembered ?? 1000, ms: idleMs, now };
+  const verdicts = new Remembered<EpisodeVerdict>(remembered);
+  const expired = new Remembered<string>(remembered);
+  const tasks = servedTasks(options.tasks);
+  const episodeOptions = {
+    ...(options.worldSeed === undefined ? {} : { worldSeed: options.worldSeed }),
+    ...(tasks === undefined ? {} : { config: { tasks } }),
+  };
   let counter = 0;
 
   const sweep = (): number => {
@@ -172,17 +216,17 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
     }),
   );
 
-  // The parsed body, or the response that refuses it.
+  // The parsed body, or what refuses it. The schema goes first, for its words on a field (the
+  // arguments' own limits); it reads no deeper than the top level, and the nesting check then covers
+  // what it let through (a message's intent).
   const body = async <T>(req: Request, schema: z.ZodType<T>): Promise<{ value: T } | { error: string }> => {
-    let raw: unknown;
     const text = await req.text();
-    try {
-      raw = text.trim() === "" ? {} : JSON.parse(text);
-    } catch (err) {
-      return { error: `Invalid JSON body: ${(err as Error).message}` };
-    }
-    const parsed = schema.safeParse(raw);
-    return parsed.success ? { value: parsed.data } : { error: invalid(parsed.error.issues) };
+    const raw = text.trim() === "" ? { value: {} } : parseBody(text);
+    if ("error" in raw) return raw;
+    const parsed = schema.safeParse(raw.value);
+    if (!parsed.success) return { error: invalid(parsed.error.issues) };
+    const problem = depthProblem(raw.value);
+    return problem === null ? { value: parsed.data } : { error: problem };
   };
   const find = (id: string): RemoteEpisode | { status: 404 | 409 | 410; error: string } => {
     const episode = episodes.get(id);
@@ -202,9 +246,7 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
     }
     const id = `ep_${++counter}_${crypto.randomUUID().slice(0, 8)}`;
     const request = parsed.value as Parameters<typeof RemoteEpisode.open>[1];
-    const { episode, opening } = await RemoteEpisode.open(id, request, {
-      ...(options.worldSeed === undefined ? {} : { worldSeed: options.worldSeed }),
-    });
+    const { episode, opening } = await RemoteEpisode.open(id, request, episodeOptions);
     lastActive.set(id, now());
     episodes.set(id, episode);
     return c.json(opening, 201);

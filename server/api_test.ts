@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { episodeApi } from "./api.ts";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { episodeApi, MAX_SERVED_TASKS } from "./api.ts";
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   new Request(`http://ark${path}`, {
@@ -166,4 +166,104 @@ Deno.test("the episode API: the simulated user answers words in words (the READM
   // No, and the user says what it wants instead.
   assertEquals(no.intent, { kind: "decline", facts: { new_cabin: "basic_economy" } });
   assertStringIncludes(no.text, "basic_economy");
+});
+
+// A request that used to hold the server for many seconds (the event loop, timers included) must be
+// answered well within `ms`: a guard against that hang, far above the milliseconds a refusal takes.
+async function promptly<T>(what: () => T | Promise<T>, ms = 10_000): Promise<T> {
+  const start = performance.now();
+  const out = await what();
+  const took = performance.now() - start;
+  assert(took < ms, `answered after ${Math.round(took)} ms: expected a refusal before any work`);
+  return out;
+}
+
+Deno.test("episodeApi() refuses a task index past the tasks it serves at once, saying which it serves", async () => {
+  const api = episodeApi();
+  try {
+    // Making orders/10000 took 25 s: the index is refused before any task is made.
+    const huge = await promptly(
+      () => api.app.request(post("/v1/episodes", { domain: "orders", task: "orders/10000" })),
+    );
+    assertEquals(huge.status, 400);
+    assertStringIncludes((await huge.json()).error, 'this server serves "orders/0" to "orders/49" (its 50 tasks');
+  } finally {
+    api.close();
+  }
+  const few = episodeApi({ tasks: 3 });
+  try {
+    const past = await few.app.request(post("/v1/episodes", { domain: "airline", task: "airline/3" }));
+    assertEquals(past.status, 400);
+    assertStringIncludes((await past.json()).error, '"airline/0" to "airline/2"');
+    assertEquals((await few.app.request(post("/v1/episodes", { domain: "airline", task: "airline/2" }))).status, 201);
+  } finally {
+    few.close();
+  }
+  assertThrows(() => episodeApi({ tasks: 0 }), RangeError, "Invalid tasks 0: expected a whole number from 1 to 1000");
+  assertThrows(() => episodeApi({ tasks: MAX_SERVED_TASKS + 1 }), RangeError, "Invalid tasks 1001");
+});
+
+Deno.test("episodeApi() refuses arguments past 64 levels or 64 KB and bodies nested too deep with a 400; the episode answers afterwards", async () => {
+  const api = episodeApi();
+  try {
+    const opening = await (await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0" })))
+      .json();
+    const tool = (body: unknown) => api.app.request(post(`/v1/episodes/${opening.id}/tool`, body));
+    const error = async (r: Response) => {
+      assertEquals(r.status, 400);
+      const text = (await r.json()).error as string;
+      assertEquals(text.includes("\n"), false, text);
+      return text;
+    };
+    const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
+    const call = (n: number) => `{"name": "get_user_details", "arguments": {"user_id": ${nested(n)}}}`;
+    // 200,000 levels (400 KB) are past both limits, 100 levels past the depth alone.
+    assertEquals(
+      await error(await promptly(() => tool(call(200_000)))),
+      'Invalid field "arguments": they are over 65536 bytes as JSON',
+    );
+    assertEquals(await error(await tool(call(100))), 'Invalid field "arguments": they nest deeper than 64 levels');
+    const long = { name: "get_user_details", arguments: { user_id: "x".repeat(100_000) } };
+    assertEquals(await error(await tool(long)), 'Invalid field "arguments": they are over 65536 bytes as JSON');
+    // Any other field that could carry nesting: a message's intent.
+    const intent = `{"text": "Hi", "intent": {"kind": "provide", "facts": ${nested(200_000)}}}`;
+    assertStringIncludes(
+      await error(await api.app.request(post(`/v1/episodes/${opening.id}/message`, intent))),
+      "Invalid body: JSON nested deeper than 68 levels",
+    );
+    // Nothing of them reached the episode: its trajectory reads, and it takes the next call.
+    const trajectory = await api.app.request(`/v1/episodes/${opening.id}`);
+    assertEquals(trajectory.status, 200);
+    assertEquals((await trajectory.json()).trajectory.length, 1);
+    const next = await tool({ name: "get_user_details", arguments: { user_id: "nobody" } });
+    assertEquals([next.status, (await next.json()).tool.error.code], [200, "not_found"]);
+    assertEquals((await api.app.request(post(`/v1/episodes/${opening.id}/end`, {}))).status, 200);
+  } finally {
+    api.close();
+  }
+});
+
+Deno.test("episodeApi() forgets ended and expired episodes past `remembered` of them or the idle time", async () => {
+  let clock = 0;
+  const api = episodeApi({ remembered: 2, idleSeconds: 60, now: () => clock });
+  const status = async (id: string) => (await api.app.request(`/v1/episodes/${id}`)).status;
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const opening = await (await api.app.request(post("/v1/episodes", { domain: "airline", task: `airline/${i}` })))
+      .json();
+    assertEquals((await api.app.request(post(`/v1/episodes/${opening.id}/end`, {}))).status, 200);
+    ids.push(opening.id);
+  }
+  // The oldest of three ended ones is forgotten (unknown: 404), the other two keep their records.
+  assertEquals([await status(ids[0]), await status(ids[1]), await status(ids[2])], [404, 200, 200]);
+  clock += 61_000;
+  assertEquals([await status(ids[1]), await status(ids[2])], [404, 404]);
+  // An expired one says so (410) for as long, then is forgotten too.
+  const idle = (await (await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0" }))).json())
+    .id;
+  clock += 61_000;
+  assertEquals(api.sweep(), 1);
+  assertEquals(await status(idle), 410);
+  clock += 61_000;
+  assertEquals(await status(idle), 404);
 });

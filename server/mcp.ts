@@ -15,6 +15,9 @@
  *   the same and the trajectory so far.
  * - Deleting the MCP session, or leaving it idle longer than the limit, expires the episode; a later
  *   request with its id gets 404 saying so.
+ * - Every POST body is read here before the SDK sees it: over `maxBodyBytes` is 413; not JSON, a
+ *   `tools/call` whose arguments nest deeper than 64 levels or are over 64 KB as JSON (the world's own
+ *   limits), or any body nested deeper than 68 levels is 400 with a one-line JSON-RPC error.
  *
  * @module
  */
@@ -31,6 +34,9 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "./_mcp_sdk.ts";
 import { callTool, episodeInstructions, episodeTools, readResource, RESOURCES } from "./_mcp_tools.ts";
+import { depthProblem, parseBody } from "./_json_body.ts";
+import { Remembered } from "./_remembered.ts";
+import { argsProblem } from "../envs/tool.ts";
 import { EpisodeError, type EpisodeOpening, type EpisodeRequest, RemoteEpisode } from "./session.ts";
 import type { Condition, ExperimentConfig } from "../eval/mod.ts";
 
@@ -94,7 +100,8 @@ interface Session {
 }
 
 const QUERY_FIELDS = ["domain", "task", "seed", "condition", "variant", "agent", "run"] as const;
-// How many ended sessions are remembered, to tell a late request why its session is gone.
+// How many ended sessions are remembered (each for as long as a session may idle), to tell a late
+// request why its session is gone.
 const REMEMBERED = 1000;
 
 /**
@@ -131,7 +138,7 @@ class Sessions {
   // Sessions being opened, counted against the limit while their episode starts.
   #opening = 0;
   // Why each session that ended is gone, for a late request with its id.
-  readonly #gone = new Map<string, string>();
+  readonly #gone: Remembered<string>;
 
   constructor(options: McpOptions) {
     this.#maxSessions = positiveInteger("maxSessions", options.maxSessions ?? 100);
@@ -140,6 +147,7 @@ class Sessions {
     this.#intents = options.intents ?? false;
     this.#now = options.now ?? Date.now;
     this.#options = options;
+    this.#gone = new Remembered({ size: REMEMBERED, ms: this.#idleMs, now: this.#now });
   }
 
   get open(): number {
@@ -166,7 +174,11 @@ class Sessions {
     session.lastSeen = this.#now();
     // No server-initiated messages: no standing SSE stream (the spec's 405 for GET).
     if (req.method === "GET") return rpcError(405, ErrorCode.InvalidRequest, "No SSE stream: expected POST or DELETE");
-    return await session.transport.handleRequest(req);
+    if (req.method !== "POST") return await session.transport.handleRequest(req);
+    // Read here, to hold it to the limits before the SDK or the episode walks it.
+    const body = await readBody(req, this.#maxBodyBytes);
+    if (body instanceof Response) return body;
+    return await session.transport.handleRequest(req, { parsedBody: body });
   }
 
   async close(): Promise<void> {
@@ -225,7 +237,6 @@ class Sessions {
     if (!session) return;
     this.#open.delete(id);
     this.#gone.set(id, reason);
-    if (this.#gone.size > REMEMBERED) this.#gone.delete(this.#gone.keys().next().value!);
     session.episode.expire(reason);
     // The episode's record is made (and its world closed) once it has ended.
     await session.episode.end().catch(() => {});
@@ -309,22 +320,45 @@ function episodeRequest(query: URLSearchParams): EpisodeRequest {
   };
 }
 
-// The initialize request's body, parsed (the transport then takes it as parsed).
+// A POST's body, parsed (the transport then takes it as parsed), or the response refusing it: too
+// long, not JSON, a tool call's arguments past the world's limits, or nested too deep.
 async function readBody(req: Request, maxBytes: number): Promise<unknown | Response> {
   const tooLarge = () => rpcError(413, ErrorCode.InvalidRequest, `Request body over ${maxBytes} bytes: expected less`);
   if (Number(req.headers.get("content-length") ?? 0) > maxBytes) return tooLarge();
   const text = await req.text();
   if (new TextEncoder().encode(text).length > maxBytes) return tooLarge();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return rpcError(400, ErrorCode.ParseError, "Request body is not JSON: expected a JSON-RPC initialize request");
+  const parsed = parseBody(text);
+  if ("error" in parsed) return rpcError(400, ErrorCode.ParseError, `${parsed.error}: expected a JSON-RPC message`);
+  // The arguments first, for the words on their own limits; then any nesting elsewhere.
+  for (const message of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {
+    const call = toolCall(message);
+    const problem = call && argsProblem(call.arguments);
+    if (call && problem) {
+      const text = `Invalid arguments for tool ${JSON.stringify(String(call.name).slice(0, 100))}: ${problem}`;
+      return rpcError(400, ErrorCode.InvalidParams, text, call.id);
+    }
   }
+  const problem = depthProblem(parsed.value);
+  return problem === null ? parsed.value : rpcError(400, ErrorCode.InvalidRequest, problem);
 }
 
-// An HTTP error as the SDK's transport words its own: a JSON-RPC error with no id.
-function rpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+// A `tools/call` request's name, arguments and id, or `null` for any other message.
+function toolCall(message: unknown): { name: unknown; arguments: unknown; id: unknown } | null {
+  if (typeof message !== "object" || message === null) return null;
+  const { method, params, id } = message as {
+    method?: unknown;
+    params?: { name?: unknown; arguments?: unknown };
+    id?: unknown;
+  };
+  if (method !== "tools/call" || typeof params !== "object" || params === null) return null;
+  return { name: params.name, arguments: params.arguments, id };
+}
+
+// An HTTP error as the SDK's transport words its own: a JSON-RPC error (with the request's id when
+// it is about one request).
+function rpcError(status: number, code: number, message: string, id: unknown = null): Response {
+  const ok = typeof id === "string" || typeof id === "number";
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: ok ? id : null }, { status });
 }
 
 function positiveInteger(name: string, value: number): number {

@@ -189,3 +189,51 @@ Deno.test("mcpHandler() refuses a bad episode, a session past the limit and an i
 Deno.test("mcpHandler() rejects an option out of range", () => {
   assertThrows(() => mcpHandler({ maxSessions: 0 }), RangeError, "Invalid maxSessions 0: expected a whole number");
 });
+
+Deno.test("mcpHandler() refuses tool arguments past 64 levels or 64 KB, and bodies nested too deep, with HTTP 400; the session goes on", async () => {
+  await using served = serve();
+  await using session = await connect(served.url, { domain: "airline", task: "airline/0" });
+  const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
+  const send = async (body: string) => {
+    const res = await fetch(served.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": session.transport.sessionId!,
+        "mcp-protocol-version": session.transport.protocolVersion ?? "2025-03-26",
+      },
+      body,
+    });
+    const answer = await res.json();
+    assertEquals(answer.error.message.includes("\n"), false, answer.error.message);
+    return [res.status, answer.id, answer.error.message];
+  };
+  const call = (args: string) =>
+    `{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_user_details", "arguments": ${args}}}`;
+  assertEquals(await send(call(`{"user_id": ${nested(200_000)}}`)), [
+    400,
+    7,
+    'Invalid arguments for tool "get_user_details": they are over 65536 bytes as JSON',
+  ]);
+  assertEquals(await send(call(`{"user_id": ${nested(100)}}`)), [
+    400,
+    7,
+    'Invalid arguments for tool "get_user_details": they nest deeper than 64 levels',
+  ]);
+  assertEquals(await send(call(JSON.stringify({ user_id: "x".repeat(100_000) }))), [
+    400,
+    7,
+    'Invalid arguments for tool "get_user_details": they are over 65536 bytes as JSON',
+  ]);
+  const [status, , message] = await send(
+    `{"jsonrpc": "2.0", "id": 8, "method": "resources/list", "params": {"_meta": ${nested(200_000)}}}`,
+  );
+  assertEquals(status, 400);
+  assertStringIncludes(message, "Invalid body: JSON nested deeper than 68 levels");
+  // None reached the episode: it answers the next call, and its trajectory holds the opening alone.
+  const trajectory = await session.client.readResource({ uri: "ark://episode/trajectory" });
+  assertEquals(JSON.parse((trajectory.contents[0] as { text: string }).text).length, 1);
+  const next = await session.client.callTool({ name: "get_user_details", arguments: { user_id: "nobody" } });
+  assertEquals([next.isError, JSON.parse(textOf(next)).error.code], [true, "not_found"]);
+});

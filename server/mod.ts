@@ -15,14 +15,14 @@ import { Hono } from "hono";
  */
 type HonoApp = Hono;
 import { getCookie, setCookie } from "hono/cookie";
-import { type EpisodeApi, episodeApi, type EpisodeApiOptions } from "./api.ts";
+import { type EpisodeApi, episodeApi, type EpisodeApiOptions, servedTasks } from "./api.ts";
 import { dashboardApp } from "./dashboard.ts";
 import { type McpHandler, mcpHandler } from "./mcp.ts";
 
 export { dashboardApp, type DashboardOptions } from "./dashboard.ts";
 export { type McpHandler, mcpHandler, type McpOptions } from "./mcp.ts";
 
-export { type EpisodeApi, episodeApi, type EpisodeApiOptions } from "./api.ts";
+export { type EpisodeApi, episodeApi, type EpisodeApiOptions, MAX_SERVED_TASKS } from "./api.ts";
 export {
   EpisodeError,
   type EpisodeOpening,
@@ -100,12 +100,16 @@ export function serverApp(options: ServerOptions = {}): Server {
     }
     return await next();
   });
+  const tasks = servedTasks(options.tasks);
   const mcp = mcpHandler({
     ...(options.maxEpisodes === undefined ? {} : { maxSessions: options.maxEpisodes }),
     ...(options.idleSeconds === undefined ? {} : { idleSeconds: options.idleSeconds }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.now === undefined ? {} : { now: options.now }),
-    episodes: options.worldSeed === undefined ? {} : { worldSeed: options.worldSeed },
+    episodes: {
+      ...(options.worldSeed === undefined ? {} : { worldSeed: options.worldSeed }),
+      ...(tasks === undefined ? {} : { config: { tasks } }),
+    },
   });
   app.all("/mcp", (c) => mcp(c.req.raw));
   app.route("/", api.app);

@@ -276,8 +276,8 @@ export class RemoteEpisode {
   /**
    * Starts an episode and returns it once the user's opening is there. Throws an `EpisodeError`
    * ("invalid") naming what is wrong with the request: an unknown domain, task, condition or
-   * variant, a condition other than nominal for an abstention scenario, or a malformed agent name
-   * or run.
+   * variant, a task index past the config's `tasks` (refused before any task is made), a condition
+   * other than nominal for an abstention scenario, or a malformed agent name or run.
    */
   static async open(
     id: string,
@@ -459,7 +459,15 @@ function findTask(world: World, request: EpisodeRequest, config: ResolvedConfig)
     );
   if (id === null || id.domain !== request.domain) throw bad();
   if (id.source === undefined) {
-    if (id.index > 100_000) throw bad();
+    // Refused before any task is made: making them is what takes the time (seconds per thousand).
+    if (id.index >= config.tasks) {
+      throw new EpisodeError(
+        "invalid",
+        `Unknown task ${JSON.stringify(request.task)}: this server serves "${request.domain}/0" to ` +
+          `"${request.domain}/${config.tasks - 1}" (its ${config.tasks} tasks per domain), and its scenarios ` +
+          `"${SCENARIO_SOURCE}:${request.domain}/<n>" and long-suite tasks "${LONG_SOURCE}:${request.domain}/<n>"`,
+      );
+    }
     return world.defaultTasks(id.index + 1)[id.index] ?? (() => {
       throw bad();
     })();
