@@ -16,6 +16,7 @@ import { Hono } from "hono";
 type HonoApp = Hono;
 import { getCookie, setCookie } from "hono/cookie";
 import { type EpisodeApi, episodeApi, type EpisodeApiOptions, servedTasks } from "./api.ts";
+import { perimeter } from "./perimeter.ts";
 import { dashboardApp } from "./dashboard.ts";
 import { type McpHandler, mcpHandler } from "./mcp.ts";
 
@@ -23,6 +24,7 @@ export { dashboardApp, type DashboardOptions } from "./dashboard.ts";
 export { type McpHandler, mcpHandler, type McpOptions } from "./mcp.ts";
 
 export { type EpisodeApi, episodeApi, type EpisodeApiOptions, MAX_SERVED_TASKS } from "./api.ts";
+export { LOOPBACK_NAMES } from "./perimeter.ts";
 export {
   EpisodeError,
   type EpisodeOpening,
@@ -40,11 +42,23 @@ export {
 /** Options of `serverApp()`. */
 export interface ServerOptions extends EpisodeApiOptions {
   /**
-   * The token every route but `/health` needs (a bearer header, or a browser's cookie); none: no
-   * authentication.
+   * The token every route but `/health` needs (a bearer header, or a browser's cookie). None: only
+   * this machine may talk to the server, so every route refuses (403) a Host other than a loopback
+   * name on `port`, and a request other than GET whose Origin is not a loopback page on that port.
    * @default {null}
    */
   token?: string | null;
+  /**
+   * The port the server listens on, which a request without a token must name in its Host (and
+   * Origin); `null`: any port, the names alone are checked.
+   * @default {null}
+   */
+  port?: number | null;
+  /**
+   * Where each request refused at the perimeter (403) is told, in one line.
+   * @default {console.warn}
+   */
+  log?: (line: string) => void;
   /**
    * The folder of results folders the dashboard shows.
    * @default {"results"}
@@ -77,6 +91,9 @@ export function serverApp(options: ServerOptions = {}): Server {
   const token = options.token ?? null;
   const api = episodeApi(options);
   const app = new Hono();
+  // First: without a token only this machine may talk to the server (a loopback Host on the bound
+  // port, on every route), and a browser's page only from its own origin (DNS rebinding).
+  app.use("*", perimeter({ token, port: options.port ?? null, log: options.log ?? console.warn }));
   if (token !== null) {
     // Every route but /health needs the token: as a bearer header (agents), or as the cookie a
     // browser gets by opening any page once with ?token=T (the dashboard and its live script).
@@ -92,14 +109,6 @@ export function serverApp(options: ServerOptions = {}): Server {
       }, 401);
     });
   }
-  // A page of another site may not drive episodes from a browser on this machine (DNS rebinding).
-  app.use("*", async (c, next) => {
-    const origin = c.req.header("origin");
-    if (c.req.method !== "GET" && origin !== undefined && new URL(origin).host !== new URL(c.req.url).host) {
-      return c.json({ error: `Forbidden: requests from ${origin} are not accepted` }, 403);
-    }
-    return await next();
-  });
   const tasks = servedTasks(options.tasks);
   const mcp = mcpHandler({
     ...(options.maxEpisodes === undefined ? {} : { maxSessions: options.maxEpisodes }),

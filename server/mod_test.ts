@@ -34,7 +34,7 @@ Deno.test("serverApp(): with a token, agents send it as a bearer header and a br
 
 Deno.test("serverApp(): MCP is mounted at /mcp, and a page of another site may not post to the server", async () => {
   const dir = await Deno.makeTempDir();
-  const { app, close } = serverApp({ results: dir });
+  const { app, close } = serverApp({ results: dir, log: () => {} });
   try {
     const mcp = await app.request("/mcp?domain=airline&task=airline/0", { method: "GET" });
     assertEquals(mcp.status, 405); // a standing SSE stream is not offered: the endpoint is there
@@ -44,7 +44,7 @@ Deno.test("serverApp(): MCP is mounted at /mcp, and a page of another site may n
       body: JSON.stringify({ domain: "airline", task: "airline/0" }),
     });
     assertEquals(foreign.status, 403);
-    assertStringIncludes((await foreign.json()).error, "requests from http://evil.example are not accepted");
+    assertStringIncludes((await foreign.json()).error, 'requests from Origin "http://evil.example" are not accepted');
     const same = await app.request("http://127.0.0.1:8787/v1/episodes", {
       method: "POST",
       headers: { origin: "http://127.0.0.1:8787" },
