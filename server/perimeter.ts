@@ -35,7 +35,7 @@ export function perimeter(options: PerimeterOptions): MiddlewareHandler {
   };
 }
 
-// Requests a browser sends cross-site without asking first (and that could change something) carry an Origin.
+// A GET or HEAD changes nothing, and a page of another site cannot read its answer: its Origin is not checked.
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 function loopbackProblem(c: Context, bound: number | null): string | null {
