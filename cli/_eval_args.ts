@@ -90,7 +90,9 @@ records.jsonl byte for byte (its settings come from DIR/results.sqlite; a flag
 that would change them is refused). records.jsonl grows as episodes finish,
 whole lines only. The first Ctrl-C (SIGINT) or SIGTERM starts no new episode,
 lets those in flight finish and writes what finished; running the same command
-again resumes.
+again resumes. A signal while records.jsonl and the reports are written at the
+end ends the run at once: the store keeps every episode, and running again
+writes them.
 Metrics: docs/metrics.md; every config field: docs/config.md.
 
 Agents: "noisy@Fx" is noisy with every error rate times F ("noisy@2x",

@@ -8,7 +8,8 @@
  * finish (whole lines only, so a killed run leaves one that can be scored) and is rewritten in
  * canonical order at the end. `--replay DIR` on a results folder runs DIR's stored experiment
  * again. The first SIGINT or SIGTERM starts no new episode, lets those in flight finish, writes
- * the records and reports of what finished and exits 130; a second one exits at once.
+ * the records and reports of what finished and exits 130; a second one, or one while the records
+ * and reports are written at the end, exits at once (the store holds every finished episode).
  *
  * Exit codes: 0 done; 1 the run cannot go on (results store or model cache
  * unusable, missing API key, unreachable endpoint, a replay without the answer);
@@ -247,7 +248,10 @@ async function evaluate(args: readonly string[]): Promise<number> {
   // Each record reaches records.jsonl as its episode finishes: a killed run leaves whole lines.
   using appending = appendingSink(store, recordsPath);
   const stop = new AbortController();
-  using _signals = stopOnSignals(stop);
+  // Only while episodes run: what comes after (records.jsonl and the reports, each written beside its
+  // file and renamed over it) is long CPU work that no listener could interrupt, and the store holds
+  // every finished episode, so a signal then ends the process at once, as if no listener were there.
+  const signals = stopOnSignals(stop);
   let summary: Awaited<ReturnType<typeof runExperiment>>;
   try {
     summary = await runExperiment(config, {
@@ -258,12 +262,14 @@ async function evaluate(args: readonly string[]): Promise<number> {
       ...(shard ? { only: (cell: CellKey) => shardOf(cell, shard.count) === shard.index } : {}),
     });
   } catch (err) {
+    signals[Symbol.dispose]();
     if (!(err instanceof ModelError)) throw err;
     appending.close();
     await writeRecordsJsonl(store, recordsPath);
     console.error(err.message.replace(/\s*\n\s*/g, " "));
     return 1;
   }
+  signals[Symbol.dispose]();
   appending.close();
   const written = await writeRecordsJsonl(store, recordsPath);
   const records = store.records();

@@ -260,7 +260,7 @@ Deno.test("eval says in one line what is wrong with prices, a budget it cannot k
     evalCli([...local, "--out", `${dir}/c`], { OPENAI_API_KEY: "sk-wrong" }),
   ]);
   assertEquals([noPrices.code, unpriced.code, rejected.code], [2, 2, 1]);
-  assertEquals(noPrices.stderr, `Cannot read price file "${dir}/none.json": no such file\n`);
+  assertEquals(noPrices.stderr, `Cannot read price file "${dir}/none.json": no such file or folder\n`);
   assertStringIncludes(unpriced.stderr, '"openai:fake-model" has no price');
   assertEquals(rejected.stderr.trimEnd().split("\n").length, 1, rejected.stderr);
   assertMatch(rejected.stderr, /^Cannot run "openai:fake-model" on airline\/0 run [01]: /);
