@@ -5,7 +5,19 @@
  *
  * @module
  */
-export { ChangeTracker, type Column, decodeChangeset, type SqlValue, Store } from "./sqlite.ts";
+export {
+  ChangeTracker,
+  type Column,
+  decodeChangeset,
+  QUERY_LIMITS,
+  type QueryLimits,
+  QueryRefused,
+  type QueryResult,
+  type SqlEnv,
+  SQLITE_HEAP_LIMIT,
+  type SqlValue,
+  Store,
+} from "./sqlite.ts";
 export { canonicalJson, jsonContains, jsonEqual, scalars } from "./json.ts";
 export { Clock } from "./clock.ts";
 export { defineDomain } from "./domain.ts";
@@ -62,11 +74,13 @@ export {
 export { parseTaskId, type TaskId, taskId, type TaskIdOptions, taskSuite } from "./task_id.ts";
 export { deriveSeed, Rng } from "./rng.ts";
 export {
+  argsProblem,
   callTool,
   defineTool,
   identifyingArgs,
   needsYes,
   parseArgs,
+  TOOL_LIMITS,
   ToolError,
   toolParameters,
   toolSchema,

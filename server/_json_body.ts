@@ -2,7 +2,7 @@
 // parses and it nests at most `BODY_DEPTH` levels (a tool call's arguments are held to the world's own
 // `TOOL_LIMITS` by each route, with `argsProblem()`). Checked before an episode sees the body, so no
 // value can overflow the stack of what walks it later (the trajectory's copy, the record, a page).
-import { TOOL_LIMITS } from "../envs/tool.ts";
+import { TOOL_LIMITS } from "../envs/mod.ts";
 
 /** How deep a body may nest: a tool call's arguments, and the envelope around them (a JSON-RPC batch puts them three levels down). */
 export const BODY_DEPTH: number = TOOL_LIMITS.argsDepth + 4;

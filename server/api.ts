@@ -31,7 +31,7 @@ type HonoApp = Hono;
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { Intent, Json } from "../envs/mod.ts";
-import { argsProblem } from "../envs/tool.ts";
+import { argsProblem } from "../envs/mod.ts";
 import { CONDITIONS } from "../eval/config.ts";
 import { EpisodeError, type EpisodeVerdict, RemoteEpisode } from "./session.ts";
 import { depthProblem, parseBody } from "./_json_body.ts";

@@ -36,7 +36,7 @@ import {
 import { callTool, episodeInstructions, episodeTools, readResource, RESOURCES } from "./_mcp_tools.ts";
 import { depthProblem, parseBody } from "./_json_body.ts";
 import { Remembered } from "./_remembered.ts";
-import { argsProblem } from "../envs/tool.ts";
+import { argsProblem } from "../envs/mod.ts";
 import { EpisodeError, type EpisodeOpening, type EpisodeRequest, RemoteEpisode } from "./session.ts";
 import type { Condition, ExperimentConfig } from "../eval/mod.ts";
 
