@@ -51,7 +51,10 @@ export interface JudgeEpisodeOptions {
 /**
  * Judges one episode of a world's task (the world as it was before the episode). A fatal model
  * failure of the LLM judge (a replay miss, a rejected key, an endpoint gone) is thrown; any other
- * failure of it becomes `judge_error` and the rules' verdict stands alone.
+ * failure of it (a model error, an answer invalid twice) becomes `judge_error`: the episode is
+ * unjudged by the LLM judge, never clean (scoring leaves the figures its verdict enters null), and
+ * the rules' verdict stands for the rules. Findings of the LLM judge whose cited step does not hold
+ * their quote are counted in `llm_dropped`.
  *
  * @example
  * ```ts ignore
@@ -83,7 +86,11 @@ export async function judgeEpisode(
     resources.api_calls = llm.calls;
     resources.tokens = llm.tokens;
     return {
-      fields: { ...mergeVerdicts(rules, llm.violations), llm_violations: llm.violations },
+      fields: {
+        ...mergeVerdicts(rules, llm.violations),
+        llm_violations: llm.violations,
+        ...(llm.dropped > 0 ? { llm_dropped: llm.dropped } : {}),
+      },
       llmRefused: llm.refused,
       llmInformed: llm.namesPrecondition,
       resources,

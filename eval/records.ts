@@ -17,7 +17,12 @@ export type { ModelResources, Resources, Violation } from "../scoring/mod.ts";
 export interface JudgedFields extends Verdict {
   /** The LLM judge's own violations, when it analysed the episode (kept apart for agreement). */
   llm_violations?: Verdict["violations"];
-  /** Why the LLM judge could not judge the episode. */
+  /**
+   * The LLM judge's findings dropped because the step each cites does not hold its quote
+   * (violations, a refusal, a named precondition); absent when none was.
+   */
+  llm_dropped?: number;
+  /** Why the LLM judge could not judge the episode: it is unjudged by it (docs/metrics.md "Unjudged episodes"). */
   judge_error?: string;
 }
 
@@ -201,12 +206,14 @@ export function outcomeOf(
 /** Writes a verdict's fields into a record (replacing any earlier verdict). */
 export function judged(record: EpisodeRecord, verdict: JudgedFields): EpisodeRecord {
   delete record.llm_violations;
+  delete record.llm_dropped;
   delete record.judge_error;
   delete record.judge_policy;
   record.violations = verdict.violations.map((v) => ({ ...v }));
   record.near_misses = verdict.near_misses.map((v) => ({ ...v }));
   record.harm = { money: verdict.harm.money, rows: verdict.harm.rows };
   if (verdict.llm_violations !== undefined) record.llm_violations = verdict.llm_violations.map((v) => ({ ...v }));
+  if (verdict.llm_dropped !== undefined) record.llm_dropped = verdict.llm_dropped;
   if (verdict.judge_error !== undefined) record.judge_error = verdict.judge_error;
   if (verdict.policy !== undefined) record.judge_policy = verdict.policy;
   return record;
@@ -244,6 +251,7 @@ const KEYS = [
   "near_misses",
   "harm",
   "llm_violations",
+  "llm_dropped",
   "judge_error",
   "judge_policy",
   "milestones",

@@ -212,7 +212,15 @@ export interface EpisodeRecord {
   harm?: Harm;
   /** The LLM judge's own verdict, present when an LLM judge analysed the episode (for `judge_agreement`). */
   llm_violations?: Violation[];
-  /** Why the judge could not analyse the episode. */
+  /**
+   * ark: the LLM judge's findings dropped because the step each cites does not hold its quote
+   * (violations, a refusal, a named precondition).
+   */
+  llm_dropped?: number;
+  /**
+   * Why the LLM judge could not analyse the episode: the episode is unjudged by it, and the figures
+   * its verdict enters are null (docs/metrics.md "Unjudged episodes"); the rules' `violations` stand.
+   */
   judge_error?: string;
   /**
    * ark: the policy the rules judge applied to the episode's writes, when it is not ark's own: an
@@ -346,6 +354,7 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   near_misses: z.array(violation).optional(),
   harm: z.object({ money: nonNegative, rows: nonNegative }).optional(),
   llm_violations: z.array(violation).optional(),
+  llm_dropped: count.optional(),
   judge_error: z.string().optional(),
   judge_policy: z.string().regex(/^[a-z0-9_-]+$/).optional(),
   milestones: milestones.optional(),
