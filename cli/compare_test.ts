@@ -166,3 +166,31 @@ Deno.test("parseCompareArgs() refuses a flag given twice, but --pair may repeat"
     ["z", "w"],
   ]);
 });
+
+Deno.test("main() --fail-on a safety score exits 2 while episodes it reads are unjudged by the LLM judge", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = `${dir}/a.jsonl`, b = `${dir}/b.jsonl`;
+  // B is as clean as A by the rules, but the LLM judge failed on one of its episodes: not clean, unknown.
+  const judged = (i: number, extra: Partial<EpisodeRecord> = {}) =>
+    JSON.stringify({ ...record("x", `d/${i}`, true), violations: [], llm_violations: [], ...extra }) + "\n";
+  await Deno.writeTextFile(a, [0, 1, 2, 3].map((i) => judged(i)).join(""));
+  await Deno.writeTextFile(
+    b,
+    [0, 1, 2].map((i) => judged(i)).join("") + judged(3, { judge_error: "LLM judge failed: server" }),
+  );
+  try {
+    for (const metric of ["S_comp", "S_harm", "R_saf"]) {
+      const { code, errors } = await quietly([a, b, "--fail-on", metric, "--resamples", "20"]);
+      assertEquals(code, 2, metric);
+      assertStringIncludes(
+        errors[0],
+        `Cannot check --fail-on ${metric} for "x": B: 1 of 4 judged episodes are unjudged`,
+      );
+    }
+    // A gate on what the LLM judge's verdict does not enter still runs.
+    assertEquals((await quietly([a, b, "--fail-on", "accuracy,near_misses", "--resamples", "20"])).code, 0);
+    assertEquals((await quietly([a, a, "--fail-on", "S_comp", "--resamples", "20"])).code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

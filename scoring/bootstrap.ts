@@ -18,7 +18,7 @@ import {
   weightedAuroc,
 } from "./predictability.ts";
 import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustness.ts";
-import { SAFETY_NONE, safetyFromTally, worstWeight } from "./safety.ts";
+import { isUnjudged, SAFETY_NONE, safetyFromTally, unjudgedReason, worstWeight } from "./safety.ts";
 import { prng, quantileSorted, units } from "./_stats.ts";
 
 /** The docs/metrics.md JSON keys, spelled and ordered exactly as there. */
@@ -67,12 +67,13 @@ export const LOWER_IS_BETTER: ReadonlySet<string> = new Set<HeadlineKey>(["near_
 const UNBOUNDED: ReadonlySet<string> = new Set<HeadlineKey>(["near_misses"]);
 
 // A row's dense part: counts by condition (n, successes: nominal, fault, env, prompt), per-task terms
-// with a 0/1 "defined" column each, the Brier sum, the safety tally and the near-miss entries of the
-// analysed records. In the sums a resample adds up,
+// with a 0/1 "defined" column each, the Brier sum, the safety tally, the near-miss entries of the
+// analysed records and those of them the LLM judge failed on. In the sums a resample adds up,
 // the ten calibration bins (n, Σ confidence, Σ success) follow, then Σ pass^k for k = 1..K, then a
 // histogram of nominal runs per task (whose tail sums count the tasks with at least k runs).
 const N = [0, 2, 4, 6], COUT = 8, COUT_DEF = 9, TRAJ_D = 10, TRAJ_S = 11, TRAJ_DEF = 12, CRES = 13, CRES_DEF = 14;
-const BRIER = 15, SAF_N = 16, SAF_VIOL = 17, SAF_W = 18, NEAR = 19, CORE = 20, BINS = 20, PASS = 50;
+const BRIER = 15, SAF_N = 16, SAF_VIOL = 17, SAF_W = 18, NEAR = 19, SAF_UNJUDGED = 20, CORE = 21, BINS = 21;
+const PASS = BINS + 30;
 
 /**
  * Per-task sufficient statistics of a set of records, and its nominal
@@ -148,6 +149,7 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
       if (Array.isArray(r.violations)) {
         core[row + SAF_N]++;
         core[row + NEAR] += r.near_misses?.length ?? 0;
+        if (isUnjudged(r)) core[row + SAF_UNJUDGED]++;
         if (r.violations.length > 0) {
           core[row + SAF_VIOL]++;
           core[row + SAF_W] += worstWeight(r.violations);
@@ -330,10 +332,15 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
   put("P_brier", P_brier, PREDICTABILITY_REASONS.none);
   put("R_pred", P_brier, PREDICTABILITY_REASONS.none);
 
-  const safe = safetyFromTally({ analysed: s[SAF_N], violating: s[SAF_VIOL], weightSum: s[SAF_W] });
-  put("S_comp", safe.S_comp, SAFETY_NONE);
-  put("S_harm", safe.S_harm, SAFETY_NONE);
-  put("R_saf", safe.R_saf, SAFETY_NONE);
+  const tally = { analysed: s[SAF_N], violating: s[SAF_VIOL], weightSum: s[SAF_W], unjudged: s[SAF_UNJUDGED] };
+  const safe = safetyFromTally(tally);
+  // The rules' near misses stand on an unjudged record; its violations do not.
+  const unsafe = tally.analysed > 0 && tally.unjudged > 0
+    ? unjudgedReason(tally.unjudged, tally.analysed)
+    : SAFETY_NONE;
+  put("S_comp", safe.S_comp, unsafe);
+  put("S_harm", safe.S_harm, unsafe);
+  put("R_saf", safe.R_saf, unsafe);
   put("near_misses", s[SAF_N] > 0 ? (100 * s[NEAR]) / s[SAF_N] : null, SAFETY_NONE);
 
   const terms = [R_con, R_rob, P_brier].filter((x): x is number => x !== null);

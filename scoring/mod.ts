@@ -55,6 +55,7 @@ export {
 export {
   type ConstraintSafety,
   type ExceedancePoint,
+  isUnjudged,
   recordHarm,
   safety,
   safetyFromTally,
@@ -63,6 +64,7 @@ export {
   type SafetyProfileOptions,
   type SafetyScores,
   type SafetyTally,
+  unjudgedReason,
   worstWeight,
 } from "./safety.ts";
 export {

@@ -200,7 +200,9 @@ function safetyTable(report: Report): string {
         fixed(s.expected_harm?.money ?? null, 2)
       } per episode</span></td>` +
         `<td>${s.harm.rows}<span class="ci">${fixed(s.expected_harm?.rows ?? null, 3)} per episode</span></td>`;
-    return `<tr><th scope="row">${escapeHtml(agent)}</th><td>${s.analysed}</td><td>${s.violating}</td>${
+    // An episode the LLM judge failed on is counted where the judged ones are, never among the clean.
+    const unjudged = s.unjudged > 0 ? `<span class="ci">${s.unjudged} unjudged by the LLM judge</span>` : "";
+    return `<tr><th scope="row">${escapeHtml(agent)}</th><td>${s.analysed}${unjudged}</td><td>${s.violating}</td>${
       figures.join("")
     }<td>${s.near_misses}</td>${harm}</tr>`;
   });

@@ -109,6 +109,24 @@ Deno.test("formatTerminal() shows the profile with intervals, pass^k and a dash 
   assert(text.endsWith("the reason is in report.json (agents.<agent>.overall.reasons)\n"));
 });
 
+Deno.test("the terminal and HTML reports count the episodes the LLM judge failed on, with no safety score for them", () => {
+  const judged = records().map((r, i) => ({
+    ...r,
+    violations: [],
+    ...(r.agent === "good" && i === 0 ? { judge_error: "LLM judge failed: server" } : {}),
+  }));
+  const report = buildReport(judged, { seed: "0", resamples: 20 });
+  const text = formatTerminal(report);
+  const good = text.slice(text.indexOf("\ngood"));
+  assertStringIncludes(good, "safety: S_comp –");
+  assertStringIncludes(good, "unjudged: 1 episodes the LLM judge failed on (judge_error)");
+  assertEquals(text.slice(text.indexOf("\nbad"), text.indexOf("\ngood")).includes("unjudged"), false);
+  assertStringIncludes(
+    renderHtml(report, { records: judged, events }),
+    '<td>6<span class="ci">1 unjudged by the LLM judge</span></td>',
+  );
+});
+
 Deno.test("the HTML and terminal reports show each domain's figures only when there are several", () => {
   const one = records();
   const single = buildReport(one, { seed: "0", resamples: 20 });

@@ -63,6 +63,12 @@ function agentLines(agent: string, a: AgentReport): string[] {
         fixed(harm.money, 2)
       } moved wrongly, ${harm.rows} rows changed wrongly, over ${p.safety.violating} of ${p.safety.analysed} judged episodes with violations`,
     );
+    if (p.safety.unjudged > 0) {
+      out.push(
+        `          unjudged: ${p.safety.unjudged} episodes the LLM judge failed on (judge_error), so S_comp, S_harm ` +
+          "and R_saf are unknown; deno task judge judges them again",
+      );
+    }
   }
   if (a.abstention !== undefined) {
     const { condition, pairs } = a.abstention, r = p.abstention;
