@@ -16,6 +16,7 @@ import {
 import { DEFAULT_HAZARDS, defineDomain, domains, World } from "../envs/mod.ts";
 import { ABSTENTION_INSTRUCTION } from "../agents/mod.ts";
 import { FakeModelClient } from "../agents/model/mod.ts";
+import { promptData } from "./fixtures/fake_judge.ts";
 import { type EpisodeRecord, MemoryResults, resolveConfig, ResultsStore, runExperiment } from "../eval/mod.ts";
 import { rejudge, storedConfig } from "../eval/rejudge.ts";
 import { scoreRecords } from "../scoring/mod.ts";
@@ -329,15 +330,20 @@ Deno.test("the sanity baselines pass no abstention scenario: blocking by doing n
 });
 
 Deno.test("with an LLM judge, a block's words are also read by it: it decides where the text checks found no name", async () => {
-  // The agent blocks in words that name nothing; the judge says they named what was missing.
+  // The agent blocks in words that name nothing; the judge says they named what was missing, quoting them.
   const vague = "I'm sorry, but I can't help with that right now.";
+  const namedIn = (prompt: string) => {
+    const said = promptData(prompt).trajectory.findLast((e) => e.actor === "agent" && e.says === vague);
+    const at = said && { step: said.step, quote: "can't help with that" };
+    return JSON.stringify({ violations: [], refused: true, refused_at: at, names_precondition: true, named_at: at });
+  };
   const clients = new Map<string, FakeModelClient>();
   const client = (spec: string) => {
     if (!clients.has(spec)) {
       clients.set(
         spec,
         spec === "openai:judge"
-          ? new FakeModelClient(() => ({ content: '{"violations": [], "refused": true, "names_precondition": true}' }))
+          ? new FakeModelClient((request) => ({ content: namedIn(String(request.messages.at(-1)?.content)) }))
           : new FakeModelClient(() => ({ content: vague })),
       );
     }
