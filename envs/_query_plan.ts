@@ -1,10 +1,12 @@
 // Whether a query plan is bounded by the rows it reads from tables (private to envs/). `Store.query()`
-// reads every table through a view that counts its rows, so a loop over a table always counts; a
-// loop over something the query made itself (a WITH result, a sub-select, a VALUES list, a table
-// function) does not. Such a loop is safe where it runs once; nested inside another loop, or inside
-// a sub-select run once per row, it multiplies uncounted work (a cross join of two WITH results), so
-// the plan is refused. An index look-up into a made result (SQLite's automatic index) is allowed:
-// it reads the matching rows only.
+// reads every table through a view that counts its rows and stops the query when they run out, so a
+// loop over a table always counts; a loop over something the query made itself (a WITH result, a
+// sub-select, a VALUES list, a table function such as json_each) does not. Such a loop is safe where
+// it runs once, around the others: its rows are bounded by what made them, and each of them pays for
+// the counted reads inside it. Nested inside another loop, or inside a sub-select run once per row,
+// it multiplies uncounted work (a join of two WITH results), so the plan is refused, whether it scans
+// the made result or looks rows up in it by an automatic index (a join on a column of few values is
+// nearly a cross join).
 
 /** One row of `EXPLAIN QUERY PLAN`. */
 export interface PlanRow {
@@ -18,9 +20,6 @@ const LOOP = /^(SCAN|SEARCH) /;
 const TABLE_LOOP = /^(SCAN|SEARCH) main\./;
 // Made results that are always small: one row.
 const ONE_ROW = /^SCAN CONSTANT ROW/;
-// Table functions whose rows come from their arguments (a JSON text, a table's columns): bounded by the
-// length of a value. Any other table function is refused: its rows are not bounded by anything read.
-const BOUNDED_FUNCTION = /^SCAN (json_each|json_tree|pragma_\w+) VIRTUAL TABLE/;
 
 /**
  * Why a plan is not bounded by the rows it reads, in words for the agent; `null` when it is.
@@ -48,11 +47,12 @@ export function unboundedPlan(rows: readonly PlanRow[]): string | null {
       const isLoop = LOOP.test(d);
       const inner = repeated || (isLoop && loops > 0);
       if (isLoop) loops++;
-      if (/VIRTUAL TABLE/.test(d) && !BOUNDED_FUNCTION.test(d)) {
-        return `it reads a table function (${d.replace(LOOP, "").split(" ")[0]}) whose rows are not bounded`;
-      }
-      if (isLoop && inner && /^SCAN /.test(d) && !TABLE_LOOP.test(d) && !ONE_ROW.test(d)) {
-        return `it scans ${madeName(d)} once for every row of another loop (a join without a condition on a table?)`;
+      // A table function's loop names the table function's alias, and is never a table of main.
+      const made = isLoop && (/VIRTUAL TABLE/.test(d) || !TABLE_LOOP.test(d)) && !ONE_ROW.test(d);
+      if (made && inner) {
+        return `it ${/^SCAN /.test(d) ? "scans" : "looks up"} ${
+          madeName(d)
+        } once for every row of another loop (join tables directly, or put the made result first with CROSS JOIN)`;
       }
       stack.push({ id: k.id, repeated: inner || /^CORRELATED /.test(d) });
     }
@@ -61,7 +61,8 @@ export function unboundedPlan(rows: readonly PlanRow[]): string | null {
 }
 
 function madeName(detail: string): string {
-  const m = detail.match(/^SCAN (\d+-ROW VALUES CLAUSE|\(subquery-\d+\)|[^\s]+)/);
+  if (/VIRTUAL TABLE/.test(detail)) return "a table function (json_each, a pragma)";
+  const m = detail.match(/^(?:SCAN|SEARCH) (\d+-ROW VALUES CLAUSE|\(subquery-\d+\)|[^\s]+)/);
   const what = m?.[1] ?? "a made result";
   if (what.endsWith("VALUES CLAUSE")) return "a VALUES list";
   if (what.startsWith("(subquery")) return "a sub-select";

@@ -34,7 +34,14 @@ const WRITE_ACTIONS = new Set([
 ]);
 const SQLITE_OK = 0;
 const SQLITE_DENY = 1;
+const SQLITE_FUNCTION = 31;
 const SQLITE_RECURSIVE = 33;
+// Functions whose answer is the connection's history (earlier episodes' writes), not its data.
+const HISTORY_FUNCTIONS = new Set(["changes", "total_changes", "last_insert_rowid"]);
+// randomblob() answers NULL past this many bytes (SQLite's uses are ids of 16).
+const RANDOMBLOB_BYTES = 65_536;
+// Columns a query's result may have (SQLite's limit while it runs): with the value limit, a row is bounded.
+const QUERY_COLUMNS = 100;
 
 /**
  * What SQL reads for `'now'` and `random()` while a tool runs: the episode's simulated clock and a
@@ -65,7 +72,7 @@ export const QUERY_LIMITS: Readonly<QueryLimits> = {
   maxRows: 200,
   maxReads: 1_000_000,
   maxLength: 20_000,
-  maxValueBytes: 1_000_000,
+  maxValueBytes: 100_000,
 };
 
 /** What `Store.query()` hands back. */
@@ -124,35 +131,82 @@ const pristineCalls = new Map<string, StatementSync>();
 const dateAnswers = new Map<string, SqlValue>();
 
 // SQLite's own date function on a connection where nothing is replaced (args hold no 'now' by then).
+// It never throws (see `#replaceHostFunctions`); answers of short arguments are kept.
 function builtinDate(name: string, args: SqlValue[]): SqlValue {
-  const key = JSON.stringify([
-    name,
-    args.map((a) => typeof a === "bigint" ? `${a}n` : a instanceof Uint8Array ? [...a] : a),
-  ]);
-  if (dateAnswers.has(key)) return dateAnswers.get(key)!;
-  pristine ??= new DatabaseSync(":memory:");
-  const sql = `SELECT ${name}(${args.map(() => "?").join(", ")}) AS v`;
-  let stmt = pristineCalls.get(sql);
-  if (!stmt) {
-    stmt = pristine.prepare(sql);
-    pristineCalls.set(sql, stmt);
-  }
+  const key = JSON.stringify([name, args.map((a) => typeof a === "bigint" ? `${a}n` : a)]);
+  const keep = key.length <= 200 && !args.some((a) => a instanceof Uint8Array);
+  if (keep && dateAnswers.has(key)) return dateAnswers.get(key)!;
   let v: SqlValue;
   try {
+    pristine ??= new DatabaseSync(":memory:");
+    const sql = `SELECT ${name}(${args.map(() => "?").join(", ")}) AS v`;
+    let stmt = pristineCalls.get(sql);
+    if (!stmt) {
+      stmt = pristine.prepare(sql);
+      // deno-lint-ignore no-explicit-any
+      (stmt as any).setReadBigInts(true);
+      pristineCalls.set(sql, stmt);
+    }
     v = (stmt.get(...args) as { v: SqlValue }).v;
   } catch {
     v = null;
   }
-  if (dateAnswers.size > 10_000) dateAnswers.clear();
-  dateAnswers.set(key, v);
+  if (keep) {
+    if (dateAnswers.size >= 10_000) dateAnswers.clear();
+    dateAnswers.set(key, v);
+  }
   return v;
 }
 
-// "main." before a name, however it is quoted; read in SQL without its string literals and comments.
+// A value as SQLite's date functions read it: a blob as text, and text up to its first NUL.
+function asDateText(value: SqlValue): SqlValue {
+  const text = value instanceof Uint8Array ? new TextDecoder().decode(value) : value;
+  return typeof text === "string" && text.includes("\0") ? text.slice(0, text.indexOf("\0")) : text;
+}
+
+// "main." before a name, however it is quoted; read in SQL whose string literals and comments are blanked.
 const MAIN_SCHEMA = /(^|[^\w$])(main|"main"|`main`|\[main\])\s*\./i;
 
-function withoutLiterals(sql: string): string {
-  return sql.replace(/'(?:[^']|'')*'?|--[^\n]*|\/\*[\s\S]*?(\*\/|$)/g, " ");
+// SQL with its string literals and comments blanked, read left to right as SQLite's tokenizer does, so
+// a quote or a comment mark inside a quoted name is not taken for one; `null` when a quoted name
+// holds a dot (a name such as "main.x" would read as a table of main in the query's plan).
+function withoutLiterals(sql: string): string | null {
+  let out = "";
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i];
+    const close = c === "'" ? "'" : c === '"' ? '"' : c === "`" ? "`" : c === "[" ? "]" : null;
+    if (close !== null) {
+      let j = i + 1;
+      while (j < sql.length) {
+        if (sql[j] === close) {
+          if (close !== "]" && sql[j + 1] === close) {
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        j++;
+      }
+      const body = sql.slice(i, j + 1);
+      if (c === "'") out += " ";
+      else if (body.slice(1, -1).includes(".")) return null;
+      else out += body;
+      i = j + 1;
+    } else if (sql.startsWith("--", i)) {
+      const end = sql.indexOf("\n", i);
+      out += " ";
+      i = end < 0 ? sql.length : end;
+    } else if (sql.startsWith("/*", i)) {
+      const end = sql.indexOf("*/", i + 2);
+      out += " ";
+      i = end < 0 ? sql.length : end + 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 function quoteName(name: string): string {
@@ -188,7 +242,7 @@ export class Store {
 
   #env: SqlEnv | null = null;
   // While `query()` runs: rows left to read, whether they ran out, and why the authorizer refused.
-  #bounded: { left: number; exhausted: boolean; refused: string | null } | null = null;
+  #bounded: { left: number; exhausted: boolean; refused: string | null; stop: string } | null = null;
   #ddl = false;
 
   private constructor(db: DatabaseSync) {
@@ -200,17 +254,21 @@ export class Store {
     }
     // `setAuthorizer` exists at run time but not yet in Deno's type declarations.
     (this.#db as unknown as {
-      setAuthorizer(fn: (action: number) => number): void;
-    }).setAuthorizer((action) => this.#authorize(action));
+      setAuthorizer(fn: (action: number, a: string | null, b: string | null) => number): void;
+    }).setAuthorizer((action, _a, b) => this.#authorize(action, b));
     this.#replaceHostFunctions();
   }
 
-  #authorize(action: number): number {
+  #authorize(action: number, fn: string | null): number {
     if (this.#ddl) return SQLITE_OK;
     const bounded = this.#bounded;
     if (bounded) {
       if (WRITE_ACTIONS.has(action)) {
         bounded.refused ??= "it would change the database";
+        return SQLITE_DENY;
+      }
+      if (action === SQLITE_FUNCTION && HISTORY_FUNCTIONS.has((fn ?? "").toLowerCase())) {
+        bounded.refused ??= `it calls ${fn}(), which reads what earlier statements did, not the data`;
         return SQLITE_DENY;
       }
       if (action === SQLITE_RECURSIVE) {
@@ -224,37 +282,50 @@ export class Store {
   // A user function must never throw: an exception in one leaves node:sqlite's statement hanging.
   #replaceHostFunctions(): void {
     const db = this.#db;
-    db.function("__ark_read", { deterministic: false }, (_row: SqlValue) => {
+    // Integers past 2^53 reach a function as bigints (as numbers node:sqlite would throw before it runs).
+    const big = { useBigIntArguments: true };
+    // Once the rows run out it answers a value longer than the query's length limit: SQLite stops the
+    // statement with "string or blob too big" (a throw would hang it), and query() says why.
+    db.function("__ark_read", { ...big, deterministic: false }, (_row: SqlValue) => {
       const b = this.#bounded;
       if (!b) return 1;
       if (b.left <= 0) {
         b.exhausted = true;
-        return 0;
+        return b.stop;
       }
       b.left--;
       return 1;
     });
-    db.function("random", { deterministic: false }, () => {
+    db.function("random", { ...big, deterministic: false }, () => {
       const env = this.#env;
       if (!env) return null;
       // SQLite's is a 64-bit integer; this one stays within JavaScript's exact integers.
       return Math.floor((env.random() * 2 - 1) * Number.MAX_SAFE_INTEGER);
     });
-    db.function("randomblob", { deterministic: false }, (n: SqlValue) => {
+    db.function("randomblob", { ...big, deterministic: false }, (n: SqlValue) => {
       const env = this.#env;
-      const size = Math.max(1, Math.floor(Number(n) || 0));
-      if (!env || size > QUERY_LIMITS.maxValueBytes) return null;
+      const asked = typeof n === "bigint" ? (n > 1_000_000n ? 1_000_001 : Number(n)) : Math.floor(Number(n) || 0);
+      const size = Math.max(1, asked);
+      if (!env || size > RANDOMBLOB_BYTES) return null;
+      // One draw seeds the bytes (xorshift32), so a long blob costs no more draws than a short one.
+      let x = Math.floor(env.random() * 2 ** 32) >>> 0 || 1;
       const out = new Uint8Array(size);
-      for (let i = 0; i < size; i++) out[i] = Math.floor(env.random() * 256);
+      for (let i = 0; i < size; i++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        out[i] = x & 255;
+      }
       return out;
     });
     for (const name of DATE_FUNCTIONS) {
       // Deterministic as SQLite's own are within a statement ('now' is one time for a whole call), so a
       // date of the query's parameters is worked out once, not on every row.
-      db.function(name, { deterministic: true, varargs: true }, (...args: SqlValue[]) => {
-        // Without a time value a date function means now (`date()`); timediff() and strftime() need theirs.
+      db.function(name, { ...big, deterministic: true, varargs: true }, (...args: SqlValue[]) => {
+        // Without a time value a date function means now (`date()`); strftime() and timediff() need theirs.
+        if (name === "strftime" && args.length === 0) return null;
         const at = name === "strftime" ? 1 : 0;
-        const given = args.length > at ? args : [...args, "now"];
+        const given = (args.length > at || name === "timediff" ? args : [...args, "now"]).map(asDateText);
         const out: SqlValue[] = [];
         for (const [i, a] of given.entries()) {
           if (typeof a === "string" && NOW.test(a)) {
@@ -311,12 +382,15 @@ export class Store {
       throw new QueryRefused(`it is ${sql.length} characters long; at most ${lim.maxLength} are accepted`);
     }
     // A table named with its schema would be read around the view that counts its rows.
-    if (MAIN_SCHEMA.test(withoutLiterals(sql))) throw new QueryRefused('it names the schema "main": name tables alone');
-    const db = this.#db as unknown as DatabaseSync & { limits: { length: number } };
+    const bare = withoutLiterals(sql);
+    if (bare === null) throw new QueryRefused("a quoted name holds a dot: name tables and columns without one");
+    if (MAIN_SCHEMA.test(bare)) throw new QueryRefused('it names the schema "main": name tables alone');
+    const db = this.#db as unknown as DatabaseSync & { limits: { length: number; column: number } };
     const tables = (db.prepare(
       "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
     const lengthBefore = db.limits.length;
+    const columnsBefore = db.limits.column;
     this.#ddl = true;
     try {
       for (const t of tables) {
@@ -330,10 +404,12 @@ export class Store {
     } finally {
       this.#ddl = false;
     }
-    const state = { left: lim.maxReads, exhausted: false, refused: null as string | null };
+    const state = { left: lim.maxReads, exhausted: false, refused: null as string | null, stop: "" };
     this.#bounded = state;
     try {
       db.limits.length = lim.maxValueBytes;
+      db.limits.column = QUERY_COLUMNS;
+      state.stop = "x".repeat(lim.maxValueBytes + 1);
       // node:sqlite's iterate() ends quietly on an error, so the rows are taken whole, one more than
       // are handed back; the columns are named by the query as written.
       const limited = `SELECT * FROM (\n${sql}\n) LIMIT ${lim.maxRows + 1}`;
@@ -358,11 +434,17 @@ export class Store {
       if (unbounded !== null) throw new QueryRefused(unbounded);
       // `setReturnArrays` exists at run time but not yet in Deno's type declarations.
       (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+      stmt.setReadBigInts(true);
       let rows: SqlValue[][];
       try {
         rows = stmt.all() as unknown as SqlValue[][];
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
+        if (state.exhausted) {
+          throw new QueryRefused(
+            `it read more than ${lim.maxReads} rows from tables; narrow it (a WHERE, a join condition) and try again`,
+          );
+        }
         if (/out of memory/i.test(message)) {
           throw new QueryRefused(`it needed more memory than SQLite may have (${SQLITE_HEAP_LIMIT / 2 ** 30} GiB)`);
         }
@@ -376,10 +458,21 @@ export class Store {
           `it read more than ${lim.maxReads} rows from tables; narrow it (a WHERE, a join condition) and try again`,
         );
       }
-      return { columns, rows: rows.slice(0, lim.maxRows), truncated: rows.length > lim.maxRows };
+      // Integers are read as bigints (a number past 2^53 would be an error) and handed back as numbers
+      // where they fit.
+      const fit = (v: SqlValue) =>
+        typeof v === "bigint" && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number(v)
+          : v;
+      return {
+        columns,
+        rows: rows.slice(0, lim.maxRows).map((r) => r.map(fit)),
+        truncated: rows.length > lim.maxRows,
+      };
     } finally {
       this.#bounded = null;
       db.limits.length = lengthBefore;
+      db.limits.column = columnsBefore;
       this.#ddl = true;
       try {
         for (const t of tables) db.exec(`DROP VIEW IF EXISTS temp.${quoteName(t)}`);

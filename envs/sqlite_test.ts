@@ -99,6 +99,24 @@ Deno.test("Store.query() refuses what its reads do not bound, saying why, and le
   assertStringIncludes(refused("DELETE FROM n"), "change the database");
   assertStringIncludes(refused("SELECT 1 " + " ".repeat(20_000)), "characters long");
   assertStringIncludes(refused("SELECT length(zeroblob(2000000))"), "longer than");
+  assertStringIncludes(refused('SELECT count(*) AS "--" FROM main.n a, main.n b'), 'names the schema "main"');
+  assertStringIncludes(refused('SELECT count(*) FROM n AS "main.x"'), "a quoted name holds a dot");
+  assertStringIncludes(refused("SELECT total_changes(), last_insert_rowid()"), "earlier statements");
+  assertStringIncludes(
+    refused("WITH x AS MATERIALIZED (SELECT k FROM n) SELECT count(*) FROM x a JOIN x b ON a.k = b.k"),
+    "looks up",
+  );
+  assertStringIncludes(refused("SELECT count(*) FROM n, json_each('[1,2]')"), "a table function");
+  // Free rows around counted ones stop the query once the count runs out.
+  assertStringIncludes(
+    refused(
+      "SELECT count(*) FROM json_each('[' || substr(replace(hex(zeroblob(5000)), '00', '0,'), 1, 9999) || ']') j CROSS JOIN n",
+      {
+        maxReads: 10_000,
+      },
+    ),
+    "more than 10000 rows",
+  );
   // Words inside a string are not SQL, and a join on a condition reads what it needs.
   assertEquals(store.query("SELECT 'main.n' AS s").rows, [["main.n"]]);
   assertEquals(store.query("SELECT count(*) FROM n a JOIN n b ON b.v = a.v").rows, [[300]]);
@@ -120,6 +138,19 @@ Deno.test("Store.withEnv(): 'now' and random() come from the environment given, 
   assertEquals([a?.d, a?.t, a?.u], ["2025-03-01", "2025-03-02 09:00:00", Date.parse("2025-03-01T09:00:00Z") / 1000]);
   assertEquals(store.withEnv(env(1), () => store.get(sql))?.r, a?.r);
   assertEquals({ ...store.get(sql) }, { d: null, t: null, u: null, r: null });
+  // 'now' as a blob or cut by a NUL is still the environment's, and a zone is still none.
+  const odd =
+    "SELECT date(x'6e6f77') AS b, datetime('now' || char(0)) AS z, datetime('2024-01-01 12:00', 'localtime' || char(0)) AS l";
+  assertEquals({ ...store.withEnv(env(1), () => store.get(odd)) }, {
+    b: "2025-03-01",
+    z: "2025-03-01 09:00:00",
+    l: "2024-01-01 12:00:00",
+  });
+  // Integers past 2^53 and wrong argument counts are NULL, not a hang.
+  assertEquals(
+    { ...store.get("SELECT date(9223372036854775807) AS a, timediff('2020-01-01') AS b, strftime() AS c") },
+    { a: null, b: null, c: null },
+  );
   // A date function on a given date answers as SQLite's own.
   assertEquals(store.get("SELECT date('2024-02-28', '+1 day') AS d")?.d, "2024-02-29");
 });
