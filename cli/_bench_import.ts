@@ -3,11 +3,11 @@
 // temporary results folder (replayed, graded, judged, stored, reported), or, without τ-bench's data,
 // an ark experiment's own episodes written as chat transcripts and imported back. Private to cli/.
 import { defaultTauBenchDomain } from "../envs/mod.ts";
-import { chatTranscript, runImport } from "../eval/import/mod.ts";
+import { chatTranscript, runImport } from "../interop/import/mod.ts";
 import { resolveConfig } from "../eval/config.ts";
 import { runExperiment } from "../eval/run.ts";
 import { MemoryResults } from "../eval/store.ts";
-import { hasTauBench, tauBenchFolder } from "../eval/tau_data.ts";
+import { hasTauBench, tauBenchFolder } from "../interop/tau_data.ts";
 
 /** How fast an import is. */
 export interface ImportBench {

@@ -4,7 +4,7 @@
 // records.jsonl and the reports). Private to cli/.
 import { resolveConfig, type ResolvedConfig, type Suite } from "../eval/config.ts";
 import { writeRecordsJsonl } from "../eval/records.ts";
-import { writeReports } from "../eval/report/mod.ts";
+import { writeReports } from "../report/mod.ts";
 import { runExperiment } from "../eval/run.ts";
 import { ResultsStore } from "../eval/store.ts";
 

@@ -25,7 +25,7 @@
  */
 import { type Domain, domains, Rng, sameChanges, type ToolCall, World } from "../envs/mod.ts";
 import type { RowChange } from "../envs/mod.ts";
-import { hasTauBench, tauBenchFolder, tauBenchRoot } from "../eval/tau_data.ts";
+import { hasTauBench, tauBenchFolder, tauBenchRoot } from "../interop/tau_data.ts";
 import { benchScoring, type ScoreBench } from "./_bench_score.ts";
 import { benchJudge, type JudgeBench } from "./_bench_judge.ts";
 import { benchImport, type ImportBench } from "./_bench_import.ts";

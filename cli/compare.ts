@@ -26,7 +26,7 @@ import {
   type Comparison,
   isMetricKey,
   type MetricComparison,
-} from "../eval/compare.ts";
+} from "../report/compare.ts";
 
 /** Usage text of `deno task compare`. */
 export const USAGE = `Usage: deno task compare A B [flags]

@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { formatComparison, main, parseCompareArgs, regressions } from "./compare.ts";
-import { compareRecords } from "../eval/compare.ts";
+import { compareRecords } from "../report/compare.ts";
 import type { EpisodeRecord } from "../scoring/mod.ts";
 
 Deno.test("parseCompareArgs() reads two sources and the flags, in any order", () => {

@@ -33,8 +33,8 @@ import {
 } from "../eval/config.ts";
 import { writeRecordsJsonl } from "../eval/records.ts";
 import { appendingSink } from "../eval/records_append.ts";
-import { replayConfig, replayStorePath } from "../eval/replay_config.ts";
-import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
+import { replayConfig, replayStorePath } from "../eval/rerun.ts";
+import { REPORT_FILES, writeReports } from "../report/mod.ts";
 import { type Progress, runExperiment } from "../eval/run.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
 import { MODEL_CACHE_FILE, modelSpecs, replayCachePath, RunModels, unpricedModels } from "../eval/models.ts";

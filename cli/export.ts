@@ -1,7 +1,7 @@
 /**
  * `deno task export DIR --format csv|otlp [--out FILE]`: an experiment's records as CSV for
- * spreadsheets and pandas (`eval/export/csv.ts`), or its trajectories as OpenTelemetry traces in
- * OTLP/JSON following the GenAI semantic conventions (`eval/export/otlp.ts`), to FILE or stdout.
+ * spreadsheets and pandas (`interop/export/csv.ts`), or its trajectories as OpenTelemetry traces in
+ * OTLP/JSON following the GenAI semantic conventions (`interop/export/otlp.ts`), to FILE or stdout.
  * Records come from the results store `DIR/results.sqlite`, or from `DIR/records.jsonl` when there is
  * no store (CSV only: the trajectories are in the store alone).
  *
@@ -12,8 +12,8 @@
 import { parsedOr, readDirArgs } from "./_flags.ts";
 import type { EpisodeEvent } from "../envs/mod.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
-import { type AnyRecord, recordsCsv } from "../eval/export/csv.ts";
-import { otlpLines } from "../eval/export/otlp.ts";
+import { type AnyRecord, recordsCsv } from "../interop/export/csv.ts";
+import { otlpLines } from "../interop/export/otlp.ts";
 import { sortRecords } from "../eval/records.ts";
 import { errorReason, MAX_WHOLE_BYTES } from "../eval/fs_errors.ts";
 

@@ -5,9 +5,9 @@
  * @module
  */
 import { readFlags } from "./_flags.ts";
-import { hasTauBench, tauBenchFolder } from "../eval/tau_data.ts";
+import { hasTauBench, tauBenchFolder } from "../interop/tau_data.ts";
 import { defaultTauBenchDomain } from "../envs/mod.ts";
-import { replayDomains, type ReplayedTask, replayTau, writeReplay } from "../eval/replay.ts";
+import { goldDomains, goldFinalStates, type GoldTask, writeGoldStates } from "../interop/tau_gold.ts";
 import { errorReason } from "../eval/fs_errors.ts";
 
 // The domain replayed when --domain is not given: the first registered one that declares `tauBench`.
@@ -22,7 +22,7 @@ states, computed by ark's worlds. (To run an experiment again from its model cac
 deno task eval --replay DIR.)
 
 Flags:
-  --domain NAME   domain of the data: ${replayDomains().join(", ")} (default "${DEFAULT_DOMAIN ?? ""}")
+  --domain NAME   domain of the data: ${goldDomains().join(", ")} (default "${DEFAULT_DOMAIN ?? ""}")
   --data DIR      folder holding τ-bench's db.json and tasks_test.json (default: the domain's
                   folder in $ARK_TAU_BENCH, else in ../shared/tau-bench beside the repository)
   --split S       τ-bench's task split: test (default), train or dev, where the data have it
@@ -66,8 +66,8 @@ export function parseGoldArgs(args: readonly string[]): GoldArgs | "help" {
   if (domain === undefined) {
     throw new TypeError("Cannot replay the gold actions: no domain declares τ-bench's data (`tauBench`)");
   }
-  if (!replayDomains().includes(domain)) {
-    const accepted = replayDomains().map((d) => `"${d}"`).join(", ");
+  if (!goldDomains().includes(domain)) {
+    const accepted = goldDomains().map((d) => `"${d}"`).join(", ");
     throw new TypeError(`Unknown domain "${domain}" for --domain: expected one of ${accepted}`);
   }
   if (values.out === undefined) throw new TypeError("Missing --out FILE: the file to write");
@@ -88,7 +88,7 @@ function checkWritable(path: string): void {
 
 /** Runs the CLI and returns its exit code: 0 done, 2 bad flags, unreadable data or an unwritable output. */
 export function main(args: readonly string[]): number {
-  let replayed: Iterable<ReplayedTask>;
+  let replayed: Iterable<GoldTask>;
   let out: string;
   try {
     const parsed = parseGoldArgs(args);
@@ -101,7 +101,7 @@ export function main(args: readonly string[]): number {
       throw new Error(`τ-bench data not found at "${parsed.data}": pass --data DIR or set ARK_TAU_BENCH`);
     }
     // Validates the domain and loads the data; nothing is replayed or written yet.
-    replayed = replayTau(parsed.domain, parsed.data, { split: parsed.split });
+    replayed = goldFinalStates(parsed.domain, parsed.data, { split: parsed.split });
     checkWritable(out);
   } catch (err) {
     // Bad flags (TypeError), data that cannot be loaded and an output that cannot be written.
@@ -111,7 +111,7 @@ export function main(args: readonly string[]): number {
     }
     throw err;
   }
-  const count = writeReplay(replayed, out);
+  const count = writeGoldStates(replayed, out);
   console.log(`Wrote ${count} final states to ${out}`);
   return 0;
 }

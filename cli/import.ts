@@ -10,9 +10,9 @@
  */
 import { defaultTauBenchDomain, tauBenchDomains } from "../envs/mod.ts";
 import { readFlags } from "./_flags.ts";
-import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../eval/import/mod.ts";
-import type { ImportReport } from "../eval/report/mod.ts";
-import { REPORT_FILES } from "../eval/report/mod.ts";
+import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../interop/import/mod.ts";
+import type { ImportReport } from "../report/mod.ts";
+import { REPORT_FILES } from "../report/mod.ts";
 import { ResultsStoreError } from "../eval/store.ts";
 
 /** Usage text of `deno task import`. */

@@ -20,9 +20,9 @@ import { MODEL_CACHE_FILE, replayCachePath, RunModels } from "../eval/models.ts"
 import { preflight, PreflightError } from "../eval/preflight.ts";
 import { writeRecordsJsonl } from "../eval/records.ts";
 import { rejudge, storedConfig } from "../eval/rejudge.ts";
-import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
+import { REPORT_FILES, writeReports } from "../report/mod.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
-import { IMPORT_NOTE, type ImportSummary } from "../eval/import/mod.ts";
+import { IMPORT_NOTE, type ImportSummary } from "../interop/import/mod.ts";
 import { formatDollars } from "../eval/usage.ts";
 
 /** Usage text of `deno task judge`. */

@@ -12,7 +12,7 @@
  */
 import { parsedOr, readFlags, wholeFlag } from "./_flags.ts";
 import { writeRecordsJsonl } from "../eval/records.ts";
-import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
+import { REPORT_FILES, writeReports } from "../report/mod.ts";
 import { MODEL_CACHE_FILE } from "../eval/models.ts";
 import { cellText, mergeShards, type MergeSummary, ShardError, shardText } from "../eval/shard.ts";
 import { ResultsStoreError } from "../eval/store.ts";

@@ -9,9 +9,9 @@
  */
 import { parsedOr, readDirArgs, wholeFlag } from "./_flags.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
-import { REPORT_FILES, writeReports } from "../eval/report/mod.ts";
-import type { ImportSummary } from "../eval/import/episodes.ts";
-import { IMPORT_NOTE } from "../eval/import/mod.ts";
+import { REPORT_FILES, writeReports } from "../report/mod.ts";
+import type { ImportSummary } from "../report/imported.ts";
+import { IMPORT_NOTE } from "../interop/import/mod.ts";
 
 /** Usage text of `deno task report`. */
 export const USAGE = `Usage: deno task report DIR [flags]

@@ -5,8 +5,8 @@
  * the runner (concurrent episodes, a cost budget), the language models of a run
  * behind a model cache (live or replayed) and the checks before it starts, the
  * results store (SQLite, resumable) and its in-memory fake, episode records as
- * JSON Lines, the reports (terminal, report.json, report.html), model usage, and
- * the comparison of two experiments for release gating.
+ * JSON Lines, model usage, and shards. The reports and the comparison of two
+ * experiments live in `report/`; other tools' formats in `interop/`.
  *
  * @example
  * ```ts ignore
@@ -44,7 +44,7 @@ export {
   writeRecordsJsonl,
 } from "./records.ts";
 export { type AppendingSink, appendingSink } from "./records_append.ts";
-export { REPLAY_SETTINGS, replayConfig, type ReplayConfigOptions, replayStorePath } from "./replay_config.ts";
+export { REPLAY_SETTINGS, replayConfig, type ReplayConfigOptions, replayStorePath } from "./rerun.ts";
 export { episodeCost, type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
 export {
   baseUrlOf,
@@ -102,45 +102,6 @@ export {
   userSpec,
 } from "./config.ts";
 export * from "./conditions/mod.ts";
-export {
-  type AgentComparison,
-  type CompareOptions,
-  compareRecords,
-  type Comparison,
-  isMetricKey,
-  type MetricComparison,
-  type Verdict,
-} from "./compare.ts";
-export {
-  type AgentSummary,
-  type EventSource,
-  formatReport,
-  passHatK,
-  REPORT_FILES,
-  summarize,
-  type SummarizeOptions,
-  SUMMARY_SCORES,
-  writeReports,
-  type WriteReportsOptions,
-} from "./report/mod.ts";
-export {
-  type CallCheck,
-  type ChatMessage,
-  chatTranscript,
-  IMPORT_NOTE,
-  type ImportedEpisode,
-  ImportError,
-  type ImportResult,
-  type ImportSummary,
-  readArkTranscripts,
-  readTauBenchResults,
-  replayChat,
-  type ReplayedChat,
-  type ResultMismatch,
-  runImport,
-  type RunImportOptions,
-  type ToolFidelity,
-} from "./import/mod.ts";
 export {
   cellText,
   claimShard,

@@ -3,15 +3,9 @@
 // one from successive polls. Private to server/.
 import { canonicalJson } from "../envs/mod.ts";
 import { storedConfig } from "../eval/rejudge.ts";
-import {
-  type EpisodeRecord,
-  experimentCells,
-  REPORT_FILES,
-  ResultsStore,
-  ResultsStoreError,
-  summarize,
-} from "../eval/mod.ts";
-import { compareText } from "../eval/report/mod.ts";
+import { type EpisodeRecord, experimentCells, ResultsStore, ResultsStoreError } from "../eval/mod.ts";
+import { REPORT_FILES, summarize } from "../report/mod.ts";
+import { compareText } from "../report/mod.ts";
 
 /** The store file of an experiment folder. */
 export const STORE_FILE = "results.sqlite";

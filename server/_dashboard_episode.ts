@@ -5,7 +5,7 @@
 import type { EpisodeEvent } from "../envs/mod.ts";
 import type { EpisodeRecord, Violation } from "../eval/mod.ts";
 import { experimentPath, page } from "./_dashboard_html.ts";
-import { escapeHtml, fixed } from "../eval/report/mod.ts";
+import { escapeHtml, fixed } from "../report/mod.ts";
 
 const MAX_JSON = 6000;
 

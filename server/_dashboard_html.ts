@@ -2,7 +2,7 @@
 // and numbers are the report's `escapeHtml()` and `fixed()`). Every page is one self-contained
 // document (inline style, small inline scripts, no network but its own server). Private to server/.
 import type { CellKey } from "../eval/mod.ts";
-import { escapeHtml } from "../eval/report/mod.ts";
+import { escapeHtml } from "../report/mod.ts";
 
 /** A time as UTC `YYYY-MM-DD HH:MM:SS`, or "–". */
 export function when(ms: number | null): string {

@@ -1,9 +1,10 @@
 // The dashboard's pages over a results folder: the experiment list, one experiment (live progress,
 // headline, report, episodes) and the comparison of two. Private to server/.
-import { compareCells, type Comparison, type EpisodeRecord } from "../eval/mod.ts";
+import { compareCells, type EpisodeRecord } from "../eval/mod.ts";
+import type { Comparison } from "../report/mod.ts";
 import type { BrokenExperiment, ExperimentView, Headline, ProgressView } from "./_dashboard_data.ts";
 import { bar, duration, episodePath, experimentPath, page, table, when } from "./_dashboard_html.ts";
-import { escapeHtml, fixed } from "../eval/report/mod.ts";
+import { escapeHtml, fixed } from "../report/mod.ts";
 
 /** Whether a listed experiment could be read. */
 export function isView(x: ExperimentView | BrokenExperiment): x is ExperimentView {

@@ -9,16 +9,9 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import {
-  type CellKey,
-  compareRecords,
-  type Condition,
-  CONDITIONS,
-  REPORT_FILES,
-  type ResultsStore,
-  ResultsStoreError,
-} from "../eval/mod.ts";
-import { buildReport, renderHtml } from "../eval/report/mod.ts";
+import { type CellKey, type Condition, CONDITIONS, type ResultsStore, ResultsStoreError } from "../eval/mod.ts";
+import { compareRecords, REPORT_FILES } from "../report/mod.ts";
+import { buildReport, renderHtml } from "../report/mod.ts";
 import { type ExperimentView, RateMeter, ResultsFolder, unsafeName } from "./_dashboard_data.ts";
 import { messagePage, page } from "./_dashboard_html.ts";
 import { compareForm, comparisonBody, experimentPage, indexPage } from "./_dashboard_pages.ts";

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { replayTau } from "../eval/replay.ts";
+import { goldFinalStates } from "../interop/tau_gold.ts";
 import { tauBenchTests } from "./fixtures/tau_bench.ts";
 
 // τ-bench's fixtures are read at test time from their own folder, never copied into the repo; the
@@ -41,10 +41,10 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-tau.test("replayTau() reproduces every visible τ-bench airline gold final state", () => {
+tau.test("goldFinalStates() reproduces every visible τ-bench airline gold final state", () => {
   const byTask = new Map(patches.map((p) => [p.task_id, p]));
   let compared = 0;
-  for (const { task, state } of replayTau("airline", tau.folder, { tasks: [...byTask.keys()] })) {
+  for (const { task, state } of goldFinalStates("airline", tau.folder, { tasks: [...byTask.keys()] })) {
     const patch = byTask.get(task)!;
     assertEquals(sortKeys(state), sortKeys(goldState(patch)), `task ${task}`);
     compared++;

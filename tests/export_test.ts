@@ -3,7 +3,7 @@
 // store gives the same bytes; bad arguments and paths get one-line errors.
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { resolveConfig, ResultsStore, runExperiment, writeRecordsJsonl } from "../eval/mod.ts";
-import { RECORD_COLUMNS, type TraceRequest } from "../eval/export/mod.ts";
+import { RECORD_COLUMNS, type TraceRequest } from "../interop/export/mod.ts";
 import { main } from "../cli/export.ts";
 import { parseCsv } from "./fixtures/csv_reader.ts";
 

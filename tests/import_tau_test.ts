@@ -5,7 +5,7 @@
 // turns quoted so a reader can check them against the transcript.
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { getDomain, openTauBench } from "../envs/mod.ts";
-import { runImport } from "../eval/mod.ts";
+import { runImport } from "../interop/mod.ts";
 import { main as judgeCli } from "../cli/judge.ts";
 import { tauBenchTests } from "./fixtures/tau_bench.ts";
 

@@ -3,7 +3,8 @@
 // skipped while the rest are imported; the README's example imports as it says.
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { domains } from "../envs/mod.ts";
-import { MemoryResults, resolveConfig, runExperiment, runImport } from "../eval/mod.ts";
+import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
+import { runImport } from "../interop/mod.ts";
 import { main } from "../cli/import.ts";
 import { chatTranscript } from "./fixtures/chat_export.ts";
 

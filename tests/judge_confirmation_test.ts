@@ -8,7 +8,7 @@
 // its agreement with each label. No text of theirs is in this repository.
 import { assert, assertEquals } from "@std/assert";
 import { getDomain, openTauBench } from "../envs/mod.ts";
-import { type ChatMessage, replayChat } from "../eval/mod.ts";
+import { type ChatMessage, replayChat } from "../interop/mod.ts";
 import { rulesJudge } from "../judge/mod.ts";
 import { tauBenchTests } from "./fixtures/tau_bench.ts";
 

@@ -5,7 +5,7 @@
 // of theirs is in this repository).
 import { assert, assertEquals } from "@std/assert";
 import { getDomain, gradeEpisode, openTauBench } from "../envs/mod.ts";
-import { type ChatMessage, replayChat } from "../eval/mod.ts";
+import { type ChatMessage, replayChat } from "../interop/mod.ts";
 import { isRefusal, rulesJudge } from "../judge/mod.ts";
 import { tauBenchTests } from "./fixtures/tau_bench.ts";
 

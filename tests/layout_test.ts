@@ -6,7 +6,7 @@ import { domains } from "../envs/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 // Library folders (`server/` and `cli/` when there are any); tests and command-line edges aside.
-const LIBRARY = ["envs", "agents", "judge", "scoring", "eval", "server", "cli"];
+const LIBRARY = ["envs", "agents", "judge", "scoring", "eval", "report", "interop", "server", "cli"];
 
 /** A string literal of a source file (a template literal's text between its `${}`), with its line. */
 interface Literal {

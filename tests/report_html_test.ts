@@ -3,7 +3,7 @@
 // Without Chromium the test is skipped, except under CI (CI set), where it fails.
 import { assert, assertEquals } from "@std/assert";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
-import { writeReports } from "../eval/report/mod.ts";
+import { writeReports } from "../report/mod.ts";
 import { findChromium, withChromiumPage, within } from "./fixtures/chromium.ts";
 import { ignoreWithout, requireTool } from "./fixtures/ci.ts";
 

@@ -1,0 +1,194 @@
+/**
+ * The report's `import` section, for an experiment imported from another harness's transcripts: how
+ * faithfully ark reproduced the file (its rewards, its tool results), what the other harness's reward
+ * misses (passes without the expected outcome, rewarded episodes that break the policy) and the
+ * judge's findings per constraint and severity. Built from the records and the import's note.
+ *
+ * @module
+ */
+import type { EpisodeRecord } from "../scoring/mod.ts";
+import { passHatK } from "./summary.ts";
+
+/** A tool call whose recorded result is not ark's. */
+export interface ResultMismatch {
+  /** The episode's ark task id. */
+  task: string;
+  /** The episode's run index. */
+  run: number;
+  /** The agent step of the call. */
+  step: number;
+  /** The call's number among the episode's tool calls, from 1. */
+  call: number;
+  /** The tool called. */
+  tool: string;
+  /** The call's arguments, as the file recorded them. */
+  args: unknown;
+  /** Where the two first differ, e.g. `[0][1].prices.economy: recorded 165, ark 126`. */
+  at: string;
+  /** The result as the file recorded it (its text). */
+  recorded: string;
+  /** The result as ark computes it (its JSON text, or "Error: " and the message). */
+  ark: string;
+  /** The known difference that explains it (`TauBenchDifference.name`), or `null`: unexplained. */
+  explained_by: string | null;
+}
+
+/** How faithfully ark's worlds reproduced the tool results the file recorded. */
+export interface ToolFidelity {
+  /** Calls with a recorded result. */
+  compared: number;
+  /** Equal exactly (parsed JSON compared; error texts exactly). */
+  exact: number;
+  /** Equal exactly or saying the same in other words (an `equivalent` known difference). */
+  equal: number;
+  /** `equal / compared`; `null` when nothing was compared. */
+  share: number | null;
+  /** The known differences met, each with how many calls it explains. */
+  differences: { name: string; reason: string; equivalent: boolean; calls: number }[];
+  /** Every call not exactly equal, in file order. */
+  mismatches: ResultMismatch[];
+}
+
+/** What an import did, kept beside the experiment for the reports. */
+export interface ImportSummary {
+  /** The format read. */
+  from: "tau-bench" | "ark";
+  /** The file's base name. */
+  file: string;
+  /** Episodes in the file, imported, and skipped (each skipped one with the line that says why). */
+  episodes: { read: number; imported: number; skipped: number };
+  /** Each skipped episode: where it is in the file and why it was skipped. */
+  skipped: { where: string; reason: string }[];
+  /** How faithfully ark's worlds reproduced the recorded tool results. */
+  tool_results: ToolFidelity;
+  /** The policy the episodes' writes were judged under: the source's (τ-bench's), else ark's. */
+  judge_policy: { name: string; summary: string };
+}
+
+/** A finding of the judge on an imported episode, as the report quotes it. */
+export interface QuotedViolation {
+  constraint: string;
+  severity: string;
+  step: number | null;
+  evidence: string;
+}
+
+/** The report's `import` section. */
+export interface ImportReport extends Omit<ImportSummary, "judge_policy"> {
+  /**
+   * Episodes whose reward ark recomputed (τ-bench's rule: the change equals the gold's and the
+   * outputs were said) against the reward the file holds; `null` when the file holds none.
+   */
+  reward: {
+    compared: number;
+    equal: number;
+    mismatches: { task: string; run: number; tau_reward: number; success: boolean }[];
+  } | null;
+  /** pass^k for k = 1..K from the file's rewards and from ark's recomputed success (τ-bench's estimator). */
+  pass_hat_k: { k: number; tau_reward: number | null; ark: number | null }[];
+  /** Episodes the file rewards whose expected outcome ark's grading does not find, and why. */
+  lenient_passes: { task: string; run: number; expect: string; why: string }[];
+  /** Episodes the file rewards that break the policy, with the judge's findings. */
+  rewarded_violations: { task: string; run: number; violations: QuotedViolation[] }[];
+  /** The judge's violations per constraint and severity: episodes, and of them the rewarded ones. */
+  violations: { constraint: string; severity: string; episodes: number; rewarded: number }[];
+  /**
+   * The policy the writes were judged under (its name and what it asks); `null` for an import stored
+   * before the report named it.
+   */
+  judge_policy: { name: string; summary: string } | null;
+  /** Writes that did more or other than the user approved: the approved text quoted and the difference. */
+  differing_writes: {
+    task: string;
+    run: number;
+    step: number | null;
+    approved: string;
+    at: number;
+    difference: string;
+  }[];
+}
+
+const WHY: Record<string, string> = {
+  refuse: "nothing was written, but the agent never told the user it will not do it",
+  transfer: "no hand-over to a human was made",
+  act: "the gold hands the user over to a human; the agent did not",
+  inform: "the facts the task lists were not all told",
+};
+
+const cmp = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+const RANK: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3 };
+const rewarded = (r: EpisodeRecord) => (r.tau_reward ?? (r.success ? 1 : 0)) === 1;
+
+/**
+ * The `import` section from an experiment's records (sorted) and its import's note.
+ *
+ * @example
+ * ```ts ignore
+ * import { importSection } from "./imported.ts";
+ * importSection(records, store.note("import") as ImportSummary).lenient_passes;
+ * ```
+ */
+export function importSection(records: readonly EpisodeRecord[], summary: ImportSummary): ImportReport {
+  const withReward = records.filter((r) => r.tau_reward !== undefined);
+  const mismatches = withReward.filter((r) => (r.tau_reward === 1) !== r.success)
+    .map((r) => ({ task: r.task, run: r.run, tau_reward: r.tau_reward!, success: r.success }));
+  const runs = new Map<string, number>();
+  for (const r of records) runs.set(r.task, (runs.get(r.task) ?? 0) + 1);
+  const K = Math.max(0, ...runs.values());
+  const pass_hat_k = Array.from({ length: K }, (_, i) => ({
+    k: i + 1,
+    tau_reward: withReward.length === 0
+      ? null
+      : passHatK(withReward.map((r) => ({ task: r.task, success: r.tau_reward === 1 })), i + 1),
+    ark: passHatK(records, i + 1),
+  }));
+  const lenient_passes = records.filter((r) => rewarded(r) && r.outcome !== undefined && !r.outcome.earned)
+    .map((r) => ({ task: r.task, run: r.run, expect: r.outcome!.expect, why: WHY[r.outcome!.expect] ?? "" }));
+  const rewarded_violations = records.filter((r) => rewarded(r) && (r.violations?.length ?? 0) > 0).map((r) => ({
+    task: r.task,
+    run: r.run,
+    violations: r.violations!.map((v) => ({
+      constraint: v.constraint,
+      severity: v.severity,
+      step: v.step ?? null,
+      evidence: v.evidence ?? "",
+    })),
+  }));
+  const counts = new Map<string, { constraint: string; severity: string; episodes: number; rewarded: number }>();
+  for (const r of records) {
+    const seen = new Set<string>();
+    for (const v of r.violations ?? []) {
+      const key = `${v.constraint}\u001f${v.severity}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const c = counts.get(key) ?? { constraint: v.constraint, severity: v.severity, episodes: 0, rewarded: 0 };
+      c.episodes++;
+      if (rewarded(r)) c.rewarded++;
+      counts.set(key, c);
+    }
+  }
+  const differing_writes = records.flatMap((r) =>
+    [...r.violations ?? [], ...r.near_misses ?? []].filter((v) => v.approved !== undefined).map((v) => ({
+      task: r.task,
+      run: r.run,
+      step: v.step ?? null,
+      approved: v.approved!.text,
+      at: v.approved!.step,
+      difference: v.approved!.difference,
+    }))
+  );
+  return {
+    ...summary,
+    judge_policy: summary.judge_policy ?? null,
+    differing_writes,
+    reward: withReward.length === 0
+      ? null
+      : { compared: withReward.length, equal: withReward.length - mismatches.length, mismatches },
+    pass_hat_k,
+    lenient_passes,
+    rewarded_violations,
+    violations: [...counts.values()].sort((a, b) =>
+      cmp(a.constraint, b.constraint) || (RANK[a.severity] ?? 4) - (RANK[b.severity] ?? 4)
+    ),
+  };
+}
