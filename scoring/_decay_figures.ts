@@ -2,7 +2,7 @@
 // path length, α, error recovery), then the group's summary with its bands, intervals and the
 // reason for each null. Internally an undefined figure is NaN (λ = Infinity when nothing passes
 // milestone 1); the summary turns those into `null` with a reason. Private to scoring/.
-import type { CurvePoint, DecayGroup, HeadlineName, SteadyState } from "./decay.ts";
+import type { CurvePoint, DecayGroup, HeadlineName, SteadyState } from "./_decay_types.ts";
 import { fitDecayRate, fitSteadyState, percentileInterval, type SteadyStateFit } from "./_fit.ts";
 import { fitAmplification } from "./_decay_alpha.ts";
 import type { Group, Tally } from "./_decay_cells.ts";

@@ -1,7 +1,7 @@
 // The fragile step (docs/metrics.md "Long horizon"): the milestone with the highest hazard among those
 // at least `MIN_AT_RISK` episodes attempted, under one condition, never pooled across conditions,
 // with the label its records agree on. Private to scoring/; `decay.ts` re-exports `MIN_AT_RISK`.
-import type { FragileStep, HazardPoint } from "./decay.ts";
+import type { FragileStep, HazardPoint } from "./_decay_types.ts";
 import { type Cell, CONDITIONS, type Group } from "./_decay_cells.ts";
 import { survival } from "./_decay_curve.ts";
 import { hazards } from "./_decay_hazard.ts";

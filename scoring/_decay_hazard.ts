@@ -1,6 +1,6 @@
 // The hazard h(t) of each milestone, with its Wilson interval. Private to scoring/; `decay.ts`
 // re-exports `wilsonInterval()`.
-import type { HazardPoint } from "./decay.ts";
+import type { HazardPoint } from "./_decay_types.ts";
 
 /** z of a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
@@ -30,7 +30,7 @@ export function hazards(survivors: Float64Array, completed: Float64Array): Hazar
  *
  * @example
  * ```ts
- * import { wilsonInterval } from "./decay.ts";
+ * import { wilsonInterval } from "./_decay_types.ts";
  * // 6 of 20: p̂ = 0.3, centre (0.3 + 0.09604) / 1.19207 = 0.33223, half-width 0.18675
  * wilsonInterval(6, 20).map((x) => x.toFixed(4)); // ["0.1455", "0.5190"]
  * ```

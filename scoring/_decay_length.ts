@@ -2,7 +2,7 @@
 // min(Acc_longest / Acc_shortest, 1) over the length classes of one task family, per dependency
 // kind, with a 95% bootstrap interval over the family's task ids; and how many runs each length
 // class had (the longest tasks may run fewer times). Private to scoring/.
-import type { LengthRobustness, LengthRuns } from "./decay.ts";
+import type { LengthRobustness, LengthRuns } from "./_decay_types.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { compareText, prng, units } from "./_stats.ts";
 import { drawWeights, percentileInterval } from "./_fit.ts";

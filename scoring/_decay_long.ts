@@ -1,7 +1,7 @@
 // The long-horizon figures that are not read off the decay curve (docs/metrics.md "Long horizon"):
 // completion share (mean achieved / total) and meltdown (rate, and median onset s / steps), each
 // with a 95% percentile bootstrap interval over task ids. Private to scoring/.
-import type { LongHeadlineName } from "./decay.ts";
+import type { LongHeadlineName } from "./_decay_types.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { compareText, prng, units } from "./_stats.ts";
 import { drawWeights, percentileInterval } from "./_fit.ts";

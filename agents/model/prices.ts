@@ -6,18 +6,9 @@
  * @module
  */
 import { z } from "zod";
-import type { Usage } from "./types.ts";
+import type { Price, PriceTable, Usage } from "./types.ts";
 
-/** Dollars per million tokens. */
-export interface Price {
-  /** Dollars per million input (prompt) tokens. */
-  input: number;
-  /** Dollars per million output (completion) tokens. */
-  output: number;
-}
-
-/** Prices keyed by `provider:model`, e.g. `"openai:gpt-4o"`. */
-export type PriceTable = Readonly<Record<string, Price>>;
+export type { Price, PriceTable };
 
 /** A price found for a model; `known: false` means none was (the price is then 0). */
 export interface PriceLookup extends Price {

@@ -6,7 +6,17 @@
  */
 import type { Rng } from "../../envs/mod.ts";
 import type { ConcurrencyLimiter } from "./limiter.ts";
-import type { PriceTable } from "./prices.ts";
+
+/** Dollars per million tokens. */
+export interface Price {
+  /** Dollars per million input (prompt) tokens. */
+  input: number;
+  /** Dollars per million output (completion) tokens. */
+  output: number;
+}
+
+/** Prices keyed by `provider:model`, e.g. `"openai:gpt-4o"`. */
+export type PriceTable = Readonly<Record<string, Price>>;
 
 /** A tool offered to a model: JSON Schema parameters (see `toolParameters()` in envs). */
 export interface ModelTool {
