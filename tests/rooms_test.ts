@@ -84,3 +84,15 @@ Deno.test("eval/ holds the experiment core only: no report, import or export cod
   const folders = [...new Set(evalFiles.map((p) => p.split("/").slice(1, -1).join("/")).filter(Boolean))];
   assertEquals(folders, ["conditions"]);
 });
+
+Deno.test("no library file is over 400 lines, and the median stays small", () => {
+  const sizes = library.map((path) => ({
+    path,
+    lines: Deno.readTextFileSync(`${ROOT}${path}`).split("\n").length - 1,
+  }));
+  const long = sizes.filter((s) => s.lines > 400).map((s) => `${s.path}: ${s.lines} lines`);
+  assertEquals(long, [], `files over 400 lines (split them by job):\n${long.join("\n")}`);
+  const sorted = sizes.map((s) => s.lines).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  assert(median <= 160, `the median library file has ${median} lines`);
+});
