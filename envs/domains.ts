@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Domain } from "./types.ts";
+import type { Domain } from "./domain.ts";
 import * as registered from "./registry.ts";
 
 function byName(all: Record<string, unknown>): Readonly<Record<string, Domain>> {
