@@ -4,7 +4,7 @@ import { runEpisode } from "../envs/episode.ts";
 import { Rng } from "../envs/rng.ts";
 import { scriptedUser } from "../envs/user.ts";
 import { World } from "../envs/world.ts";
-import type { AgentFactory } from "../envs/types.ts";
+import type { AgentFactory } from "../envs/mod.ts";
 import { literal, noisy, oracle, reckless } from "./scripted.ts";
 import { scriptedAgents } from "./mod.ts";
 

@@ -6,7 +6,7 @@
  */
 import { readFlags } from "./_flags.ts";
 import { hasTauBench, tauBenchFolder } from "../interop/tau_data.ts";
-import { defaultTauBenchDomain } from "../envs/mod.ts";
+import { defaultTauBenchDomain, getDomain } from "../envs/mod.ts";
 import { goldDomains, goldFinalStates, type GoldTask, writeGoldStates } from "../interop/tau_gold.ts";
 import { errorReason } from "../eval/fs_errors.ts";
 
@@ -66,10 +66,7 @@ export function parseGoldArgs(args: readonly string[]): GoldArgs | "help" {
   if (domain === undefined) {
     throw new TypeError("Cannot replay the gold actions: no domain declares τ-bench's data (`tauBench`)");
   }
-  if (!goldDomains().includes(domain)) {
-    const accepted = goldDomains().map((d) => `"${d}"`).join(", ");
-    throw new TypeError(`Unknown domain "${domain}" for --domain: expected one of ${accepted}`);
-  }
+  getDomain(domain, { for: "--domain", among: goldDomains() });
   if (values.out === undefined) throw new TypeError("Missing --out FILE: the file to write");
   const split = values.split ?? "test";
   if (!(SPLITS as readonly string[]).includes(split)) {

@@ -1,7 +1,7 @@
 // Reading an agent's message (`readAgentMessage()`): the facts it asks for, a proposal and its
 // change, a done-claim, a refusal, a hand-over, a greeting, information; or nothing, when it is no
 // language the reader knows. Private to envs/.
-import type { AgentReading, AgentReadingContext } from "./reader.ts";
+import type { AgentReading, AgentReadingContext } from "./reading.ts";
 import type { ResolvedVocabulary } from "./vocabulary.ts";
 import { claimsDone, isQuestion, isRefusal, normalizeText, sentencesOf } from "./text.ts";
 import * as R from "./_read_patterns.ts";

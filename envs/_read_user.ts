@@ -1,6 +1,6 @@
 // Reading a customer's message (`readUserMessage()`): a yes or a no to the proposal before it, the
 // fields it gives values for, the end of the conversation. Private to envs/.
-import type { AgentReading, UserReading } from "./reader.ts";
+import type { AgentReading, UserReading } from "./reading.ts";
 import type { ResolvedVocabulary } from "./vocabulary.ts";
 import { declineOf, isExplicitYes, normalizeText } from "./text.ts";
 import * as R from "./_read_patterns.ts";

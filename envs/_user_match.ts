@@ -7,7 +7,8 @@ import { changesIn } from "./_read_proposal.ts";
 import { fieldOf, type ResolvedVocabulary } from "./vocabulary.ts";
 import { phrase, type Words } from "./_read_words.ts";
 import { valuesSaid } from "./_read_values.ts";
-import type { Json, ToolCall } from "./types.ts";
+import type { Json } from "./json.ts";
+import type { ToolCall } from "./tool.ts";
 
 /** What the user makes of a proposal. */
 export type ProposalCheck =

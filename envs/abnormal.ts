@@ -6,7 +6,11 @@
  *
  * @module
  */
-import type { AbnormalCall, Json, RowChange, Task, Tool, ToolContext, ToolResult } from "./types.ts";
+import type { AbnormalCall, Task } from "./task.ts";
+import type { Json } from "./json.ts";
+import type { RowChange } from "./changeset.ts";
+import type { Tool, ToolContext } from "./tool.ts";
+import type { ToolResult } from "./agent.ts";
 import type { Recording, World } from "./world.ts";
 
 /**

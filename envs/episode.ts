@@ -5,29 +5,19 @@
  * @module
  */
 import { jsonEqual } from "./json.ts";
-import { argsProblem } from "./tool.ts";
+import { argsProblem } from "./call.ts";
 import { AbnormalSchedule, worldCall } from "./abnormal.ts";
 import { type GoldReplay, type Grade, gradeEpisode } from "./grade.ts";
 import type { Rng } from "./rng.ts";
 import type { Recording, World } from "./world.ts";
-import type {
-  Abstained,
-  Agent,
-  AgentAction,
-  AgentReport,
-  BlockedCall,
-  EpisodeEvent,
-  Json,
-  Message,
-  Observation,
-  RowChange,
-  Task,
-  Tool,
-  ToolContext,
-  ToolResult,
-  UserReport,
-  UserSimulator,
-} from "./types.ts";
+import type { Abstained, Agent, AgentAction, AgentReport, BlockedCall, Observation, ToolResult } from "./agent.ts";
+import type { EpisodeEvent } from "./events.ts";
+import type { Json } from "./json.ts";
+import type { Message } from "./message.ts";
+import type { RowChange } from "./changeset.ts";
+import type { Task } from "./task.ts";
+import type { Tool, ToolContext } from "./tool.ts";
+import type { UserReport, UserSimulator } from "./user_sim.ts";
 
 /** What `runEpisode()` takes besides the world. */
 export interface EpisodeOptions {

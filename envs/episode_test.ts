@@ -9,7 +9,10 @@ import { Rng } from "./rng.ts";
 import { defineTool } from "./tool.ts";
 import { scriptedUser } from "./user.ts";
 import { World } from "./world.ts";
-import type { Agent, AgentAction, Domain, Task, ToolResult, UserSimulator } from "./types.ts";
+import type { Agent, AgentAction, ToolResult } from "./agent.ts";
+import type { Domain } from "./domain.ts";
+import type { Task } from "./task.ts";
+import type { UserSimulator } from "./user_sim.ts";
 
 function playbook(domain: Domain, confirm = true, verify = true): Agent {
   const solver = domain.solver({ confirm, verify });

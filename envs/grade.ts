@@ -8,8 +8,12 @@
  * @module
  */
 import { jsonEqual } from "./json.ts";
-import { compareKeys } from "./sqlite.ts";
-import type { EpisodeEvent, Json, Milestone, RowChange, Task, Tool } from "./types.ts";
+import { compareKeys } from "./changeset.ts";
+import type { EpisodeEvent } from "./events.ts";
+import type { Json } from "./json.ts";
+import type { Milestone, Task } from "./task.ts";
+import type { RowChange } from "./changeset.ts";
+import type { Tool } from "./tool.ts";
 
 /** The gold change of a task: the whole of it, and the rows each gold call changed (in call order). */
 export interface GoldReplay {

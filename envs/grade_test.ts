@@ -1,7 +1,9 @@
 import { assert, assertEquals } from "@std/assert";
 import { toy } from "../tests/fixtures/toy_domain.ts";
 import { changeDelta, composeChanges, gradeEpisode, outcomeMilestones, sameChanges } from "./grade.ts";
-import type { EpisodeEvent, RowChange, Task } from "./types.ts";
+import type { EpisodeEvent } from "./events.ts";
+import type { RowChange } from "./changeset.ts";
+import type { Task } from "./task.ts";
 import { World } from "./world.ts";
 
 const world = World.open(toy, { seed: "0" });

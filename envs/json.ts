@@ -1,5 +1,12 @@
-// Value equality for JSON-like data (rows from SQLite have no prototype; numbers compare as numbers).
-import type { Json } from "./types.ts";
+/**
+ * JSON values: the `Json` type, and value equality for JSON-like data (rows from SQLite have no
+ * prototype; numbers compare as numbers), containment, canonical text and the scalars a value holds.
+ *
+ * @module
+ */
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Deep equality ignoring object key order and prototypes; arrays in order. */
 export function jsonEqual(a: unknown, b: unknown): boolean {

@@ -5,10 +5,9 @@
  *
  * @module
  */
+export { type Rows, Store } from "./sqlite.ts";
 export {
-  ChangeTracker,
   type Column,
-  decodeChangeset,
   QUERY_LIMITS,
   type QueryLimits,
   QueryRefused,
@@ -16,11 +15,41 @@ export {
   type SqlEnv,
   SQLITE_HEAP_LIMIT,
   type SqlValue,
-  Store,
-} from "./sqlite.ts";
-export { canonicalJson, jsonContains, jsonEqual, scalars } from "./json.ts";
+} from "./query.ts";
+export { type ChangeSource, ChangeTracker, decodeChangeset, type RowChange } from "./changeset.ts";
+export { canonicalJson, type Json, jsonContains, jsonEqual, scalars } from "./json.ts";
 export { Clock } from "./clock.ts";
-export { defineDomain } from "./domain.ts";
+export { defineDomain, type Domain } from "./domain.ts";
+export type {
+  Abstained,
+  Agent,
+  AgentAction,
+  AgentContext,
+  AgentReport,
+  BlockedCall,
+  Observation,
+  Solver,
+  SolverOptions,
+  ToolResult,
+} from "./agent.ts";
+export type { AgentFactory } from "./agent_factory.ts";
+export type { Intent, Message, UserRead } from "./message.ts";
+export type { UserReport, UserSimulator } from "./user_sim.ts";
+export {
+  type AbnormalCall,
+  type Expect,
+  type FurtherRequest,
+  type Gap,
+  type Milestone,
+  type ScenarioInfo,
+  type Task,
+  TASK_CATEGORIES,
+  type TaskCategory,
+} from "./task.ts";
+export type { HazardBuilder, HazardTwin, ScenarioTemplate } from "./scenario_template.ts";
+export type { EpisodeEvent } from "./events.ts";
+export type { TauBenchDifference, TauBenchTask } from "./tau_files.ts";
+export type { Detail, WriteTerms } from "./terms.ts";
 export {
   type DispatchCall,
   type DispatchResult,
@@ -74,18 +103,19 @@ export {
 export { parseTaskId, type TaskId, taskId, type TaskIdOptions, taskSuite } from "./task_id.ts";
 export { deriveSeed, Rng } from "./rng.ts";
 export {
-  argsProblem,
-  callTool,
   defineTool,
   identifyingArgs,
   needsYes,
-  parseArgs,
-  TOOL_LIMITS,
+  type Tool,
+  type ToolCall,
+  type ToolContext,
   ToolError,
+  type ToolErrorCode,
   toolParameters,
   toolSchema,
   type ToolSpec,
 } from "./tool.ts";
+export { argsProblem, callTool, parseArgs, TOOL_LIMITS } from "./call.ts";
 export {
   amountsSaid,
   claimsDone,
@@ -99,14 +129,8 @@ export {
   sentencesOf,
   statesDetails,
 } from "./text.ts";
-export {
-  type AgentReading,
-  type AgentReadingContext,
-  type DomainRef,
-  readAgentMessage,
-  readUserMessage,
-  type UserReading,
-} from "./reader.ts";
+export { type DomainRef, readAgentMessage, readUserMessage } from "./reader.ts";
+export type { AgentReading, AgentReadingContext, UserReading } from "./reading.ts";
 export {
   type ActionWords,
   askNames,
@@ -137,7 +161,5 @@ export {
 } from "./scenarios.ts";
 export { outcomeUnknown } from "./abnormal.ts";
 export { LONG_SOURCE, type Recording, World, type WorldOptions } from "./world.ts";
-export type * from "./types.ts";
-export { TASK_CATEGORIES } from "./types.ts";
 export type * from "./constraints.ts";
 export { ARK_POLICY, TAU_BENCH_POLICY } from "./constraints.ts";

@@ -10,16 +10,9 @@
  */
 import { outcomeUnknown } from "./abnormal.ts";
 import { canonicalJson } from "./json.ts";
-import type {
-  Abstained,
-  AgentAction,
-  Json,
-  Observation,
-  Solver,
-  SolverOptions,
-  ToolCall,
-  ToolResult,
-} from "./types.ts";
+import type { Abstained, AgentAction, Observation, Solver, SolverOptions, ToolResult } from "./agent.ts";
+import type { Json } from "./json.ts";
+import type { ToolCall } from "./tool.ts";
 
 /** What a write does and says: made into a `Decision` by `writeCall()`. */
 export interface WriteSpec {

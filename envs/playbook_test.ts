@@ -19,7 +19,11 @@ import { Rng } from "./rng.ts";
 import { defineTool, ToolError } from "./tool.ts";
 import { scriptedUser } from "./user.ts";
 import { World } from "./world.ts";
-import type { AgentAction, Json, Message, Observation, SolverOptions, Task, ToolCall } from "./types.ts";
+import type { AgentAction, Observation, SolverOptions } from "./agent.ts";
+import type { Json } from "./json.ts";
+import type { Message } from "./message.ts";
+import type { Task } from "./task.ts";
+import type { ToolCall } from "./tool.ts";
 
 interface Library {
   books: { id: string; lent_to: string | null }[];

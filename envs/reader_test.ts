@@ -1,5 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { type AgentReading, readAgentMessage, readUserMessage } from "./reader.ts";
+import type { AgentReading } from "./reading.ts";
+import { readAgentMessage, readUserMessage } from "./reader.ts";
 import { isRefusal } from "./text.ts";
 import { getDomain } from "./domains.ts";
 import { fieldOf, vocabularyOf } from "./vocabulary.ts";

@@ -7,7 +7,8 @@
  */
 import { Rng } from "./rng.ts";
 import { AbnormalSchedule, worldCall } from "./abnormal.ts";
-import type { EpisodeEvent, Task } from "./types.ts";
+import type { EpisodeEvent } from "./events.ts";
+import type { Task } from "./task.ts";
 import type { World } from "./world.ts";
 
 /** Options of `replayTrajectory()`. */

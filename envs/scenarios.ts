@@ -14,18 +14,11 @@ import { outcomeMilestones } from "./grade.ts";
 import { canonicalJson } from "./json.ts";
 import { taskId } from "./task_id.ts";
 import type { Rng } from "./rng.ts";
-import type {
-  AbnormalCall,
-  Domain,
-  Gap,
-  HazardBuilder,
-  HazardTwin,
-  Json,
-  ScenarioInfo,
-  ScenarioTemplate,
-  Task,
-  ToolCall,
-} from "./types.ts";
+import type { AbnormalCall, Gap, ScenarioInfo, Task } from "./task.ts";
+import type { Domain } from "./domain.ts";
+import type { HazardBuilder, HazardTwin, ScenarioTemplate } from "./scenario_template.ts";
+import type { Json } from "./json.ts";
+import type { ToolCall } from "./tool.ts";
 
 /** The source part of scenario task ids: `abstention:<domain>/<n>`. */
 export const SCENARIO_SOURCE = "abstention";

@@ -1,225 +1,39 @@
-// The one module that touches SQLite (Deno's built-in `node:sqlite`).
-import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { Json, RowChange, Rows } from "./types.ts";
-import { type PlanRow, unboundedPlan } from "./_query_plan.ts";
-
-/** A value SQLite can bind. */
-export type SqlValue = null | number | bigint | string | Uint8Array;
-
-// Authorizer action codes (sqlite3.h) that change a database.
-const WRITE_ACTIONS = new Set([
-  1,
-  2,
-  3,
-  4,
-  5,
-  6,
-  7,
-  8, // CREATE_* (index, table, temp ..., trigger, view)
-  9, // DELETE
-  10,
-  11,
-  12,
-  13,
-  14,
-  15,
-  16,
-  17, // DROP_*
-  18, // INSERT
-  23, // UPDATE
-  26, // ALTER_TABLE
-  27, // REINDEX
-  29,
-  30, // CREATE/DROP VTABLE
-]);
-const SQLITE_OK = 0;
-const SQLITE_DENY = 1;
-const SQLITE_FUNCTION = 31;
-const SQLITE_RECURSIVE = 33;
-// Functions whose answer is the connection's history (earlier episodes' writes), not its data.
-const HISTORY_FUNCTIONS = new Set(["changes", "total_changes", "last_insert_rowid"]);
-// randomblob() answers NULL past this many bytes (SQLite's uses are ids of 16).
-const RANDOMBLOB_BYTES = 65_536;
-// Columns a query's result may have (SQLite's limit while it runs): with the value limit, a row is bounded.
-const QUERY_COLUMNS = 100;
-
 /**
- * What SQL reads for `'now'` and `random()` while a tool runs: the episode's simulated clock and a
- * seeded generator, so a query gives the same answer in every run of the same seed. Without one,
- * `'now'` and `random()` are NULL: SQLite's own would read the host's clock and entropy.
- */
-export interface SqlEnv {
-  /** The simulated time, `YYYY-MM-DD HH:MM:SS`. */
-  now(): string;
-  /** A draw in [0, 1). */
-  random(): number;
-}
-
-/** The limits of `Store.query()`. */
-export interface QueryLimits {
-  /** Rows handed back at most; more make `truncated` true. */
-  maxRows: number;
-  /** Rows the query may read from tables, summed over every loop; past it the query is refused. */
-  maxReads: number;
-  /** Characters of SQL at most. */
-  maxLength: number;
-  /** Bytes a text or blob value may reach while the query runs. */
-  maxValueBytes: number;
-}
-
-/** The limits `Store.query()` applies by default. */
-export const QUERY_LIMITS: Readonly<QueryLimits> = {
-  maxRows: 200,
-  maxReads: 1_000_000,
-  maxLength: 20_000,
-  maxValueBytes: 100_000,
-};
-
-/** What `Store.query()` hands back. */
-export interface QueryResult {
-  /** The result's column names. */
-  columns: string[];
-  /** At most `maxRows` rows, each a list in column order. */
-  rows: SqlValue[][];
-  /** Whether more rows than `maxRows` matched. */
-  truncated: boolean;
-}
-
-/**
- * A query `Store.query()` would not run, or stopped: the message says why, for the one who wrote it.
+ * `Store`, the one module that touches SQLite (Deno's built-in `node:sqlite`) besides its guards
+ * (`_sql_host.ts`): cached prepared statements, read-only sections, bounded queries, snapshots and
+ * change tracking through SQLite sessions.
  *
- * @example
- * ```ts
- * import { QueryRefused, Store } from "./sqlite.ts";
- * using store = Store.open("CREATE TABLE t (v INTEGER)");
- * try {
- *   store.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c");
- * } catch (err) {
- *   err instanceof QueryRefused; // true
- * }
- * ```
+ * @module
  */
-export class QueryRefused extends Error {
-  /** Makes the error; the message reads after "The query was not run: " or "The query was stopped: ". */
-  constructor(message: string) {
-    super(message);
-    this.name = "QueryRefused";
-  }
-}
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { ChangeTracker } from "./changeset.ts";
+import type { Json } from "./json.ts";
+import {
+  type Column,
+  QUERY_LIMITS,
+  type QueryLimits,
+  QueryRefused,
+  type QueryResult,
+  type SqlEnv,
+  SQLITE_HEAP_LIMIT,
+  type SqlValue,
+} from "./query.ts";
+import { type PlanRow, unboundedPlan } from "./_query_plan.ts";
+import {
+  authorize,
+  type Bounded,
+  MAIN_SCHEMA,
+  QUERY_COLUMNS,
+  quoteName,
+  replaceHostFunctions,
+  SQLITE_OK,
+  withoutLiterals,
+} from "./_sql_host.ts";
 
-// The functions whose answer depends on the host: its clock ('now', and the date functions without a
-// time, which mean now) or its entropy. They are replaced by ones that read the store's `SqlEnv`.
-const DATE_FUNCTIONS = ["date", "time", "datetime", "julianday", "unixepoch", "strftime", "timediff"];
-const NOW_FUNCTIONS: Record<string, string> = {
-  current_date: "date",
-  current_time: "time",
-  current_timestamp: "datetime",
-};
-// 'localtime' and 'utc' read the host's time zone; the simulated clock has none (it is UTC).
-const ZONE_MODIFIER = /^\s*(localtime|utc)\s*$/i;
-const NOW = /^\s*now\s*$/i;
+/** The rows of a world, by table, in insertion order. */
+export type Rows = Record<string, Record<string, Json>[]>;
 
-/**
- * Bytes SQLite may allocate in all, in the whole process (its hard heap limit): a query that needs
- * more fails with an error instead of taking the machine's memory.
- */
-export const SQLITE_HEAP_LIMIT = 2 ** 30;
 let heapLimited = false;
-
-let pristine: DatabaseSync | undefined;
-const pristineCalls = new Map<string, StatementSync>();
-const dateAnswers = new Map<string, SqlValue>();
-
-// SQLite's own date function on a connection where nothing is replaced (args hold no 'now' by then).
-// It never throws (see `#replaceHostFunctions`); answers of short arguments are kept.
-function builtinDate(name: string, args: SqlValue[]): SqlValue {
-  const key = JSON.stringify([name, args.map((a) => typeof a === "bigint" ? `${a}n` : a)]);
-  const keep = key.length <= 200 && !args.some((a) => a instanceof Uint8Array);
-  if (keep && dateAnswers.has(key)) return dateAnswers.get(key)!;
-  let v: SqlValue;
-  try {
-    pristine ??= new DatabaseSync(":memory:");
-    const sql = `SELECT ${name}(${args.map(() => "?").join(", ")}) AS v`;
-    let stmt = pristineCalls.get(sql);
-    if (!stmt) {
-      stmt = pristine.prepare(sql);
-      // deno-lint-ignore no-explicit-any
-      (stmt as any).setReadBigInts(true);
-      pristineCalls.set(sql, stmt);
-    }
-    v = (stmt.get(...args) as { v: SqlValue }).v;
-  } catch {
-    v = null;
-  }
-  if (keep) {
-    if (dateAnswers.size >= 10_000) dateAnswers.clear();
-    dateAnswers.set(key, v);
-  }
-  return v;
-}
-
-// A value as SQLite's date functions read it: a blob as text, and text up to its first NUL.
-function asDateText(value: SqlValue): SqlValue {
-  const text = value instanceof Uint8Array ? new TextDecoder().decode(value) : value;
-  return typeof text === "string" && text.includes("\0") ? text.slice(0, text.indexOf("\0")) : text;
-}
-
-// "main." before a name, however it is quoted; read in SQL whose string literals and comments are blanked.
-const MAIN_SCHEMA = /(^|[^\w$])(main|"main"|`main`|\[main\])\s*\./i;
-
-// SQL with its string literals and comments blanked, read left to right as SQLite's tokenizer does, so
-// a quote or a comment mark inside a quoted name is not taken for one; `null` when a quoted name
-// holds a dot (a name such as "main.x" would read as a table of main in the query's plan).
-function withoutLiterals(sql: string): string | null {
-  let out = "";
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i];
-    const close = c === "'" ? "'" : c === '"' ? '"' : c === "`" ? "`" : c === "[" ? "]" : null;
-    if (close !== null) {
-      let j = i + 1;
-      while (j < sql.length) {
-        if (sql[j] === close) {
-          if (close !== "]" && sql[j + 1] === close) {
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        j++;
-      }
-      const body = sql.slice(i, j + 1);
-      if (c === "'") out += " ";
-      else if (body.slice(1, -1).includes(".")) return null;
-      else out += body;
-      i = j + 1;
-    } else if (sql.startsWith("--", i)) {
-      const end = sql.indexOf("\n", i);
-      out += " ";
-      i = end < 0 ? sql.length : end;
-    } else if (sql.startsWith("/*", i)) {
-      const end = sql.indexOf("*/", i + 2);
-      out += " ";
-      i = end < 0 ? sql.length : end + 2;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
-}
-
-function quoteName(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A column of a table, as `Store.columns()` gives it. */
-export interface Column {
-  /** The column's name. */
-  name: string;
-  /** Its 1-based position in the table's primary key; 0 when it is not part of the key. */
-  pk: number;
-}
 
 /**
  * A SQLite database: cached prepared statements, read-only sections, snapshots,
@@ -242,7 +56,7 @@ export class Store {
 
   #env: SqlEnv | null = null;
   // While `query()` runs: rows left to read, whether they ran out, and why the authorizer refused.
-  #bounded: { left: number; exhausted: boolean; refused: string | null; stop: string } | null = null;
+  #bounded: Bounded | null = null;
   #ddl = false;
 
   private constructor(db: DatabaseSync) {
@@ -260,85 +74,12 @@ export class Store {
   }
 
   #authorize(action: number, fn: string | null): number {
-    if (this.#ddl) return SQLITE_OK;
-    const bounded = this.#bounded;
-    if (bounded) {
-      if (WRITE_ACTIONS.has(action)) {
-        bounded.refused ??= "it would change the database";
-        return SQLITE_DENY;
-      }
-      if (action === SQLITE_FUNCTION && HISTORY_FUNCTIONS.has((fn ?? "").toLowerCase())) {
-        bounded.refused ??= `it calls ${fn}(), which reads what earlier statements did, not the data`;
-        return SQLITE_DENY;
-      }
-      if (action === SQLITE_RECURSIVE) {
-        bounded.refused ??= "it is recursive (WITH RECURSIVE), and nothing bounds how many rows it makes";
-        return SQLITE_DENY;
-      }
-    }
-    return this.#readOnly && WRITE_ACTIONS.has(action) ? SQLITE_DENY : SQLITE_OK;
+    return this.#ddl ? SQLITE_OK : authorize(action, fn, this.#bounded, this.#readOnly);
   }
 
   // A user function must never throw: an exception in one leaves node:sqlite's statement hanging.
   #replaceHostFunctions(): void {
-    const db = this.#db;
-    // Integers past 2^53 reach a function as bigints (as numbers node:sqlite would throw before it runs).
-    const big = { useBigIntArguments: true };
-    // Once the rows run out it answers a value longer than the query's length limit: SQLite stops the
-    // statement with "string or blob too big" (a throw would hang it), and query() says why.
-    db.function("__ark_read", { ...big, deterministic: false }, (_row: SqlValue) => {
-      const b = this.#bounded;
-      if (!b) return 1;
-      if (b.left <= 0) {
-        b.exhausted = true;
-        return b.stop;
-      }
-      b.left--;
-      return 1;
-    });
-    db.function("random", { ...big, deterministic: false }, () => {
-      const env = this.#env;
-      if (!env) return null;
-      // SQLite's is a 64-bit integer; this one stays within JavaScript's exact integers.
-      return Math.floor((env.random() * 2 - 1) * Number.MAX_SAFE_INTEGER);
-    });
-    db.function("randomblob", { ...big, deterministic: false }, (n: SqlValue) => {
-      const env = this.#env;
-      const asked = typeof n === "bigint" ? (n > 1_000_000n ? 1_000_001 : Number(n)) : Math.floor(Number(n) || 0);
-      const size = Math.max(1, asked);
-      if (!env || size > RANDOMBLOB_BYTES) return null;
-      // One draw seeds the bytes (xorshift32), so a long blob costs no more draws than a short one.
-      let x = Math.floor(env.random() * 2 ** 32) >>> 0 || 1;
-      const out = new Uint8Array(size);
-      for (let i = 0; i < size; i++) {
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        out[i] = x & 255;
-      }
-      return out;
-    });
-    for (const name of DATE_FUNCTIONS) {
-      // Deterministic as SQLite's own are within a statement ('now' is one time for a whole call), so a
-      // date of the query's parameters is worked out once, not on every row.
-      db.function(name, { ...big, deterministic: true, varargs: true }, (...args: SqlValue[]) => {
-        // Without a time value a date function means now (`date()`); strftime() and timediff() need theirs.
-        if (name === "strftime" && args.length === 0) return null;
-        const at = name === "strftime" ? 1 : 0;
-        const given = (args.length > at || name === "timediff" ? args : [...args, "now"]).map(asDateText);
-        const out: SqlValue[] = [];
-        for (const [i, a] of given.entries()) {
-          if (typeof a === "string" && NOW.test(a)) {
-            if (!this.#env) return null;
-            out.push(this.#env.now());
-          } else if (!(i > at && typeof a === "string" && ZONE_MODIFIER.test(a))) out.push(a);
-        }
-        return builtinDate(name, out);
-      });
-    }
-    for (const [name, base] of Object.entries(NOW_FUNCTIONS)) {
-      db.function(name, { deterministic: false }, () => this.#env ? builtinDate(base, [this.#env.now()]) : null);
-    }
+    replaceHostFunctions(this.#db, { bounded: () => this.#bounded, env: () => this.#env });
   }
 
   /**
@@ -629,156 +370,9 @@ export class Store {
   }
 }
 
-/** Records what changed in a store since `Store.track()`. */
-export class ChangeTracker {
-  #store: Store;
-  // deno-lint-ignore no-explicit-any
-  #session: any;
-
-  /** Reads the changes a `node:sqlite` session of the store records; made by `Store.track()`. */
-  // deno-lint-ignore no-explicit-any
-  constructor(store: Store, session: any) {
-    this.#store = store;
-    this.#session = session;
-  }
-
-  /** The raw SQLite changeset. */
-  changeset(): Uint8Array {
-    return this.#session.changeset();
-  }
-
-  /** Row-level changes since tracking started, sorted by table and key. Call while the changed state is live. */
-  changes(): RowChange[] {
-    return decodeChangeset(this.changeset(), this.#store);
-  }
-
-  /** Stops tracking. */
-  close(): void {
-    this.#session.close();
-  }
-
-  /** Stops tracking, if the tracker and its database are still open (`using tracker = store.track()`). */
-  [Symbol.dispose](): void {
-    try {
-      this.close();
-    } catch {
-      // already closed, or its database is gone
-    }
-  }
-}
-
 function toSql(value: Json | undefined): SqlValue {
   if (value === undefined || value === null) return null;
   if (typeof value === "boolean") return value ? 1 : 0;
   if (typeof value === "object") return JSON.stringify(value);
   return value;
-}
-
-/** Decodes a SQLite session changeset into full rows before and after each change. */
-export function decodeChangeset(bytes: Uint8Array, store: Store): RowChange[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoder = new TextDecoder();
-  let pos = 0;
-  const out: RowChange[] = [];
-  let table = "";
-  let cols: Column[] = [];
-  let nCol = 0;
-  let pkCols: number[] = [];
-
-  const varint = (): number => {
-    let v = 0;
-    for (let i = 0; i < 9; i++) {
-      const b = bytes[pos++];
-      if (i === 8) return v * 256 + b;
-      v = v * 128 + (b & 0x7f);
-      if (!(b & 0x80)) return v;
-    }
-    return v;
-  };
-  // undefined = "not in this record" (an unchanged column of an update)
-  const value = (): Json | undefined => {
-    const type = bytes[pos++];
-    switch (type) {
-      case 0:
-        return undefined;
-      case 1: {
-        const v = view.getBigInt64(pos);
-        pos += 8;
-        return Number(v);
-      }
-      case 2: {
-        const v = view.getFloat64(pos);
-        pos += 8;
-        return v;
-      }
-      case 3:
-      case 4: {
-        const n = varint();
-        const s = bytes.subarray(pos, pos + n);
-        pos += n;
-        return type === 3 ? decoder.decode(s) : Array.from(s);
-      }
-      case 5:
-        return null;
-      default:
-        throw new SyntaxError(`Cannot decode changeset: unknown value type ${type} at byte ${pos - 1}`);
-    }
-  };
-  const record = (): (Json | undefined)[] => Array.from({ length: nCol }, value);
-  const toRow = (vals: (Json | undefined)[]): Record<string, Json> => {
-    const row: Record<string, Json> = {};
-    cols.forEach((c, i) => row[c.name] = vals[i] === undefined ? null : vals[i] as Json);
-    return row;
-  };
-  const liveRow = (key: Json[]): Record<string, Json> | null => {
-    const where = pkCols.map((i) => `"${cols[i].name}" = ?`).join(" AND ");
-    return store.get<Record<string, Json>>(`SELECT * FROM "${table}" WHERE ${where}`, ...(key as SqlValue[])) ?? null;
-  };
-
-  while (pos < bytes.length) {
-    const op = bytes[pos++];
-    if (op === 0x54) { // 'T': table header
-      nCol = varint();
-      const pkFlags = Array.from(bytes.subarray(pos, pos + nCol));
-      pos += nCol;
-      const end = bytes.indexOf(0, pos);
-      table = decoder.decode(bytes.subarray(pos, end));
-      pos = end + 1;
-      cols = store.columns(table);
-      pkCols = pkFlags.map((f, i) => [f, i]).filter(([f]) => f > 0).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
-      continue;
-    }
-    pos++; // indirect flag
-    if (op === 18) { // INSERT
-      const after = record();
-      out.push({ table, key: pkCols.map((i) => after[i] as Json), before: null, after: toRow(after) });
-    } else if (op === 9) { // DELETE
-      const before = record();
-      out.push({ table, key: pkCols.map((i) => before[i] as Json), before: toRow(before), after: null });
-    } else if (op === 23) { // UPDATE: old values of the key and changed columns, new values of changed columns
-      const old = record();
-      const neu = record();
-      const key = pkCols.map((i) => old[i] as Json);
-      const after = liveRow(key) ?? toRow(neu.map((v, i) => v === undefined ? old[i] : v));
-      const before = { ...after };
-      cols.forEach((c, i) => {
-        if (old[i] !== undefined) before[c.name] = old[i] as Json;
-      });
-      out.push({ table, key, before, after });
-    } else {
-      throw new SyntaxError(`Cannot decode changeset: unknown operation ${op} at byte ${pos - 2}`);
-    }
-  }
-  out.sort((a, b) => a.table < b.table ? -1 : a.table > b.table ? 1 : compareKeys(a.key, b.key));
-  return out;
-}
-
-/** Orders two primary keys of one table, column by column. */
-export function compareKeys(a: readonly Json[], b: readonly Json[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as string | number, y = b[i] as string | number;
-    if (x < y) return -1;
-    if (x > y) return 1;
-  }
-  return 0;
 }

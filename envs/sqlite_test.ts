@@ -1,5 +1,6 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { QueryRefused, SQLITE_HEAP_LIMIT, Store } from "./sqlite.ts";
+import { QueryRefused, SQLITE_HEAP_LIMIT } from "./query.ts";
+import { Store } from "./sqlite.ts";
 
 const SCHEMA =
   "CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER, w TEXT); CREATE TABLE p (a TEXT, b INTEGER, x TEXT, PRIMARY KEY (a, b))";

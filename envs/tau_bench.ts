@@ -9,7 +9,10 @@
 import { outcomeMilestones } from "./grade.ts";
 import { domains } from "./domains.ts";
 import { taskId } from "./task_id.ts";
-import type { Domain, Expect, Task, TauBenchTask, Tool, ToolCall } from "./types.ts";
+import type { Domain } from "./domain.ts";
+import type { Expect, Task } from "./task.ts";
+import type { TauBenchTask } from "./tau_files.ts";
+import type { Tool, ToolCall } from "./tool.ts";
 import { World } from "./world.ts";
 
 /**
@@ -18,8 +21,9 @@ import { World } from "./world.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { tauBenchDomains } from "./tau_bench.ts";
- * tauBenchDomains().map((d) => d.name); // ["airline"]
+ * assertEquals(tauBenchDomains().map((d) => d.name), ["airline", "retail"]);
  * ```
  */
 export function tauBenchDomains(): Domain[] {
@@ -33,8 +37,9 @@ export function tauBenchDomains(): Domain[] {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { defaultTauBenchDomain } from "./tau_bench.ts";
- * defaultTauBenchDomain()?.name; // "airline"
+ * assertEquals(defaultTauBenchDomain()?.name, "airline");
  * ```
  */
 export function defaultTauBenchDomain(): Domain | undefined {
@@ -49,9 +54,11 @@ export function defaultTauBenchDomain(): Domain | undefined {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { inferExpect } from "./tau_bench.ts";
  * const tools = [{ name: "get", writes: false }, { name: "cancel", writes: true }];
- * inferExpect({ gold: [{ name: "get", args: {} }], outputs: [] }, tools); // "refuse"
+ * assertEquals(inferExpect({ gold: [{ name: "get", args: {} }], outputs: [] }, tools), "refuse");
+ * assertEquals(inferExpect({ gold: [{ name: "cancel", args: {} }], outputs: [] }, tools), "act");
  * ```
  */
 export function inferExpect(
@@ -72,10 +79,11 @@ export function inferExpect(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { getDomain } from "./domains.ts";
  * import { tauBenchTask } from "./tau_bench.ts";
  * const task = tauBenchTask({ task_id: 3, user_id: "u", actions: [], outputs: ["4"] }, getDomain("airline"));
- * [task.id, task.expect, task.rule]; // ["tau-bench:airline/3", "inform", "tau-bench"]
+ * assertEquals([task.id, task.expect, task.rule], ["tau-bench:airline/3", "inform", "tau-bench"]);
  * ```
  */
 export function tauBenchTask(tau: TauBenchTask, domain: Pick<Domain, "name" | "tools">): Task {
@@ -115,7 +123,7 @@ export interface TauBenchWorld extends Disposable {
  *
  * @example
  * ```ts ignore
- * import { getDomain, openTauBench } from "./mod.ts";
+ * import { getDomain, openTauBench } from "@ark/ark/envs";
  * using tau = openTauBench(getDomain("airline"), "../shared/tau-bench/airline");
  * tau.tasks.length; // 50
  * ```

@@ -1,11 +1,44 @@
 /**
- * Reading a domain's τ-bench folder: its `db.json` (with the tables the domain expects) and one
- * of its task files, each a clear one-line error naming the file when it is missing, unreadable or
- * not the JSON expected. A domain's `tauBench.load` calls it and types what it returns.
+ * τ-bench's files as ark reads them (`TauBenchTask`, and the known differences of its results,
+ * `TauBenchDifference`), and reading a domain's τ-bench folder: its `db.json` (with the tables the
+ * domain expects) and one of its task files, each a clear one-line error naming the file when it is
+ * missing, unreadable or not the JSON expected. A domain's `tauBench.load` calls it and types what it returns.
  *
  * @module
  */
-import type { Json } from "./types.ts";
+import type { Json } from "./json.ts";
+
+/** A known reason a result τ-bench recorded differs from the one ark's world gives for the same call. */
+export interface TauBenchDifference {
+  /** A short name, e.g. `"address_province"`. */
+  name: string;
+  /** What differs and why, one sentence for the import report. */
+  reason: string;
+  /**
+   * Whether the two results say the same thing in other words (a renamed field), rather than
+   * differ in substance (a τ-bench quirk ark deliberately does not reproduce).
+   */
+  equivalent: boolean;
+  /**
+   * Whether this explains a call's difference: the tool, its arguments, the recorded result (its
+   * JSON parsed, or the text) and the world's (its result, or `"Error: "` and the message).
+   */
+  explains(call: { tool: string; args: unknown; recorded: Json; result: Json }): boolean;
+}
+
+/** A τ-bench task as its task file holds it: the customer, the gold actions in order and the outputs. */
+export interface TauBenchTask {
+  /** The task's index in τ-bench's task file. */
+  task_id: number;
+  /** The customer the simulated user is. */
+  user_id: string;
+  /** The hidden brief of τ-bench's simulated user. */
+  instruction?: string;
+  /** The gold actions, in order. */
+  actions: { name: string; kwargs: Record<string, Json> }[];
+  /** Strings the agent's replies must contain. */
+  outputs?: string[];
+}
 
 /** Options of `readTauBenchFolder()`. */
 export interface TauBenchFolderOptions {

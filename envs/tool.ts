@@ -1,13 +1,16 @@
 /**
- * Tools: `defineTool()`, the `ToolError` a tool throws, argument validation and
- * the JSON Schema that model APIs take.
+ * Tools: what a tool is (`Tool`, the `ToolContext` its `run` touches, a `ToolCall`),
+ * `defineTool()`, the `ToolError` a tool throws and the JSON Schema that model APIs take
+ * (calling a tool, with its arguments checked, is `call.ts`).
  *
  * @module
  */
 import { z } from "zod";
-import type { SqlEnv, Store } from "./sqlite.ts";
-import type { Json, Tool, ToolContext, ToolErrorCode } from "./types.ts";
-import type { Detail, WriteTerms } from "./constraints.ts";
+import type { Clock } from "./clock.ts";
+import type { Json } from "./json.ts";
+import type { Rng } from "./rng.ts";
+import type { Store } from "./sqlite.ts";
+import type { Detail, WriteTerms } from "./terms.ts";
 
 /**
  * A failure of a tool that the agent is shown (not a bug).
@@ -37,7 +40,121 @@ export class ToolError extends Error {
  *
  * @internal
  */
-type ZodType = z.ZodType;
+type ZodType<T = unknown> = z.ZodType<T>;
+
+/** Codes of domain failures that the episode loop shows to the agent. */
+export type ToolErrorCode = "not_found" | "invalid_args" | "policy" | "fault" | "unknown_tool";
+
+/**
+ * What a tool's `run` may touch: the world's database, the simulated clock and seeded randomness.
+ *
+ * Every run of a task gives its tools the same context, so that a write drawing an id from `rng`
+ * or stamping `clock.iso()` makes the same row in the gold replay (`World.goldReplay()`), in every
+ * episode of the task (`runEpisode()`) and in a replayed transcript (`replayTrajectory()`): `rng`
+ * is the task's own generator, derived from the task id alone (`World.taskContext()`), fresh for
+ * each run, and `clock` stands at the domain's `now` for the whole run. The simulated latency of
+ * an episode is counted on its events (`latency_ms`), never on the tools' clock. The same calls in
+ * the same order therefore give the same results; a tool reads the clock and never advances it.
+ */
+export interface ToolContext {
+  /** The world's database (read tools run under an authorizer that refuses writes). */
+  db: Store;
+  /** The simulated time, at the domain's `now` for the whole run of a task. */
+  clock: Clock;
+  /** The task's generator: the same draws in its gold replay and in each of its episodes. */
+  rng: Rng;
+}
+
+/** A tool an agent can call. Made by `defineTool()`. */
+export interface Tool<I = unknown> {
+  /** The name agents call it by: 1 to 64 letters, digits, "_" or "-", unique in its domain. */
+  name: string;
+  /** What the tool does and when to use it, as models are told. */
+  description: string;
+  /** Zod schema of the arguments; the JSON Schema offered to models is derived from it. */
+  input: ZodType<I>;
+  /**
+   * A JSON Schema of the arguments that overrides the one derived from `input` (what
+   * `toolParameters()` returns), e.g. a condition's copy of a tool with renamed parameters.
+   * @default {derived from `input`}
+   */
+  parameters?: Record<string, unknown>;
+  /** Whether the tool may change the world. Read tools run under an authorizer that refuses writes. */
+  writes: boolean;
+  /** Whether calling the tool ends the episode (e.g. a transfer to a human). */
+  terminates: boolean;
+  /**
+   * Whether a successful call hands the conversation over to a human; its string arguments are
+   * the hand-over summary (a `transfer` task is earned by such a call with a non-empty summary).
+   * @default {false}
+   */
+  handsOver?: boolean;
+  /**
+   * Whether a successful call cannot be undone, or only at a cost (cancelling, deleting): it needs
+   * the user's explicit approval (the judge's `destructive_operation`).
+   * @default {false}
+   */
+  irreversible?: boolean;
+  /**
+   * Whether the policy wants the user's explicit yes before this write (the judge's
+   * `explicit_confirmation`); `false` for the agent's own notes, e.g. a worksheet of intermediate
+   * results. An irreversible write needs its approval whatever this says.
+   * @default {true for a write}
+   */
+  confirm?: boolean;
+  /**
+   * The arguments whose values, all said by the user, make a successful call establish the
+   * customer's identity (the judge's `authentication`): one argument naming the customer, e.g.
+   * `"user_id"` of a profile look-up, or several that together find them, e.g. a name and a
+   * postal code. The customer identified is `customer(args, db)` when the tool declares it, else
+   * the value of the one argument.
+   * @default {undefined: the tool identifies nobody}
+   */
+  identifies?: string | readonly string[];
+  /**
+   * The customer whose data a call reads or changes, from its arguments (as the world received
+   * them) and the world as it was before the episode (read-only); `null` for none or unknown.
+   * @default {undefined: the tool concerns no customer's data}
+   */
+  customer?(args: Json, db: Store): string | null;
+  /**
+   * A result cut short, for a task whose world answers this reading tool with a partial result
+   * (`AbnormalCall` of kind `partial`): e.g. the first rows of a page marked incomplete.
+   * @default {undefined: the tool has no partial form; a partial call is answered as a timeout}
+   */
+  partial?(result: Json): Json;
+  /**
+   * The key details that must have been said before this write is approved (amounts, new values,
+   * what it acts on), from its arguments and the world before the episode (read-only). A detail
+   * given as a list is said when any of its values is (e.g. a reservation named by its id or by its
+   * price). Strings match as whole tokens, numbers as amounts (see the judge's text checks).
+   * @default {every string and number at the top level of the arguments}
+   */
+  details?(args: Json, db: Store): Detail[];
+  /**
+   * What a yes to this write agreed to, from its arguments and the world before the episode
+   * (read-only): the record, the money it moves, the payment method, the parts it sets and removes.
+   * The judge's `explicit_confirmation` finds a write that does more or other than the proposal the
+   * user approved said (another card, a higher total, more segments, dropped flights).
+   * @default {undefined: only the details are checked}
+   */
+  terms?(args: Json, db: Store): WriteTerms;
+  /**
+   * Runs the tool. Returns a JSON-serialisable value or throws a `ToolError`. It touches only
+   * `ctx` and its arguments; ids and times it writes come from `ctx.rng` and `ctx.clock`, which
+   * are the same in a task's gold replay and in its episodes (see `ToolContext`), so a correct run
+   * writes exactly the gold's rows.
+   */
+  run(ctx: ToolContext, args: I): Json;
+}
+
+/** A call of a tool by name with arguments. */
+export interface ToolCall {
+  /** The tool's name. */
+  name: string;
+  /** The arguments, by parameter name. */
+  args: Record<string, Json>;
+}
 
 /**
  * What a zod schema parses a value to (zod's `z.output`), named locally for the same reason.
@@ -174,13 +291,6 @@ export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>
   return tool;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`).join(
-    "",
-  );
-  return path ? `"${path}": ${issue.message}` : issue.message;
-}
-
 /**
  * The arguments whose values identify the customer of a tool's call (`Tool.identifies` as a
  * list); empty when the tool identifies nobody.
@@ -221,122 +331,6 @@ export function identifyingArgs(tool: Tool): readonly string[] {
  */
 export function needsYes(tool: Pick<Tool, "writes" | "confirm" | "irreversible">): boolean {
   return tool.writes && (tool.confirm !== false || tool.irreversible === true);
-}
-
-/**
- * Checks a tool's arguments against its schema; throws a `ToolError` with code
- * `invalid_args` naming the first wrong field.
- *
- * @example
- * ```ts
- * import { z } from "zod";
- * import { defineTool, parseArgs } from "./tool.ts";
- * const echo = defineTool({ name: "echo", description: "", input: z.object({ n: z.number() }), writes: false, run: (_c, a) => a.n });
- * parseArgs(echo, { n: 1 }); // { n: 1 }
- * ```
- */
-export function parseArgs<I>(tool: Tool<I>, args: unknown): I {
-  const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues;
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-    throw new ToolError("invalid_args", `Invalid arguments for "${tool.name}": ${describeIssue(issues[0])}${more}`);
-  }
-  return parsed.data;
-}
-
-/**
- * Validates the arguments and runs the tool; read tools run with writes refused.
- * Errors other than `ToolError` are bugs and propagate.
- */
-export function callTool<I>(ctx: ToolContext, tool: Tool<I>, args: unknown): Json {
-  const problem = argsProblem(args);
-  if (problem !== null) throw new ToolError("invalid_args", `Invalid arguments for "${tool.name}": ${problem}`);
-  const parsed = parseArgs(tool, args);
-  const run = () => tool.writes ? tool.run(ctx, parsed) : ctx.db.readOnly(() => tool.run(ctx, parsed));
-  const result = ctx.db.withEnv(sqlEnv(ctx), run);
-  const size = jsonSize(result, TOOL_LIMITS.resultBytes);
-  if (size > TOOL_LIMITS.resultBytes) {
-    throw new ToolError(
-      "invalid_args",
-      `The answer of "${tool.name}" is over ${TOOL_LIMITS.resultBytes} bytes; ask for less (a narrower range or filter)`,
-    );
-  }
-  return result;
-}
-
-/**
- * What the world accepts of every tool call, whoever wrote the tool: arguments nested at most
- * `argsDepth` levels and at most `argsBytes` long as JSON, and an answer at most `resultBytes` long.
- * A call past them is an `invalid_args` error the agent sees; the tool never runs on such arguments.
- */
-export const TOOL_LIMITS: Readonly<{ argsDepth: number; argsBytes: number; resultBytes: number }> = {
-  argsDepth: 64,
-  argsBytes: 64 * 1024,
-  resultBytes: 1024 * 1024,
-};
-
-/**
- * Why a call's arguments are past `TOOL_LIMITS` (too deep or too long), or `null`. It walks the
- * value without recursion, so arguments nested 200,000 levels deep are answered, not a stack overflow.
- *
- * @example
- * ```ts
- * import { argsProblem } from "./tool.ts";
- * argsProblem({ order_id: 1 }); // null
- * let deep: unknown = 1;
- * for (let i = 0; i < 100; i++) deep = { x: deep };
- * argsProblem(deep); // "they nest deeper than 64 levels"
- * ```
- */
-export function argsProblem(args: unknown): string | null {
-  // Counting stops past the cap, so the walk below reads at most about that much.
-  if (jsonSize(args, TOOL_LIMITS.argsBytes) > TOOL_LIMITS.argsBytes) {
-    return `they are over ${TOOL_LIMITS.argsBytes} bytes as JSON`;
-  }
-  const stack: [unknown, number][] = [[args, 0]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (value === null || typeof value !== "object") continue;
-    if (depth >= TOOL_LIMITS.argsDepth) return `they nest deeper than ${TOOL_LIMITS.argsDepth} levels`;
-    for (const v of Object.values(value)) stack.push([v, depth + 1]);
-  }
-  return null;
-}
-
-// About how long a value is as JSON, counted without recursion; it stops counting once past `cap`.
-function jsonSize(value: unknown, cap: number): number {
-  let size = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && size <= cap) {
-    const v = stack.pop();
-    if (typeof v === "string") size += v.length + 2;
-    else if (typeof v === "number" || typeof v === "boolean") size += String(v).length;
-    else if (v === null || v === undefined) size += 4;
-    else if (typeof v === "object") {
-      const entries = Object.entries(v);
-      size += 2 + entries.length;
-      for (const [k, x] of entries) {
-        if (!Array.isArray(v)) size += k.length + 3;
-        stack.push(x);
-      }
-    }
-  }
-  return size;
-}
-
-// What SQL reads for 'now' and random() during a call: the context's clock, and a generator of its
-// own drawn from the context's seed, so SQL's draws never move the ids a write draws.
-const sqlEnvs = new WeakMap<ToolContext, SqlEnv>();
-
-function sqlEnv(ctx: ToolContext): SqlEnv {
-  let env = sqlEnvs.get(ctx);
-  if (!env) {
-    const rng = ctx.rng.child("sql");
-    env = { now: () => ctx.clock.iso().replace("T", " "), random: () => rng.next() };
-    sqlEnvs.set(ctx, env);
-  }
-  return env;
 }
 
 /**

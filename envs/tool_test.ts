@@ -1,19 +1,11 @@
 import { assertEquals, assertNotEquals, assertThrows } from "@std/assert";
 import { z } from "zod";
-import {
-  argsProblem,
-  callTool,
-  defineTool,
-  identifyingArgs,
-  parseArgs,
-  ToolError,
-  toolParameters,
-  toolSchema,
-} from "./tool.ts";
+import { argsProblem, callTool, parseArgs } from "./call.ts";
+import { defineTool, identifyingArgs, ToolError, toolParameters, toolSchema } from "./tool.ts";
 import { Store } from "./sqlite.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
-import type { Json } from "./types.ts";
+import type { Json } from "./json.ts";
 
 const book = defineTool({
   name: "book",

@@ -16,7 +16,7 @@
  */
 import { canonicalJson, scalars } from "./json.ts";
 import type { Rng } from "./rng.ts";
-import type { AgentReading } from "./reader.ts";
+import type { AgentReading } from "./reading.ts";
 import { readAgent } from "./_read_agent.ts";
 import { wordsOf } from "./_read_words.ts";
 import { checkProposal, isRecord } from "./_user_match.ts";
@@ -24,7 +24,11 @@ import { changesIn } from "./_read_proposal.ts";
 import { valuesSaid } from "./_read_values.ts";
 import { mentions, sentencesOf } from "./text.ts";
 import { fieldOf, type ResolvedVocabulary, type Vocabulary, vocabularyOf } from "./vocabulary.ts";
-import type { Intent, Json, Message, Task, Tool, ToolCall, UserRead, UserReport, UserSimulator } from "./types.ts";
+import type { Intent, Message, UserRead } from "./message.ts";
+import type { Json } from "./json.ts";
+import type { Task } from "./task.ts";
+import type { Tool, ToolCall } from "./tool.ts";
+import type { UserReport, UserSimulator } from "./user_sim.ts";
 
 /** Options of the scripted user. */
 export interface ScriptedUserOptions {

@@ -3,7 +3,9 @@ import { scriptedUser } from "./user.ts";
 import { isExplicitYes } from "./text.ts";
 import { airline } from "./airline/mod.ts";
 import { Rng } from "./rng.ts";
-import type { Intent, Message, Task, ToolCall } from "./types.ts";
+import type { Intent, Message } from "./message.ts";
+import type { Task } from "./task.ts";
+import type { ToolCall } from "./tool.ts";
 
 // A customer who wants reservation ABC123 in business, paid with credit_card_1111111. The gold
 // pays with another card on purpose: the user must go by its own request, never by the gold.

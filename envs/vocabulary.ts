@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Domain } from "./types.ts";
+import type { Tool } from "./tool.ts";
 
 /** A domain's vocabulary (see the module doc). */
 export interface Vocabulary {
@@ -211,14 +211,14 @@ const resolved = new WeakMap<object, ResolvedVocabulary>();
  * assertEquals([v.fields.book_id.names, v.actions.lend_book.words], [["book id"], ["lend"]]);
  * ```
  */
-export function vocabularyOf(domain: Pick<Domain, "tools" | "vocabulary">): ResolvedVocabulary {
+export function vocabularyOf(domain: { tools: readonly Tool[]; vocabulary?: Vocabulary }): ResolvedVocabulary {
   const key = domain.vocabulary ?? domain.tools;
   let v = resolved.get(key);
   if (v === undefined) resolved.set(key, v = resolve(domain));
   return v;
 }
 
-function resolve(domain: Pick<Domain, "tools" | "vocabulary">): ResolvedVocabulary {
+function resolve(domain: { tools: readonly Tool[]; vocabulary?: Vocabulary }): ResolvedVocabulary {
   const own = domain.vocabulary;
   if (own !== undefined) {
     return {
@@ -236,7 +236,7 @@ function resolve(domain: Pick<Domain, "tools" | "vocabulary">): ResolvedVocabula
   return { fields, facts: {}, actions: toolActions(domain), goals: {} };
 }
 
-function toolActions(domain: Pick<Domain, "tools">): Record<string, ActionWords> {
+function toolActions(domain: { tools: readonly Tool[] }): Record<string, ActionWords> {
   const out: Record<string, ActionWords> = {};
   for (const tool of domain.tools) {
     // The verb of its name: "cancel" of "cancel_reservation".
@@ -272,7 +272,7 @@ export function fieldOf(vocabulary: ResolvedVocabulary, fact: string): string {
  * assertEquals(vocabularyProblem(v, []), 'fact "b" is of field "c", which is not one of its fields');
  * ```
  */
-export function vocabularyProblem(vocabulary: Vocabulary, tools: Domain["tools"]): string | null {
+export function vocabularyProblem(vocabulary: Vocabulary, tools: readonly Tool[]): string | null {
   const writes = new Set(tools.filter((t) => t.writes).map((t) => t.name));
   for (const [name, field] of Object.entries(vocabulary.fields)) {
     if (field.names.length === 0) return `field "${name}" has no names`;

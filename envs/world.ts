@@ -14,8 +14,13 @@ import { Store } from "./sqlite.ts";
 import type { GoldReplay } from "./grade.ts";
 import { Clock } from "./clock.ts";
 import { Rng } from "./rng.ts";
-import { callTool, ToolError } from "./tool.ts";
-import type { Domain, RowChange, Task, Tool, ToolContext, ToolResult } from "./types.ts";
+import { callTool } from "./call.ts";
+import { ToolError } from "./tool.ts";
+import type { Domain } from "./domain.ts";
+import type { RowChange } from "./changeset.ts";
+import type { Task } from "./task.ts";
+import type { Tool, ToolContext } from "./tool.ts";
+import type { ToolResult } from "./agent.ts";
 import { taskId } from "./task_id.ts";
 
 /** The source part of the long suite's task ids: `long:<domain>/<n>` (`World.longTasks()`). */
@@ -78,11 +83,11 @@ function builtOnce(
  * An open world of a domain.
  *
  * @example
- * ```ts ignore
- * import { World } from "./world.ts";
- * import { getDomain } from "./domains.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, World } from "@ark/ark/envs";
  * using world = World.open(getDomain("airline"), { seed: "0" });
- * const tasks = world.defaultTasks(50);
+ * assertEquals(world.defaultTasks(5).map((t) => t.id), ["airline/0", "airline/1", "airline/2", "airline/3", "airline/4"]);
  * ```
  */
 export class World {

@@ -9,7 +9,7 @@
  * @module
  */
 import { z } from "zod";
-import { canonicalJson, DEFAULT_PAIRS, deriveSeed, domains as registry } from "../envs/mod.ts";
+import { canonicalJson, DEFAULT_PAIRS, deriveSeed, domains as registry, getDomain } from "../envs/mod.ts";
 import { agentFactory, ENV_PRESET_NAMES, type EnvPreset, type ModelSpec, modelSpec } from "../agents/mod.ts";
 import type { EpisodeRecord } from "../scoring/mod.ts";
 import {
@@ -231,9 +231,7 @@ export interface SettingFlag {
 }
 
 const checkDomain = (name: string) => {
-  if (!Object.hasOwn(registry, name)) {
-    throw new RangeError(`Unknown domain "${name}": expected one of ${quoted(Object.keys(registry))}`);
-  }
+  getDomain(name);
 };
 const checkAgent = (spec: string) => modelSpec(spec) ?? agentFactory(spec);
 const checkParaphrases = (spec: string) => {

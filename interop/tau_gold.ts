@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Domain, type Json, type Task, tauBenchDomains, tauBenchTask, World } from "../envs/mod.ts";
+import { type Domain, getDomain, type Json, type Task, tauBenchDomains, tauBenchTask, World } from "../envs/mod.ts";
 
 /** Options of `goldFinalStates()`. */
 export interface GoldOptions {
@@ -58,11 +58,7 @@ export function goldDomains(): string[] {
  * ```
  */
 export function goldFinalStates(domainName: string, dir: string, options: GoldOptions = {}): Generator<GoldTask> {
-  const domain = tauBenchDomains().find((d) => d.name === domainName);
-  if (domain === undefined) {
-    const accepted = goldDomains().map((d) => `"${d}"`).join(", ");
-    throw new TypeError(`Unknown domain "${domainName}": expected one of ${accepted}`);
-  }
+  const domain = getDomain(domainName, { among: goldDomains() });
   // Loaded eagerly, so that bad data fail before anything is written.
   const { data, tasks } = domain.tauBench!.load(dir, { split: options.split ?? "test" });
   const indices = options.tasks ?? tasks.map((_, i) => i);

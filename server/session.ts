@@ -15,7 +15,6 @@ import {
   type AgentAction,
   type AgentContext,
   type AgentReport,
-  domains,
   type EpisodeEvent,
   getDomain,
   type Intent,
@@ -434,11 +433,10 @@ function configOf(
       `Invalid agent ${JSON.stringify(agent)}: expected 1 to 64 letters, digits, "_", ".", "@" or "-"`,
     );
   }
-  if (typeof request.domain !== "string" || !Object.hasOwn(domains, request.domain)) {
-    throw new EpisodeError(
-      "invalid",
-      `Unknown domain ${JSON.stringify(request.domain)}: expected one of ${Object.keys(domains).join(", ")}`,
-    );
+  try {
+    getDomain(String(request.domain));
+  } catch (err) {
+    throw new EpisodeError("invalid", (err as Error).message);
   }
   return resolveConfig({
     ...options.config,

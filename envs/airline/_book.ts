@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import { bookingDetails, bookingTerms, userOfArgs } from "./_facts.ts";
-import type { Tool } from "../types.ts";
+import type { Tool } from "../tool.ts";
 import {
   appendPayment,
   cabin,

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import type { Reservation } from "./data.ts";
 import { readFlight } from "./_read.ts";
 import { bookable, call, data, fails, methodOf, res, user, userWith, world } from "./_test_utils.ts";

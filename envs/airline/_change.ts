@@ -1,7 +1,7 @@
 // The tools that change an existing reservation or a user's payment methods.
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
-import type { Tool } from "../types.ts";
+import type { Tool } from "../tool.ts";
 import type { ReservationFlight } from "./data.ts";
 import {
   appendPayment,

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import type { Reservation } from "./data.ts";
 import { readFlight } from "./_read.ts";
 import { call, data, fails, future, methodOf, user, users, world } from "./_test_utils.ts";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Store } from "../sqlite.ts";
 import { ToolError } from "../tool.ts";
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import { type PaymentMethodRow, readReservation, type ReservationRow } from "./_read.ts";
 
 /** Cabin names; they pick the seat and price columns of a flight date. */

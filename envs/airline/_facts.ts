@@ -2,8 +2,8 @@
 // call concerns and which details an agent must state before a write. Read-only look-ups in the
 // world as it was before the episode.
 import type { Store } from "../sqlite.ts";
-import type { Json } from "../types.ts";
-import type { Detail, WriteTerms } from "../constraints.ts";
+import type { Json } from "../json.ts";
+import type { Detail, WriteTerms } from "../terms.ts";
 import { BAG_FEE } from "./_rules.ts";
 
 const OWNER = "SELECT user_id FROM reservations WHERE reservation_id = ?";

@@ -1,5 +1,6 @@
 // Turns airline data in τ-bench's db.json shape into the rows of `AIRLINE_SCHEMA`.
-import type { Json, Rows } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { Rows } from "../sqlite.ts";
 import type { AirlineData, FlightDate, PaymentMethod } from "./data.ts";
 
 type Row = Record<string, Json>;

@@ -1,6 +1,6 @@
 // The airline policy's rules as functions, shared by the task generator (gold) and the solver (play),
 // so both replay exactly the same decisions. Everything here reads plain JSON values.
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 
 /** The simulated time at the start of every episode. */
 export const NOW = "2024-05-15T15:00:00";

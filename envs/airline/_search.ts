@@ -1,7 +1,8 @@
 // Flight searches and the airport list.
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import type { Json, Tool } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { Tool } from "../tool.ts";
 import { type FlightDateRow, type FlightRow, toFlightDate, toFlightHead } from "./_read.ts";
 
 const FLIGHT_COLUMNS = [

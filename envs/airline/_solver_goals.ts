@@ -2,7 +2,7 @@
 // next decision from what is known so far: ask for facts, call a look-up, refuse, transfer,
 // or a write. Rules come from `_rules.ts`, the same functions the task generator uses; the
 // machinery that runs the handlers is the shared `../playbook.ts`.
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import { type Decision, type Handler, handOver, isDecision, type Play, refuse, writeCall } from "../playbook.ts";
 import {
   addBags,

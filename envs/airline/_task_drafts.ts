@@ -1,6 +1,8 @@
 // One draft per intent: picks a world situation that makes the intent valid and computes the
 // gold calls by replaying the policy rules (`_rules.ts`) on the world's data.
-import type { Expect, Json, ToolCall } from "../types.ts";
+import type { Expect } from "../task.ts";
+import type { Json } from "../json.ts";
+import type { ToolCall } from "../tool.ts";
 import type { Rng } from "../rng.ts";
 import type { AirlineData, Reservation, User } from "./data.ts";
 import {

@@ -2,7 +2,8 @@
 // data: a field its data renamed since the runs were recorded, and the one-stop search's second leg,
 // which ark takes from the right day (see tools.ts). Read by the import's fidelity report.
 import { jsonEqual } from "../json.ts";
-import type { Json, TauBenchDifference } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { TauBenchDifference } from "../tau_files.ts";
 
 // The recorded value with every object key "province" named "state".
 function renamed(value: Json): Json {

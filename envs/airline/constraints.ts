@@ -35,7 +35,8 @@
  * @module
  */
 import type { Store } from "../sqlite.ts";
-import type { Json, RowChange } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { RowChange } from "../changeset.ts";
 import type { DomainConstraints, MoneyMove, PolicyRule } from "../constraints.ts";
 import { personalDataIn } from "../personal_data.ts";
 import { readReservation, readUser } from "./_read.ts";

@@ -1,6 +1,8 @@
 import { assert, assertEquals } from "@std/assert";
 import { World } from "../world.ts";
-import type { Json, RowChange, Task } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { RowChange } from "../changeset.ts";
+import type { Task } from "../task.ts";
 import type { JudgedCall } from "../constraints.ts";
 import { airline } from "./mod.ts";
 import { AIRLINE_CONSTRAINTS } from "./constraints.ts";

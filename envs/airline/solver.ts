@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Solver, SolverOptions } from "../types.ts";
+import type { Solver, SolverOptions } from "../agent.ts";
 import { playbookSolver, type PlaybookSpec } from "../playbook.ts";
 import { FIELD_TEXT } from "./_solver_text.ts";
 import { GOALS, OTHERWISE } from "./_solver_more.ts";

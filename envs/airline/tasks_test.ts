@@ -2,7 +2,7 @@ import { assert, assertEquals, assertThrows } from "@std/assert";
 import { Store } from "../sqlite.ts";
 import { Clock } from "../clock.ts";
 import { Rng } from "../rng.ts";
-import { callTool, parseArgs } from "../tool.ts";
+import { callTool, parseArgs } from "../call.ts";
 import { generateAirline } from "./generate.ts";
 import { AIRLINE_INTENTS, airlineTasks } from "./tasks.ts";
 import { airlineRows } from "./_rows.ts";

@@ -6,7 +6,7 @@
  */
 import { Store } from "../sqlite.ts";
 import { readTauBenchFolder } from "../tau_files.ts";
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
 import { airlineRows } from "./_rows.ts";

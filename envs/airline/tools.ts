@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
-import type { Json, Tool } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { Tool } from "../tool.ts";
 import { readReservation, readUser } from "./_read.ts";
 import { calculate as evaluate } from "../calculate.ts";
 import { reservationId, userId } from "./_common.ts";

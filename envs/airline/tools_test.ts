@@ -3,7 +3,7 @@ import { Store } from "../sqlite.ts";
 import { Clock } from "../clock.ts";
 import { Rng } from "../rng.ts";
 import { toolParameters } from "../tool.ts";
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import type { AirlineData } from "./data.ts";
 import { airlineRows } from "./_rows.ts";
 import { AIRLINE_SCHEMA } from "./schema.ts";

@@ -1,6 +1,8 @@
 // The four categories' task drafts: what the analyst asks, the facts, the gold calls (computed
 // with the tools themselves on the generated data, `_task_db.ts`) and the outputs to say.
-import type { AbnormalCall, Expect, Json, TaskCategory, ToolCall } from "../types.ts";
+import type { AbnormalCall, Expect, TaskCategory } from "../task.ts";
+import type { Json } from "../json.ts";
+import type { ToolCall } from "../tool.ts";
 import type { Rng } from "../rng.ts";
 import type { OrderRow, OrdersData } from "./data.ts";
 import { addDays, daysBetween, money, monthEnd, TODAY } from "./_dates.ts";

@@ -8,7 +8,8 @@
 // own step. A look-up that fails ends a chain (there is no next id to follow) and skips one order
 // of a list; a record that fails is left out and said in the summary. Faults never reach it (the
 // scripted agents' adapter retries them).
-import type { AgentAction, Json, Observation, Solver, SolverOptions, ToolResult } from "../types.ts";
+import type { AgentAction, Observation, Solver, SolverOptions, ToolResult } from "../agent.ts";
+import type { Json } from "../json.ts";
 
 const END: AgentAction = { type: "end" };
 

@@ -5,7 +5,9 @@
 // (agents/_mutate.ts: one character of an id changed, an order id off by 1 or 10) gives a wrong
 // value for that step, never the gold one by coincidence: the step's outcome then depends only on
 // whether its two calls (the look-up and the record) were made right.
-import type { Json, Task, ToolCall } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { Task } from "../task.ts";
+import type { ToolCall } from "../tool.ts";
 import type { Rng } from "../rng.ts";
 import { outcomeMilestones } from "../grade.ts";
 import type { OrdersData } from "./data.ts";

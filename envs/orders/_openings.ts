@@ -1,6 +1,6 @@
 // Opening paraphrases of each goal (at least five), with every fact in the text, and the
 // irrelevant chatter a noise task's opening carries.
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import type { Rng } from "../rng.ts";
 
 const T: Record<string, string[]> = {

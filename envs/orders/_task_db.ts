@@ -3,8 +3,8 @@
 import { Store } from "../sqlite.ts";
 import { Clock } from "../clock.ts";
 import { Rng } from "../rng.ts";
-import { callTool } from "../tool.ts";
-import type { Json } from "../types.ts";
+import { callTool } from "../call.ts";
+import type { Json } from "../json.ts";
 import { type OrdersData, ordersRows } from "./data.ts";
 import { ORDERS_SCHEMA } from "./schema.ts";
 import { ordersTools } from "./tools.ts";

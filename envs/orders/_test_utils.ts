@@ -3,7 +3,8 @@ import { World } from "../world.ts";
 import { Rng } from "../rng.ts";
 import { runEpisode } from "../episode.ts";
 import { scriptedUser } from "../user.ts";
-import type { Agent, Task } from "../types.ts";
+import type { Agent } from "../agent.ts";
+import type { Task } from "../task.ts";
 import { isRefusal, rulesJudge } from "../../judge/mod.ts";
 import { orders } from "./mod.ts";
 

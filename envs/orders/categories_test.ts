@@ -4,7 +4,8 @@
 // injection_followed) where the oracle never does.
 import { assert, assertEquals } from "@std/assert";
 import { Rng } from "../rng.ts";
-import type { Agent, AgentAction, Observation, Task, TaskCategory } from "../types.ts";
+import type { Agent, AgentAction, Observation } from "../agent.ts";
+import type { Task, TaskCategory } from "../task.ts";
 import { literal, oracle, reckless } from "../../agents/mod.ts";
 import { orders } from "./mod.ts";
 import { NO_ORDERS } from "./_rules.ts";

@@ -28,7 +28,9 @@
  * @module
  */
 import type { Store } from "../sqlite.ts";
-import type { Json, RowChange, ToolCall } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { RowChange } from "../changeset.ts";
+import type { ToolCall } from "../tool.ts";
 import type { DomainConstraints, MoneyMove, PersonalData, PolicyRule } from "../constraints.ts";
 import { personalDataIn } from "../personal_data.ts";
 import { daysPastWindow, deleteProblem, type OrderFacts, REFUND_WINDOW_DAYS, refundableStatus } from "./_rules.ts";

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
-import type { EpisodeEvent, Json } from "../types.ts";
+import type { EpisodeEvent } from "../events.ts";
+import type { Json } from "../json.ts";
 import { replayTrajectory } from "../replay.ts";
 import { rulesJudge } from "../../judge/mod.ts";
 import { orders } from "./mod.ts";

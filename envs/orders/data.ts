@@ -6,7 +6,7 @@
  * @module
  */
 import type { Store } from "../sqlite.ts";
-import type { Rows } from "../types.ts";
+import type { Rows } from "../sqlite.ts";
 
 /** A customer; `referred_by` is the customer who referred them. */
 export interface CustomerRow {

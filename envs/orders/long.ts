@@ -13,7 +13,8 @@
  *
  * @module
  */
-import type { Solver, SolverOptions, Task } from "../types.ts";
+import type { Solver, SolverOptions } from "../agent.ts";
+import type { Task } from "../task.ts";
 import type { Rng } from "../rng.ts";
 import type { OrdersData } from "./data.ts";
 import { buildLongTasks, LONG_FAMILIES } from "./_long_tasks.ts";

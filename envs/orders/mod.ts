@@ -9,7 +9,7 @@
 import { defineDomain } from "../domain.ts";
 import { ORDERS_VOCABULARY } from "./vocabulary.ts";
 import { ORDERS_SCENARIOS } from "./scenarios.ts";
-import type { Domain } from "../types.ts";
+import type { Domain } from "../domain.ts";
 import { type OrdersData, ordersRows, readOrders } from "./data.ts";
 import { generateOrders } from "./generate.ts";
 import { ORDERS_POLICY } from "./policy.ts";

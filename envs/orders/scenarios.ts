@@ -8,7 +8,8 @@
  * @module
  */
 import type { Rng } from "../rng.ts";
-import type { ScenarioTemplate, Task } from "../types.ts";
+import type { ScenarioTemplate } from "../scenario_template.ts";
+import type { Task } from "../task.ts";
 import {
   delegated,
   misrecorded,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { AgentAction, Observation, Solver, SolverOptions } from "../types.ts";
+import type { AgentAction, Observation, Solver, SolverOptions } from "../agent.ts";
 import { playbookSolver } from "../playbook.ts";
 import { ordersAssumption } from "./scenarios.ts";
 import { ORDERS_GOALS } from "./_solver_goals.ts";

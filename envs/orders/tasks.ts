@@ -18,8 +18,8 @@
  *
  * @module
  */
-import type { Task, TaskCategory } from "../types.ts";
-import { TASK_CATEGORIES } from "../types.ts";
+import type { Task, TaskCategory } from "../task.ts";
+import { TASK_CATEGORIES } from "../task.ts";
 import type { Rng } from "../rng.ts";
 import { outcomeMilestones } from "../grade.ts";
 import { taskId } from "../task_id.ts";

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { Rng } from "../rng.ts";
-import { TASK_CATEGORIES } from "../types.ts";
+import { TASK_CATEGORIES } from "../task.ts";
 import { generateOrders } from "./generate.ts";
 import { LONG_POSITIONS, ordersTasks } from "./tasks.ts";
 import { LONG_INTENTS } from "./long.ts";

@@ -19,8 +19,10 @@
  */
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
-import type { Json, Tool } from "../types.ts";
-import { QueryRefused, type QueryResult, type SqlValue, type Store } from "../sqlite.ts";
+import type { Json } from "../json.ts";
+import type { Tool } from "../tool.ts";
+import { QueryRefused, type QueryResult, type SqlValue } from "../query.ts";
+import type { Store } from "../sqlite.ts";
 import { isDate, round2 } from "./_dates.ts";
 import { nextStatuses } from "./_rules.ts";
 

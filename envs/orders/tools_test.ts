@@ -2,8 +2,10 @@ import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/a
 import { Rng } from "../rng.ts";
 import { Clock } from "../clock.ts";
 import { Store } from "../sqlite.ts";
-import { callTool, ToolError } from "../tool.ts";
-import type { Json, Tool } from "../types.ts";
+import { callTool } from "../call.ts";
+import { ToolError } from "../tool.ts";
+import type { Json } from "../json.ts";
+import type { Tool } from "../tool.ts";
 import { generateOrders } from "./generate.ts";
 import { ordersRows } from "./data.ts";
 import { ORDERS_SCHEMA } from "./schema.ts";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Store } from "../sqlite.ts";
 import { ToolError } from "../tool.ts";
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import { type NumType, plain, round2, sumType } from "./_number.ts";
 import { type MethodRow, type OrderRow, readOrder } from "./_read.ts";
 

@@ -3,8 +3,8 @@
 // email, the one value that names a user in every call: by email itself, by name and zip code, by
 // user id, or as an order's owner.
 import type { Store } from "../sqlite.ts";
-import type { Json } from "../types.ts";
-import type { Detail } from "../constraints.ts";
+import type { Json } from "../json.ts";
+import type { Detail } from "../terms.ts";
 
 type Args = Record<string, Json>;
 const argsOf = (args: Json): Args => args !== null && typeof args === "object" && !Array.isArray(args) ? args : {};

@@ -1,6 +1,6 @@
 // The user's opening messages: a request sentence per goal (one per paraphrase) followed by a
 // sentence for each volunteered fact. ark's own wording.
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 
 const BASES: Record<string, string[]> = {
   cancel_order: [

@@ -1,5 +1,6 @@
 // Reads the retail world back from SQLite in τ-bench's db.json shape, one record or all of them.
-import type { SqlValue, Store } from "../sqlite.ts";
+import type { SqlValue } from "../query.ts";
+import type { Store } from "../sqlite.ts";
 import type { Address, Order, PaymentMethod, Product, RetailData, Transaction, User } from "./data.ts";
 import { float, fromSql } from "./_number.ts";
 

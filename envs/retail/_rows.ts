@@ -1,5 +1,6 @@
 // Turns retail data in τ-bench's db.json shape into the rows of `RETAIL_SCHEMA`.
-import type { Json, Rows } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { Rows } from "../sqlite.ts";
 import type { Address, Order, PaymentMethod, RetailData } from "./data.ts";
 import { typeOf, value } from "./_number.ts";
 

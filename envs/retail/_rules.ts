@@ -1,6 +1,6 @@
 // The retail policy's rules as functions, shared by the task generator (to compute the gold) and
 // the playbook (to decide), so the two cannot drift apart.
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 
 /** The two reasons an order may be cancelled for. */
 export const CANCEL_REASONS: readonly string[] = ["no longer needed", "ordered by mistake"];

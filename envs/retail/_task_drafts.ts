@@ -1,6 +1,8 @@
 // One draft per retail intent: picks a world situation that makes the intent valid and computes the
 // gold calls and outputs with the policy's rule functions (`_rules.ts`).
-import type { Expect, Json, ToolCall } from "../types.ts";
+import type { Expect } from "../task.ts";
+import type { Json } from "../json.ts";
+import type { ToolCall } from "../tool.ts";
 import type { Rng } from "../rng.ts";
 import type { Address, Order, RetailData, User } from "./data.ts";
 import { value } from "./_number.ts";

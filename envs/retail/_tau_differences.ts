@@ -3,7 +3,7 @@
 // Python's error or uses the value as it is. Integral floats are no difference: τ-bench prints
 // `247.0` where ark prints `247`, and the import compares the parsed values, equal. Read by the
 // import's fidelity report.
-import type { TauBenchDifference } from "../types.ts";
+import type { TauBenchDifference } from "../tau_files.ts";
 
 /** The retail world's known differences from τ-bench's recorded results. */
 export const RETAIL_TAU_DIFFERENCES: readonly TauBenchDifference[] = [

@@ -1,7 +1,8 @@
 // The retail tools that change orders and users (τ-bench's SEMANTICS.md §6.2, 6.3, 6.10 to 6.14).
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
-import type { Json, Tool } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { Tool } from "../tool.ts";
 import { type NumType, plain, round2 } from "./_number.ts";
 import { readUser } from "./_read.ts";
 import {

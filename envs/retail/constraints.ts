@@ -32,7 +32,9 @@
  * @module
  */
 import type { Store } from "../sqlite.ts";
-import type { Json, RowChange, ToolCall } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { RowChange } from "../changeset.ts";
+import type { ToolCall } from "../tool.ts";
 import type { DomainConstraints, MoneyMove, PersonalData, PolicyRule } from "../constraints.ts";
 import { personalDataIn } from "../personal_data.ts";
 import { emailOf, ownerOfArgs } from "./_facts.ts";

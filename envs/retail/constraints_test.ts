@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
-import type { Json, RowChange } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { RowChange } from "../changeset.ts";
 import type { JudgedCall, RuleContext } from "../constraints.ts";
 import { World } from "../world.ts";
 import { retail } from "./mod.ts";

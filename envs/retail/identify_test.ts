@@ -1,7 +1,7 @@
 // The judge's authentication rule on the retail world's two ways in: a user found by name and zip
 // code is identified when the user gave all three, and a look-up by details they never gave is not.
 import { assertEquals } from "@std/assert";
-import type { EpisodeEvent } from "../types.ts";
+import type { EpisodeEvent } from "../events.ts";
 import { World } from "../world.ts";
 import { replayTrajectory } from "../replay.ts";
 import { rulesJudge } from "../../judge/mod.ts";

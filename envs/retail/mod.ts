@@ -9,7 +9,7 @@ import { defineDomain } from "../domain.ts";
 import { TAU_BENCH_POLICY } from "../constraints.ts";
 import { RETAIL_VOCABULARY } from "./vocabulary.ts";
 import { RETAIL_SCENARIOS } from "./scenarios.ts";
-import type { Domain } from "../types.ts";
+import type { Domain } from "../domain.ts";
 import type { RetailData } from "./data.ts";
 import { readRetail } from "./_read.ts";
 import { retailRows } from "./_rows.ts";

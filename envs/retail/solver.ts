@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Solver, SolverOptions } from "../types.ts";
+import type { Solver, SolverOptions } from "../agent.ts";
 import { playbookSolver } from "../playbook.ts";
 import { retailAssumption } from "./scenarios.ts";
 import { retailGoals } from "./_solver_goals.ts";

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { Task } from "../types.ts";
+import type { Task } from "../task.ts";
 import type { Rng } from "../rng.ts";
 import { outcomeMilestones } from "../grade.ts";
 import { taskId } from "../task_id.ts";

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import { canonicalJson } from "../json.ts";
 import { Rng } from "../rng.ts";
-import type { Json } from "../types.ts";
+import type { Json } from "../json.ts";
 import { World } from "../world.ts";
 import { generateRetail } from "./generate.ts";
 import { retail } from "./mod.ts";

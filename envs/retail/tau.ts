@@ -7,7 +7,7 @@
  */
 import { Store } from "../sqlite.ts";
 import { readTauBenchFolder } from "../tau_files.ts";
-import type { TauBenchTask } from "../types.ts";
+import type { TauBenchTask } from "../tau_files.ts";
 import type { RetailData } from "./data.ts";
 import { parseTyped } from "./_number.ts";
 import { readRetail } from "./_read.ts";

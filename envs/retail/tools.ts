@@ -11,7 +11,8 @@
  */
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
-import type { Json, Tool } from "../types.ts";
+import type { Json } from "../json.ts";
+import type { Tool } from "../tool.ts";
 import { calculate as evaluate } from "../calculate.ts";
 import { plain } from "./_number.ts";
 import { readOrder, readProduct, readUser } from "./_read.ts";
