@@ -124,6 +124,7 @@ export {
   buildScenarios,
   DEFAULT_HAZARDS,
   DEFAULT_PAIRS,
+  defineScenarioTemplate,
   hazard,
   misrecorded,
   policyOnly,
