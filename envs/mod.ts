@@ -148,6 +148,7 @@ export {
   buildScenarios,
   DEFAULT_HAZARDS,
   DEFAULT_PAIRS,
+  defineScenarioTemplate,
   hazard,
   misrecorded,
   policyOnly,
