@@ -63,10 +63,11 @@ const END: AgentAction = { type: "end" };
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { adaptSolver } from "./adapt.ts";
  * const solver = adaptSolver({ next: () => ({ type: "tool", name: "look", args: { user_id: "u1" } }) });
  * solver.start({ perturbation: { names: { user_id: "userId" } } });
- * solver.next({ step: 0 }); // { type: "tool", name: "look", args: { userId: "u1" } }
+ * assertEquals(solver.next({ step: 0 }), { type: "tool", name: "look", args: { userId: "u1" } });
  * ```
  */
 export function adaptSolver(solver: Solver, options: AdaptOptions = {}): AdaptedSolver {

@@ -79,8 +79,9 @@ function shapeOf(tool: Tool): { required: string[]; enums: string[] } {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { GAP_LABEL } from "./checkpoint.ts";
- * GAP_LABEL.authority; // "blocked_commitment"
+ * assertEquals(GAP_LABEL.authority, "blocked_commitment");
  * ```
  */
 export const GAP_LABEL: Readonly<Record<Gap, BlockedCall["label"]>> = Object.freeze({

@@ -28,11 +28,12 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { decodeArgs, encodeArgs, presetHints } from "./perturbation.ts";
  * const hints = presetHints("medium", { schemas: [{ properties: { user_id: {}, date: {} } }], columns: {} });
  * const shown = encodeArgs({ user_id: "mia_li_3668", date: "2024-05-16" }, hints);
- * // { userId: "mia_li_3668", date: "05/16/2024" }
- * decodeArgs(shown, hints); // { args: { user_id: "mia_li_3668", date: "2024-05-16" } }
+ * assertEquals(shown, { userId: "mia_li_3668", date: "05/16/2024" });
+ * assertEquals(decodeArgs(shown, hints), { args: { user_id: "mia_li_3668", date: "2024-05-16" } });
  * ```
  *
  * @module
@@ -99,9 +100,9 @@ const FORMATTED_NUMBER = /^-?\d{1,3}(?:(?:,\d{3})+(?:\.\d+)?|\.\d+)$/;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { presetHints } from "./perturbation.ts";
- * presetHints("low", { schemas: [{ properties: { user_id: {} } }], columns: { flight_number: "flightNo" } });
- * // { names: { user_id: "userId" }, dates: null, wrapped: false, numbers: null, columns: {}, reordered: true }
+ * assertEquals(presetHints("low", { schemas: [{ properties: { user_id: {} } }], columns: { flight_number: "flightNo" } }), { names: { user_id: "userId" }, dates: null, wrapped: false, numbers: null, columns: {}, reordered: true });
  * ```
  */
 export function presetHints(
@@ -147,8 +148,9 @@ function parameterRenames(schemas: readonly unknown[]): Record<string, string> {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { perturbationHints } from "./perturbation.ts";
- * perturbationHints({}); // null
+ * assertEquals(perturbationHints({}), null);
  * ```
  */
 export function perturbationHints(hints: Record<string, Json> | undefined): PerturbationHints | null {
@@ -173,9 +175,10 @@ export function perturbationHints(hints: Record<string, Json> | undefined): Pert
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { seededKeyOrder } from "./perturbation.ts";
  * const order = seededKeyOrder("s");
- * order(["a", "b", "c"]).join() === order(["c", "b", "a"]).join(); // true
+ * assertEquals(order(["a", "b", "c"]), order(["c", "b", "a"]));
  * ```
  */
 export function seededKeyOrder(seed: string): KeyOrder {
@@ -198,9 +201,10 @@ const ordered = (keys: string[], hints: PerturbationHints, options: EncodeOption
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { encodeArgs } from "./perturbation.ts";
  * const hints = { names: { user_id: "userId" }, dates: "MM/DD/YYYY" as const, wrapped: false, numbers: null, columns: {}, reordered: false };
- * encodeArgs({ user_id: "mia_li_3668", date: "2024-05-16" }, hints); // { userId: "mia_li_3668", date: "05/16/2024" }
+ * assertEquals(encodeArgs({ user_id: "mia_li_3668", date: "2024-05-16" }, hints), { userId: "mia_li_3668", date: "05/16/2024" });
  * ```
  */
 export function encodeArgs(args: unknown, hints: PerturbationHints): unknown {
@@ -220,10 +224,11 @@ export function encodeArgs(args: unknown, hints: PerturbationHints): unknown {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { decodeArgs } from "./perturbation.ts";
  * const hints = { names: { user_id: "userId" }, dates: null, wrapped: false, numbers: null, columns: {}, reordered: false };
- * decodeArgs({ userId: "u1" }, hints); // { args: { user_id: "u1" } }
- * decodeArgs({ user_id: "u1" }, hints); // { error: '"user_id": unknown field, expected "userId"' }
+ * assertEquals(decodeArgs({ userId: "u1" }, hints), { args: { user_id: "u1" } });
+ * assertEquals(decodeArgs({ user_id: "u1" }, hints), { error: '"user_id": unknown field, expected "userId"' });
  * ```
  */
 export function decodeArgs(args: unknown, hints: PerturbationHints): { args: unknown } | { error: string } {
@@ -257,9 +262,10 @@ export function decodeArgs(args: unknown, hints: PerturbationHints): { args: unk
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { encodeResult } from "./perturbation.ts";
  * const hints = { names: {}, dates: null, wrapped: true, numbers: "formatted" as const, columns: { flight_number: "flightNo" }, reordered: false };
- * encodeResult({ flight_number: "HAT001", price: 1234 }, hints); // { status: "ok", data: { flightNo: "HAT001", price: "1,234" } }
+ * assertEquals(encodeResult({ flight_number: "HAT001", price: 1234 }, hints), { status: "ok", data: { flightNo: "HAT001", price: "1,234" } });
  * ```
  */
 export function encodeResult(result: Json, hints: PerturbationHints, options: EncodeOptions = {}): Json {
@@ -290,9 +296,10 @@ export function encodeResult(result: Json, hints: PerturbationHints, options: En
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { decodeResult } from "./perturbation.ts";
  * const hints = { names: {}, dates: null, wrapped: true, numbers: "formatted" as const, columns: { flight_number: "flightNo" }, reordered: true };
- * decodeResult({ status: "ok", data: { price: "1,234", flightNo: "HAT001" } }, hints); // { price: 1234, flight_number: "HAT001" }
+ * assertEquals(decodeResult({ status: "ok", data: { price: "1,234", flightNo: "HAT001" } }, hints), { price: 1234, flight_number: "HAT001" });
  * ```
  */
 export function decodeResult(result: Json, hints: PerturbationHints): Json {
@@ -321,10 +328,10 @@ export function decodeResult(result: Json, hints: PerturbationHints): Json {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { encodeText } from "./perturbation.ts";
  * const hints = { names: { user_id: "userId" }, dates: "MM/DD/YYYY" as const, wrapped: false, numbers: null, columns: {}, reordered: false };
- * encodeText("Give user_id and a date (YYYY-MM-DD), e.g. 2024-05-16", hints);
- * // "Give userId and a date (MM/DD/YYYY), e.g. 05/16/2024"
+ * assertEquals(encodeText("Give user_id and a date (YYYY-MM-DD), e.g. 2024-05-16", hints), "Give userId and a date (MM/DD/YYYY), e.g. 05/16/2024");
  * ```
  */
 export function encodeText(text: string, hints: PerturbationHints): string {
@@ -344,10 +351,10 @@ export function encodeText(text: string, hints: PerturbationHints): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { encodeSchema } from "./perturbation.ts";
  * const hints = { names: { user_id: "userId" }, dates: null, wrapped: false, numbers: null, columns: {}, reordered: false };
- * encodeSchema({ type: "object", properties: { user_id: { type: "string" } }, required: ["user_id"] }, hints);
- * // { type: "object", properties: { userId: { type: "string" } }, required: ["userId"] }
+ * assertEquals(encodeSchema({ type: "object", properties: { user_id: { type: "string" } }, required: ["user_id"] }, hints), { type: "object", properties: { userId: { type: "string" } }, required: ["userId"] });
  * ```
  */
 export function encodeSchema(schema: unknown, hints: PerturbationHints, options: EncodeOptions = {}): unknown {
@@ -384,10 +391,11 @@ export function encodeSchema(schema: unknown, hints: PerturbationHints, options:
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../envs/mod.ts";
  * import { columnRenames } from "./perturbation.ts";
  * using db = Store.open("CREATE TABLE f (flight_number TEXT PRIMARY KEY, price INTEGER)");
- * columnRenames(db); // { flight_number: "flightNo" }
+ * assertEquals(columnRenames(db), { flight_number: "flightNo" });
  * ```
  */
 export function columnRenames(db: Store): Record<string, string> {
@@ -409,8 +417,9 @@ export function columnRenames(db: Store): Record<string, string> {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { camelCase } from "./perturbation.ts";
- * camelCase("scheduled_departure_time_est"); // "scheduledDepartureTimeEst"
+ * assertEquals(camelCase("scheduled_departure_time_est"), "scheduledDepartureTimeEst");
  * ```
  */
 export function camelCase(name: string): string {
@@ -423,8 +432,9 @@ export function camelCase(name: string): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { formatNumber } from "./perturbation.ts";
- * formatNumber(-1234567.25); // "-1,234,567.25"
+ * assertEquals(formatNumber(-1234567.25), "-1,234,567.25");
  * ```
  */
 export function formatNumber(n: number): string {

@@ -25,8 +25,9 @@ export function tauBenchRoot(): string {
  *
  * @example
  * ```ts
+ * import { assert } from "@std/assert";
  * import { tauBenchFolder } from "./tau_data.ts";
- * tauBenchFolder("airline").endsWith("/airline"); // true
+ * assert(tauBenchFolder("airline").endsWith("/airline"));
  * ```
  */
 export function tauBenchFolder(domain: string): string {

@@ -200,9 +200,10 @@ export interface ReportOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { buildReport } from "./json.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 }).agents.a.overall.C_out; // 0
+ * assertEquals(buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 }).agents.a.overall.C_out, 0);
  * ```
  */
 export function buildReport(records: readonly EpisodeRecord[], options: ReportOptions): Report {
@@ -387,9 +388,10 @@ function calibration(records: readonly EpisodeRecord[]): CalibrationBin[] {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { buildReport, reportJson } from "./json.ts";
  * const r = { agent: "a", task: "t/1", run: 0, condition: "nominal" as const, success: true };
- * JSON.parse(reportJson(buildReport([r], { seed: "0", resamples: 10 }))).experiment.tasks; // 1
+ * assertEquals(JSON.parse(reportJson(buildReport([r], { seed: "0", resamples: 10 }))).experiment.tasks, 1);
  * ```
  */
 export function reportJson(report: Report): string {

@@ -99,10 +99,11 @@ export interface WeaknessOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { scoreRecords } from "../scoring/mod.ts";
  * import { weaknesses } from "./weaknesses.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * weaknesses(scoreRecords([r(0, true), r(1, false)], { resamples: 10 }).a).lowest.map((m) => m.key); // ["C_out"]
+ * assertEquals(weaknesses(scoreRecords([r(0, true), r(1, false)], { resamples: 10 }).a).lowest.map((m) => m.key), ["C_out"]);
  * ```
  */
 export function weaknesses(profile: Profile, options: WeaknessOptions = {}): Weaknesses {
