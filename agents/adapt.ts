@@ -18,7 +18,8 @@ import {
   type Solver,
   type ToolResult,
 } from "../envs/mod.ts";
-import { decodeResult, encodeArgs, type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { decodeResult, encodeArgs } from "./perturbation_codec.ts";
 
 /** Options of `adaptSolver()`. */
 export interface AdaptOptions {

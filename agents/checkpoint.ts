@@ -52,7 +52,8 @@ import {
   type Tool,
 } from "../envs/mod.ts";
 import { DATE, identifiers, isObject, proposedCall, shapeOf, shapeOfId, tokensOf } from "./_checkpoint_reads.ts";
-import { decodeArgs, decodeResult, type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { decodeArgs, decodeResult } from "./perturbation_codec.ts";
 
 /** One call the checkpoint blocked: the call as reported (`BlockedCall`), the gap, and what the agent was told. */
 export interface Block extends BlockedCall {

@@ -25,17 +25,9 @@ export { type AdaptedSolver, type AdaptOptions, adaptSolver } from "./adapt.ts";
 export {
   camelCase,
   columnRenames,
-  decodeArgs,
-  decodeResult,
-  encodeArgs,
-  type EncodeOptions,
-  encodeResult,
-  encodeSchema,
-  encodeText,
   ENV_PRESET_NAMES,
   ENV_PRESETS,
   type EnvPreset,
-  formatNumber,
   type KeyOrder,
   type Perturbation,
   type PerturbationHints,
@@ -43,6 +35,16 @@ export {
   presetHints,
   seededKeyOrder,
 } from "./perturbation.ts";
+export {
+  decodeArgs,
+  decodeResult,
+  encodeArgs,
+  type EncodeOptions,
+  encodeResult,
+  encodeSchema,
+  encodeText,
+  formatNumber,
+} from "./perturbation_codec.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
 export {
   type Block,
