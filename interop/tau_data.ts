@@ -11,8 +11,11 @@ const DEFAULT_ROOT = fileURLToPath(new URL("../../shared/tau-bench", import.meta
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { fileURLToPath } from "node:url";
  * import { tauBenchRoot } from "./tau_data.ts";
- * tauBenchRoot(); // e.g. "/home/me/shared/tau-bench"
+ * const beside = fileURLToPath(new URL("../../shared/tau-bench", import.meta.url));
+ * assertEquals(tauBenchRoot(), Deno.env.get("ARK_TAU_BENCH") || beside);
  * ```
  */
 export function tauBenchRoot(): string {
