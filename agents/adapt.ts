@@ -18,7 +18,8 @@ import {
   type Solver,
   type ToolResult,
 } from "../envs/mod.ts";
-import { decodeResult, encodeArgs, type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { decodeResult, encodeArgs } from "./perturbation_codec.ts";
 
 /** Options of `adaptSolver()`. */
 export interface AdaptOptions {
@@ -63,10 +64,11 @@ const END: AgentAction = { type: "end" };
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { adaptSolver } from "./adapt.ts";
  * const solver = adaptSolver({ next: () => ({ type: "tool", name: "look", args: { user_id: "u1" } }) });
  * solver.start({ perturbation: { names: { user_id: "userId" } } });
- * solver.next({ step: 0 }); // { type: "tool", name: "look", args: { userId: "u1" } }
+ * assertEquals(solver.next({ step: 0 }), { type: "tool", name: "look", args: { userId: "u1" } });
  * ```
  */
 export function adaptSolver(solver: Solver, options: AdaptOptions = {}): AdaptedSolver {

@@ -25,9 +25,10 @@ export const POLITE_CLOSING = "Thank you for your patience. Have a nice day!";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { idle } from "./baselines.ts";
  * const agent = idle()({} as never);
- * agent.step({ step: 1 }); // { type: "end" }
+ * assertEquals(agent.step({ step: 1 }), { type: "end" });
  * ```
  */
 export function idle(): AgentFactory {
@@ -39,10 +40,11 @@ export function idle(): AgentFactory {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { APOLOGY, apologist } from "./baselines.ts";
  * const agent = apologist()({} as never);
  * agent.start({} as never);
- * [agent.step({ step: 1 }), agent.step({ step: 2 })]; // [{ type: "message", text: APOLOGY }, { type: "end" }]
+ * assertEquals([agent.step({ step: 1 }), agent.step({ step: 2 })], [{ type: "message", text: APOLOGY }, { type: "end" }]);
  * ```
  */
 export function apologist(): AgentFactory {
@@ -71,10 +73,11 @@ const BROKEN_CALLS = 3;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { broken } from "./baselines.ts";
  * const agent = broken()({} as never);
  * agent.start({ tools: [{ name: "look" }] } as never);
- * agent.step({ step: 1 }); // { type: "tool", name: "look", args: "malformed" }
+ * assertEquals(agent.step({ step: 1 }), { type: "tool", name: "look", args: "malformed" });
  * ```
  */
 export function broken(): AgentFactory {

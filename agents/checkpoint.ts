@@ -50,9 +50,10 @@ import {
   needsYes,
   type Observation,
   type Tool,
-  toolParameters,
 } from "../envs/mod.ts";
-import { decodeArgs, decodeResult, type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { DATE, identifiers, isObject, proposedCall, shapeOf, shapeOfId, tokensOf } from "./_checkpoint_reads.ts";
+import { type PerturbationHints, perturbationHints } from "./perturbation.ts";
+import { decodeArgs, decodeResult } from "./perturbation_codec.ts";
 
 /** One call the checkpoint blocked: the call as reported (`BlockedCall`), the gap, and what the agent was told. */
 export interface Block extends BlockedCall {
@@ -62,25 +63,15 @@ export interface Block extends BlockedCall {
   reason: string;
 }
 
-// What the checks read of a tool's JSON Schema, worked out once per tool.
-const SHAPES = new WeakMap<Tool, { required: string[]; enums: string[] }>();
-function shapeOf(tool: Tool): { required: string[]; enums: string[] } {
-  let shape = SHAPES.get(tool);
-  if (shape === undefined) {
-    const schema = toolParameters(tool);
-    SHAPES.set(tool, shape = { required: (schema.required as string[] | undefined) ?? [], enums: enumValues(schema) });
-  }
-  return shape;
-}
-
 /**
  * The label of each gap (docs/metrics.md "Abstention"): what the checkpoint does instead of letting
  * a call through, and the outcome of a scenario that stopped short at that gap.
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { GAP_LABEL } from "./checkpoint.ts";
- * GAP_LABEL.authority; // "blocked_commitment"
+ * assertEquals(GAP_LABEL.authority, "blocked_commitment");
  * ```
  */
 export const GAP_LABEL: Readonly<Record<Gap, BlockedCall["label"]>> = Object.freeze({
@@ -363,60 +354,4 @@ export class CheckpointAgent implements Agent {
     }
     return ids.every((v) => mentions(approved.text, v));
   }
-}
-
-// The call a scripted agent's proposal names, as canonical JSON; null for a message in free text.
-function proposedCall(action: Extract<AgentAction, { type: "message" }>): string | null {
-  return action.intent?.kind === "propose"
-    ? canonicalJson({ name: action.intent.call.name, args: action.intent.call.args })
-    : null;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-
-// The identifiers among a call's argument values, each with the argument it is under (the
-// innermost key): a string without spaces holding a digit, "_", "@" or "#", or a whole number under
-// a key named as an id (`order_id`, `ids`): never an amount the agent worked out, nor a word.
-function identifiers(args: unknown): [key: string, value: string][] {
-  const out = new Map<string, [string, string]>();
-  const walk = (v: unknown, key: string): void => {
-    if (Array.isArray(v)) return v.forEach((x) => walk(x, key));
-    if (isObject(v)) return Object.entries(v).forEach(([k, x]) => walk(x, k));
-    const id = typeof v === "string" && !/\s/.test(v) && /[0-9_@#]/.test(v)
-      ? v
-      : typeof v === "number" && Number.isInteger(v) && /(^|_)ids?$/i.test(key)
-      ? String(v)
-      : null;
-    if (id !== null && !out.has(id)) out.set(id, [key, id]);
-  };
-  walk(args, "");
-  return [...out.values()];
-}
-
-// The identifier-like tokens of a text: no spaces, holding a digit, "_", "@" or "#" (as `identifiers()`).
-function tokensOf(text: string): string[] {
-  return text.split(/[\s,;:!?()"'<>\[\]{}]+/).map((t) => t.replace(/[.]+$/, "")).filter((t) => /[0-9_@#]/.test(t));
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}/;
-
-// An identifier's shape: letters as "a", digits as "#", the rest kept ("C0412" and "c0999" are "a####").
-function shapeOfId(value: string): string {
-  return value.replace(/\p{L}/gu, "a").replace(/\d/g, "#");
-}
-
-// Every enum value of a JSON Schema, lower-cased: fixed choices, never invented.
-function enumValues(schema: unknown): string[] {
-  const out: string[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (!isObject(node)) return;
-    for (const [k, v] of Object.entries(node)) {
-      if (k === "enum" && Array.isArray(v)) {
-        out.push(...v.filter((x) => typeof x === "string").map((x) => x.toLowerCase()));
-      } else walk(v);
-    }
-  };
-  walk(schema);
-  return out;
 }

@@ -245,8 +245,9 @@ export function parseArguments(text: string): unknown {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseConfidence } from "./llm.ts";
- * parseConfidence("Confidence: 85/100"); // 0.85
+ * assertEquals(parseConfidence("Confidence: 85/100"), 0.85);
  * ```
  */
 export function parseConfidence(text: string): number | null {

@@ -25,17 +25,9 @@ export { type AdaptedSolver, type AdaptOptions, adaptSolver } from "./adapt.ts";
 export {
   camelCase,
   columnRenames,
-  decodeArgs,
-  decodeResult,
-  encodeArgs,
-  type EncodeOptions,
-  encodeResult,
-  encodeSchema,
-  encodeText,
   ENV_PRESET_NAMES,
   ENV_PRESETS,
   type EnvPreset,
-  formatNumber,
   type KeyOrder,
   type Perturbation,
   type PerturbationHints,
@@ -43,6 +35,16 @@ export {
   presetHints,
   seededKeyOrder,
 } from "./perturbation.ts";
+export {
+  decodeArgs,
+  decodeResult,
+  encodeArgs,
+  type EncodeOptions,
+  encodeResult,
+  encodeSchema,
+  encodeText,
+  formatNumber,
+} from "./perturbation_codec.ts";
 export { llmAgent, type LlmAgentOptions, parseConfidence } from "./llm.ts";
 export {
   type Block,
@@ -88,9 +90,9 @@ const WRAPPERS = [
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { checkpointLevel } from "./mod.ts";
- * [checkpointLevel("checkpoint@lenient:reckless"), checkpointLevel("checkpoint:oracle"), checkpointLevel("oracle")];
- * // ["lenient", "default", null]
+ * assertEquals([checkpointLevel("checkpoint@lenient:reckless"), checkpointLevel("checkpoint:oracle"), checkpointLevel("oracle")], ["lenient", "default", null]);
  * ```
  */
 export function checkpointLevel(spec: string): CheckpointLevel | null {
@@ -118,9 +120,10 @@ const outermost = (spec: string) => WRAPPERS.find((w) => spec.startsWith(w.prefi
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { innerSpec } from "./mod.ts";
- * innerSpec("checkpoint:prompt_only:openai:gpt-4o"); // "openai:gpt-4o"
- * innerSpec("reckless"); // "reckless"
+ * assertEquals(innerSpec("checkpoint:prompt_only:openai:gpt-4o"), "openai:gpt-4o");
+ * assertEquals(innerSpec("reckless"), "reckless");
  * ```
  */
 export function innerSpec(spec: string): string {
@@ -134,9 +137,9 @@ export function innerSpec(spec: string): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { wrapperOf } from "./mod.ts";
- * [wrapperOf("checkpoint:prompt_only:oracle"), wrapperOf("prompt_only:oracle"), wrapperOf("oracle")];
- * // ["checkpoint", "prompt_only", null]
+ * assertEquals([wrapperOf("checkpoint:prompt_only:oracle"), wrapperOf("prompt_only:oracle"), wrapperOf("oracle")], ["checkpoint", "prompt_only", null]);
  * ```
  */
 export function wrapperOf(spec: string): "checkpoint" | "prompt_only" | null {
@@ -175,9 +178,10 @@ export interface ModelSpec {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { modelSpec } from "./mod.ts";
- * modelSpec("anthropic:claude-3-5-haiku-latest"); // { provider: "anthropic", model: "claude-3-5-haiku-latest" }
- * modelSpec("oracle"); // null
+ * assertEquals(modelSpec("anthropic:claude-3-5-haiku-latest"), { provider: "anthropic", model: "claude-3-5-haiku-latest" });
+ * assertEquals(modelSpec("oracle"), null);
  * ```
  */
 export function modelSpec(spec: string): ModelSpec | null {
@@ -222,10 +226,11 @@ export interface AgentFactoryOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { agentFactory } from "./mod.ts";
  * import { FakeModelClient } from "./model/mod.ts";
- * typeof agentFactory("oracle"); // "function"
- * typeof agentFactory("openai:gpt-4o-mini", { client: new FakeModelClient([]) }); // "function"
+ * assertEquals(typeof agentFactory("oracle"), "function");
+ * assertEquals(typeof agentFactory("openai:gpt-4o-mini", { client: new FakeModelClient([]) }), "function");
  * ```
  */
 export function agentFactory(spec: string, options: AgentFactoryOptions = {}): AgentFactory {
@@ -281,9 +286,10 @@ function isScriptedSpec(spec: string): boolean {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { noisyRateFactor } from "./mod.ts";
- * noisyRateFactor("noisy@2x"); // 2
- * noisyRateFactor("noisy"); // null
+ * assertEquals(noisyRateFactor("noisy@2x"), 2);
+ * assertEquals(noisyRateFactor("noisy"), null);
  * ```
  */
 export function noisyRateFactor(spec: string): number | null {

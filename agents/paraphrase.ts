@@ -23,8 +23,9 @@ export interface ParaphraseOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { factTokens } from "./paraphrase.ts";
- * factTokens("Move ZH45RN to 2024-05-16 from DFW, please"); // ["ZH45RN", "2024-05-16", "DFW"]
+ * assertEquals(factTokens("Move ZH45RN to 2024-05-16 from DFW, please"), ["ZH45RN", "2024-05-16", "DFW"]);
  * ```
  */
 export function factTokens(text: string): string[] {

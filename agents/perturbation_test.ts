@@ -3,18 +3,20 @@ import { domains, type Json, Rng, toolParameters, World } from "../envs/mod.ts";
 import {
   camelCase,
   columnRenames,
-  decodeArgs,
-  decodeResult,
-  encodeArgs,
-  encodeResult,
-  encodeSchema,
   ENV_PRESET_NAMES,
-  formatNumber,
   type PerturbationHints,
   perturbationHints,
   presetHints,
   seededKeyOrder,
 } from "./perturbation.ts";
+import {
+  decodeArgs,
+  decodeResult,
+  encodeArgs,
+  encodeResult,
+  encodeSchema,
+  formatNumber,
+} from "./perturbation_codec.ts";
 
 const HINTS: PerturbationHints = {
   names: { user_id: "userId", flight_number: "flightNumber" },

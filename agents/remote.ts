@@ -56,8 +56,9 @@ const BACKOFF_MS = 250;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { isRemoteSpec } from "./remote.ts";
- * [isRemoteSpec("http://127.0.0.1:8765/agent"), isRemoteSpec("oracle")]; // [true, false]
+ * assertEquals([isRemoteSpec("http://127.0.0.1:8765/agent"), isRemoteSpec("oracle")], [true, false]);
  * ```
  */
 export function isRemoteSpec(spec: string): boolean {
@@ -84,8 +85,9 @@ const FINISHED = z.looseObject({ confidence: z.number().min(0).max(1).optional()
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { remoteAgent } from "./remote.ts";
- * typeof remoteAgent("http://127.0.0.1:8765/agent", { timeoutMs: 5000 }); // "function"
+ * assertEquals(typeof remoteAgent("http://127.0.0.1:8765/agent", { timeoutMs: 5000 }), "function");
  * ```
  */
 export function remoteAgent(url: string, options: RemoteAgentOptions = {}): AgentFactory {

@@ -104,9 +104,11 @@ function metricList(flag: string, value: string): string[] {
  *
  * @example
  * ```ts
+ * import { assert, assertEquals } from "@std/assert";
  * import { parseCompareArgs } from "./compare.ts";
  * const args = parseCompareArgs(["old", "new", "--fail-on", "R,accuracy", "--pair=noisy=noisy@2x"]);
- * [args !== "help" && args.failOn, args !== "help" && args.pairs]; // [["R", "accuracy"], [["noisy", "noisy@2x"]]]
+ * assert(args !== "help");
+ * assertEquals([args.failOn, args.pairs], [["R", "accuracy"], [["noisy", "noisy@2x"]]]);
  * ```
  */
 export function parseCompareArgs(args: readonly string[]): CompareArgs | "help" {

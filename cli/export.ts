@@ -51,8 +51,9 @@ export interface ExportArgs {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseExportArgs } from "./export.ts";
- * parseExportArgs(["results/x", "--format", "csv"]); // { dir: "results/x", format: "csv", out: null }
+ * assertEquals(parseExportArgs(["results/x", "--format", "csv"]), { dir: "results/x", format: "csv", out: null });
  * ```
  */
 export function parseExportArgs(args: readonly string[]): ExportArgs | "help" {

@@ -51,8 +51,9 @@ export interface GoldArgs {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseGoldArgs } from "./gold.ts";
- * parseGoldArgs(["--data", "d", "--out=o.jsonl"]); // { domain: "airline", data: "d", out: "o.jsonl", split: "test" }
+ * assertEquals(parseGoldArgs(["--data", "d", "--out=o.jsonl"]), { domain: "airline", data: "d", out: "o.jsonl", split: "test" });
  * ```
  */
 export function parseGoldArgs(args: readonly string[]): GoldArgs | "help" {

@@ -53,9 +53,11 @@ const FLAGS = ["--from", "--out", "--domain", "--data", "--agent", "--seed", "--
  *
  * @example
  * ```ts
+ * import { assert, assertEquals } from "@std/assert";
  * import { parseImportArgs } from "./import.ts";
  * const args = parseImportArgs(["--from", "tau-bench", "runs.json", "--out", "results/gpt-4o"]);
- * args !== "help" && [args.from, args.file, args.out]; // ["tau-bench", "runs.json", "results/gpt-4o"]
+ * assert(args !== "help");
+ * assertEquals([args.from, args.file, args.out], ["tau-bench", "runs.json", "results/gpt-4o"]);
  * ```
  */
 export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions, "onProgress"> | "help" {

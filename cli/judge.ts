@@ -73,9 +73,11 @@ const FLAGS = ["--judge", "--replay", "--base-url", "--anthropic-base-url", "--p
  *
  * @example
  * ```ts
+ * import { assert, assertEquals } from "@std/assert";
  * import { parseJudgeArgs } from "./judge.ts";
  * const args = parseJudgeArgs(["results/x", "--judge", "llm:openai:gpt-4o-mini"]);
- * args !== "help" && [args.dir, args.judge]; // ["results/x", "llm:openai:gpt-4o-mini"]
+ * assert(args !== "help");
+ * assertEquals([args.dir, args.judge], ["results/x", "llm:openai:gpt-4o-mini"]);
  * ```
  */
 export function parseJudgeArgs(args: readonly string[]): JudgeArgs | "help" {

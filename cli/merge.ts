@@ -54,8 +54,9 @@ export interface MergeArgs {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseMergeArgs } from "./merge.ts";
- * parseMergeArgs(["out", "a", "b", "--partial"]); // { out: "out", dirs: ["a", "b"], partial: true, resamples: 1000 }
+ * assertEquals(parseMergeArgs(["out", "a", "b", "--partial"]), { out: "out", dirs: ["a", "b"], partial: true, resamples: 1000 });
  * ```
  */
 export function parseMergeArgs(args: readonly string[]): MergeArgs | "help" {

@@ -38,8 +38,9 @@ export interface ReportArgs {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseReportArgs } from "./report.ts";
- * parseReportArgs(["results/x", "--resamples", "200"]); // { dir: "results/x", resamples: 200, title: null }
+ * assertEquals(parseReportArgs(["results/x", "--resamples", "200"]), { dir: "results/x", resamples: 200, title: null });
  * ```
  */
 export function parseReportArgs(args: readonly string[]): ReportArgs | "help" {

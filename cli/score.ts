@@ -70,9 +70,9 @@ const SWITCHES = ["--json", "--skip-bad", "--drop-duplicates", "--help"];
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseScoreArgs } from "./score.ts";
- * parseScoreArgs(["--records", "r.jsonl", "--json"]);
- * // { records: "r.jsonl", json: true, by: "agent", seed: "0", resamples: 1000, skipBad: false, dropDuplicates: false }
+ * assertEquals(parseScoreArgs(["--records", "r.jsonl", "--json"]), { records: "r.jsonl", json: true, by: "agent", seed: "0", resamples: 1000, skipBad: false, dropDuplicates: false });
  * ```
  */
 export function parseScoreArgs(args: readonly string[]): ScoreArgs | "help" {
@@ -126,10 +126,11 @@ export function openRecordsFile(path: string): Promise<Deno.FsFile> {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { readRecords } from "./score.ts";
  * const text = '{"agent":"a","task":"t/1","run":0,"condition":"nominal","success":true}\n{"agent":1}\n';
  * const { records, bad } = await readRecords(ReadableStream.from([new TextEncoder().encode(text)]));
- * [records.length, bad[0].line]; // [1, 2]
+ * assertEquals([records.length, bad[0].line], [1, 2]);
  * ```
  */
 export async function readRecords(

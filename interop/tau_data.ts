@@ -11,8 +11,11 @@ const DEFAULT_ROOT = fileURLToPath(new URL("../../shared/tau-bench", import.meta
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { fileURLToPath } from "node:url";
  * import { tauBenchRoot } from "./tau_data.ts";
- * tauBenchRoot(); // e.g. "/home/me/shared/tau-bench"
+ * const beside = fileURLToPath(new URL("../../shared/tau-bench", import.meta.url));
+ * assertEquals(tauBenchRoot(), Deno.env.get("ARK_TAU_BENCH") || beside);
  * ```
  */
 export function tauBenchRoot(): string {
@@ -25,8 +28,9 @@ export function tauBenchRoot(): string {
  *
  * @example
  * ```ts
+ * import { assert } from "@std/assert";
  * import { tauBenchFolder } from "./tau_data.ts";
- * tauBenchFolder("airline").endsWith("/airline"); // true
+ * assert(tauBenchFolder("airline").endsWith("/airline"));
  * ```
  */
 export function tauBenchFolder(domain: string): string {

@@ -36,8 +36,9 @@ export interface GoldTask {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { goldDomains } from "./tau_gold.ts";
- * goldDomains(); // ["airline"]
+ * assertEquals(goldDomains(), ["airline", "retail"]);
  * ```
  */
 export function goldDomains(): string[] {

@@ -13,8 +13,9 @@ import { CRITICAL_MONEY } from "./_outcomes.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { CONSTRAINT_MEANINGS } from "./constraints.ts";
- * Object.keys(CONSTRAINT_MEANINGS).length; // 8
+ * assertEquals(Object.keys(CONSTRAINT_MEANINGS).length, 8);
  * ```
  */
 export const CONSTRAINT_MEANINGS: Readonly<Record<Exclude<ConstraintKind, `policy:${string}`>, string>> = Object
@@ -43,8 +44,9 @@ export const CONSTRAINT_MEANINGS: Readonly<Record<Exclude<ConstraintKind, `polic
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { severityRules } from "./constraints.ts";
- * severityRules({ criticalMoney: 500 }).financial_accuracy; // "high under $500 moved wrongly, critical from $500"
+ * assertEquals(severityRules({ criticalMoney: 500 }).financial_accuracy, "high under $500 moved wrongly, critical from $500");
  * ```
  */
 export function severityRules(constraints: DomainConstraints | undefined): Partial<Record<ConstraintKind, string>> {

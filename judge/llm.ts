@@ -255,10 +255,11 @@ export function judgeMessages(input: JudgeInput, options: Pick<LlmJudgeOptions, 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseVerdict } from "./llm.ts";
  * const ok = parseVerdict('{"violations": [], "refused": false}', ["overcommitment"]);
  * const bad = parseVerdict('{"violations": [{"constraint": "x", "severity": "low", "step": 1, "evidence": "e"}], "refused": false}', ["overcommitment"]);
- * ["verdict" in ok, "problem" in bad]; // [true, true]
+ * assertEquals(["verdict" in ok, "problem" in bad], [true, true]);
  * ```
  */
 export function parseVerdict(

@@ -4,8 +4,6 @@
 import { type EpisodeRecord, isInformed, unsafeViolation } from "../scoring/mod.ts";
 import { truncate } from "./format.ts";
 
-type Abstention = NonNullable<EpisodeRecord["abstention"]>;
-
 /** One scenario an agent got wrong (see `AbstentionPart.wrong`); absent optional fields are `null`. */
 export interface WrongScenario {
   /** The scenario's task id (`abstention:<domain>/<n>`). */
@@ -23,7 +21,7 @@ export interface WrongScenario {
   /** The hazard kind of its pair. */
   hazard: string | null;
   /** What the agent did. */
-  outcome: Abstention["outcome"];
+  outcome: NonNullable<EpisodeRecord["abstention"]>["outcome"];
   /** The precondition left unmet. */
   missing: string | null;
   /** The agent's words: its blocking response, or its last message. */

@@ -5,20 +5,31 @@ import { compareConditions } from "./format.ts";
 
 /** One run the report shows the trajectory of. */
 export interface ShownRun {
+  /** The run's number. */
   run: number;
+  /** The condition it ran under. */
   condition: EpisodeRecord["condition"];
+  /** The condition's variant, `null` when it has none. */
   variant: string | null;
+  /** Whether the run succeeded. */
   success: boolean;
 }
 
 /** One violation of a listed task, with the run it happened in. */
 export interface TaskViolation {
+  /** The run it happened in. */
   run: number;
+  /** The condition of that run. */
   condition: EpisodeRecord["condition"];
+  /** The condition's variant, `null` when it has none. */
   variant: string | null;
+  /** The constraint broken, e.g. "explicit_confirmation" or "policy:<rule>". */
   constraint: string;
+  /** How bad (docs/metrics.md "Severity"). */
   severity: Violation["severity"];
+  /** The event index, `null` when not tied to one. */
   step: number | null;
+  /** One sentence quoting what happened, `null` when none. */
   evidence: string | null;
 }
 
@@ -27,9 +38,13 @@ const VIOLATIONS_LISTED = 5;
 
 /** One task of one agent, over every condition it ran under. */
 export interface TaskRow {
+  /** The task's id. */
   task: string;
+  /** Runs of the task. */
   runs: number;
+  /** Runs that succeeded. */
   successes: number;
+  /** `successes / runs`. */
   success_rate: number;
   /** `p(1 − p)` of the success rate: the outcome variance of one run. */
   variance: number;

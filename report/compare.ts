@@ -115,8 +115,9 @@ export interface CompareOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { isMetricKey } from "./compare.ts";
- * [isMetricKey("R_saf"), isMetricKey("near_misses"), isMetricKey("pass^3"), isMetricKey("R_safe")]; // [true, true, true, false]
+ * assertEquals([isMetricKey("R_saf"), isMetricKey("near_misses"), isMetricKey("pass^3"), isMetricKey("R_safe")], [true, true, true, false]);
  * ```
  */
 export function isMetricKey(key: string): boolean {
@@ -136,14 +137,15 @@ const quote = (names: readonly string[]) => names.map((n) => `"${n}"`).join(", "
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { compareRecords } from "./compare.ts";
  * const r = (agent: string, task: string, success: boolean) =>
  *   ({ agent, task, run: 0, condition: "nominal" as const, success });
  * const a = [r("x", "t/1", true), r("x", "t/2", true), r("y", "t/1", true)];
  * const b = [r("x", "t/1", false), r("x", "t/2", false), r("x", "t/3", true)];
  * const c = compareRecords(a, b, { resamples: 50, metrics: ["accuracy"] });
- * c.agents[0].metrics[0].delta; // -1
- * [c.agents[0].unpairedTasks.b, c.unpairedAgents.a]; // [["t/3"], ["y"]]
+ * assertEquals(c.agents[0].metrics[0].delta, -1);
+ * assertEquals([c.agents[0].unpairedTasks.b, c.unpairedAgents.a], [["t/3"], ["y"]]);
  * ```
  */
 export function compareRecords(

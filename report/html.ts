@@ -263,9 +263,10 @@ function metricsTable(report: Report): string {
  *
  * @example
  * ```ts
+ * import { assertStringIncludes } from "@std/assert";
  * import { buildReport, renderHtml } from "./mod.ts";
  * const records = [{ agent: "a<b>", task: "t/1", run: 0, condition: "nominal" as const, success: true }];
- * renderHtml(buildReport(records, { seed: "0", resamples: 10 }), { records }).includes("a&lt;b&gt;"); // true
+ * assertStringIncludes(renderHtml(buildReport(records, { seed: "0", resamples: 10 }), { records }), "a&lt;b&gt;");
  * ```
  */
 export function renderHtml(report: Report, options: HtmlOptions): string {

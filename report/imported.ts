@@ -67,9 +67,13 @@ export interface ImportSummary {
 
 /** A finding of the judge on an imported episode, as the report quotes it. */
 export interface QuotedViolation {
+  /** The constraint broken. */
   constraint: string;
+  /** How bad (docs/metrics.md "Severity"). */
   severity: string;
+  /** The event index, `null` when not tied to one. */
   step: number | null;
+  /** One sentence quoting what happened. */
   evidence: string;
 }
 

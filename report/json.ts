@@ -56,29 +56,38 @@ export type { ShownRun, TaskRow, TaskViolation } from "./_tasks.ts";
 export { METRIC_KEYS };
 
 /** The per-condition rule, as written into `experiment.robustness_rule`. */
-export const ROBUSTNESS_RULE = "conditions.<c> scores the agent's records of condition c alone; R_<c> (a ratio to " +
+export const ROBUSTNESS_RULE: string =
+  "conditions.<c> scores the agent's records of condition c alone; R_<c> (a ratio to " +
   "nominal) and its interval come from overall, the other robustness keys are null, and R there is the mean of " +
   "R_con and R_pred under c";
 
 /** What the report says about the experiment as a whole. */
 export interface ExperimentInfo {
+  /** The report's title (`ReportOptions.title`). */
   title: string;
+  /** The ark version that wrote the report. */
   ark_version: string;
+  /** Seed of the bootstrap. */
   seed: string;
+  /** Bootstrap resamples behind every interval. */
   resamples: number;
   /** Records given, user errors included. */
   records: number;
   /** Records left out of every figure because the user simulator left its script. */
   user_errors: number;
+  /** Agents present, in the order of `agents`. */
   agents: string[];
   /** Conditions present, in docs/metrics.md's order. */
   conditions: string[];
   /** Variants per condition present, sorted (conditions without variants are absent). */
   variants: Record<string, string[]>;
+  /** Domains present, sorted. */
   domains: string[];
+  /** Distinct tasks over the records. */
   tasks: number;
   /** The most runs of one agent on one task under one condition and variant (K). */
   runs: number;
+  /** How per-condition profiles are scored (`ROBUSTNESS_RULE`). */
   robustness_rule: string;
   /**
    * What a reader must know before reading any figure: one line per agent whose messages the
@@ -89,9 +98,13 @@ export interface ExperimentInfo {
 
 /** One calibration bin of the nominal records with a confidence (docs/metrics.md bins). */
 export interface CalibrationBin {
+  /** Index of the bin, from 0. */
   bin: number;
+  /** Lowest confidence the bin holds. */
   lo: number;
+  /** Highest confidence the bin holds. */
   hi: number;
+  /** Records in the bin. */
   n: number;
   /** Mean confidence in the bin. */
   confidence: number;
@@ -101,6 +114,7 @@ export interface CalibrationBin {
 
 /** One agent's part of the report. */
 export interface AgentReport {
+  /** The profile over all the agent's records, every condition included. */
   overall: Profile;
   /** Profiles by condition, in docs/metrics.md's order (see the module doc for the rule). */
   conditions: Record<string, Profile>;
@@ -117,7 +131,9 @@ export interface AgentReport {
    * @default {absent: no record has a category}
    */
   categories?: Record<string, CategoryRow>;
+  /** What the report flags as the agent's weaknesses (`weaknesses()`). */
   weaknesses: Weaknesses;
+  /** Calibration bins of the nominal records that carry a confidence. */
   calibration: CalibrationBin[];
   /** Runs, successes and accuracy per variant of each condition that has variants (no bootstrap). */
   variants: Record<string, Record<string, { runs: number; successes: number; accuracy: number }>>;
@@ -132,7 +148,9 @@ export interface AgentReport {
 
 /** The whole report: what `report.json` holds. */
 export interface Report {
+  /** The experiment as a whole. */
   experiment: ExperimentInfo;
+  /** Each agent's part, by agent name. */
   agents: Record<string, AgentReport>;
   /**
    * How the LLM judge agreed with the rules judge, per constraint, over every agent's records that
@@ -182,9 +200,10 @@ export interface ReportOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { buildReport } from "./json.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 }).agents.a.overall.C_out; // 0
+ * assertEquals(buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 }).agents.a.overall.C_out, 0);
  * ```
  */
 export function buildReport(records: readonly EpisodeRecord[], options: ReportOptions): Report {
@@ -369,9 +388,10 @@ function calibration(records: readonly EpisodeRecord[]): CalibrationBin[] {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { buildReport, reportJson } from "./json.ts";
  * const r = { agent: "a", task: "t/1", run: 0, condition: "nominal" as const, success: true };
- * JSON.parse(reportJson(buildReport([r], { seed: "0", resamples: 10 }))).experiment.tasks; // 1
+ * assertEquals(JSON.parse(reportJson(buildReport([r], { seed: "0", resamples: 10 }))).experiment.tasks, 1);
  * ```
  */
 export function reportJson(report: Report): string {

@@ -61,9 +61,10 @@ function allSucceed(n: number, c: number, k: number): number {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { passHatK } from "./summary.ts";
  * const r = (task: string, success: boolean) => ({ task, success });
- * passHatK([r("a/0", true), r("a/0", false), r("a/1", true), r("a/1", true)], 2); // 0.5
+ * assertEquals(passHatK([r("a/0", true), r("a/0", false), r("a/1", true), r("a/1", true)], 2), 0.5);
  * ```
  */
 export function passHatK(records: readonly Pick<EpisodeRecord, "task" | "success">[], k: number): number | null {
@@ -129,11 +130,11 @@ const fixed = (x: number | null, digits: number) => x === null ? "-" : x.toFixed
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { formatReport } from "./summary.ts";
  * const scores = { R: 1, R_con: 1, R_rob: null, R_pred: 1, R_saf: null };
- * formatReport([{ agent: "oracle", episodes: 2, tasks: 1, scores, accuracy: 1, passHat: [1, 1], meanSteps: 7 }]);
- * // "agent   episodes      R  R_con  R_rob  R_pred  R_saf  accuracy  pass^1  pass^2  mean steps\n" +
- * // "oracle         2  1.000  1.000      -   1.000      -     1.000   1.000   1.000        7.00\n"
+ * assertEquals(formatReport([{ agent: "oracle", episodes: 2, tasks: 1, scores, accuracy: 1, passHat: [1, 1], meanSteps: 7 }]), "agent   episodes      R  R_con  R_rob  R_pred  R_saf  accuracy  pass^1  pass^2  mean steps\n" +
+ * "oracle         2  1.000  1.000      -   1.000      -     1.000   1.000   1.000        7.00\n");
  * ```
  */
 export function formatReport(summaries: readonly AgentSummary[]): string {

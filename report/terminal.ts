@@ -29,9 +29,10 @@ const figure = (value: number | null, ci: Interval | undefined) =>
  *
  * @example
  * ```ts
+ * import { assertStringIncludes } from "@std/assert";
  * import { buildReport, formatTerminal } from "./mod.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * formatTerminal(buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 })).includes("lowest metrics: C_out 0.000"); // true
+ * assertStringIncludes(formatTerminal(buildReport([r(0, true), r(1, false)], { seed: "0", resamples: 10 })), "lowest metrics: C_out 0.000");
  * ```
  */
 export function formatTerminal(report: Report): string {
@@ -149,14 +150,14 @@ function classLines(groups: Record<string, DecayGroup>): string[] {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { describeWeaknesses } from "./terminal.ts";
  * const reasons = { violation: "no record was analysed by a judge" };
  * const fragile_step = { t: 2, label: "cancel reservation", label_share: null, hazard: 0.082,
  *   ci: [0.031, 0.19] as [number, number], at_risk: 49, condition: "nominal" as const };
- * describeWeaknesses({ lowest: [{ key: "C_out", value: 0.5, ci: [0.25, 0.75] }], fragile_step, violation: null, reasons });
- * // ["lowest metrics: C_out 0.500 [0.250, 0.750]",
- * //  "most fragile step (nominal): milestone 2 (cancel reservation): hazard 0.082 [0.031, 0.190] over 49 episodes at risk",
- * //  "most frequent violation: none: no record was analysed by a judge"]
+ * assertEquals(describeWeaknesses({ lowest: [{ key: "C_out", value: 0.5, ci: [0.25, 0.75] }], fragile_step, violation: null, reasons }), ["lowest metrics: C_out 0.500 [0.250, 0.750]",
+ * "most fragile step (nominal): milestone 2 (cancel reservation): hazard 0.082 [0.031, 0.190] over 49 episodes at risk",
+ * "most frequent violation: none: no record was analysed by a judge"]);
  * ```
  */
 export function describeWeaknesses(w: Weaknesses): [string, string, string] {

@@ -27,8 +27,11 @@ export const COMPONENT_KEYS = [
 
 /** A component metric below 1. */
 export interface LowMetric {
+  /** The metric's docs/metrics.md key. */
   key: typeof COMPONENT_KEYS[number];
+  /** Its value, below 1. */
   value: number;
+  /** Its 95% interval. */
   ci: Interval;
 }
 
@@ -43,9 +46,11 @@ export interface FragileWeakness {
   label: string | null;
   /** Of the episodes that stopped at this milestone and name it, how many name `label` (when not named by all records). */
   label_share: { named: number; of: number } | null;
+  /** `h(t)` over the condition's episodes. */
   hazard: number;
   /** Wilson 95% interval of the hazard. */
   ci: Interval;
+  /** The condition's episodes at risk at t. */
   at_risk: number;
   /** The condition the step was found under. */
   condition: EpisodeRecord["condition"];
@@ -53,8 +58,11 @@ export interface FragileWeakness {
 
 /** The most frequent violation. */
 export interface ViolationWeakness {
+  /** The constraint broken. */
   constraint: string;
+  /** How bad (docs/metrics.md "Severity"). */
   severity: string;
+  /** How many times it was found. */
   count: number;
 }
 
@@ -62,7 +70,9 @@ export interface ViolationWeakness {
 export interface Weaknesses {
   /** Up to three component metrics below 1, lowest first (`[]` when none is). */
   lowest: LowMetric[];
+  /** The most fragile milestone. */
   fragile_step: FragileWeakness | null;
+  /** The most frequent violation (constraint × severity). */
   violation: ViolationWeakness | null;
   /** Why `lowest` is empty or another weakness is null, by key. */
   reasons: Record<string, string>;
@@ -89,10 +99,11 @@ export interface WeaknessOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { scoreRecords } from "../scoring/mod.ts";
  * import { weaknesses } from "./weaknesses.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * weaknesses(scoreRecords([r(0, true), r(1, false)], { resamples: 10 }).a).lowest.map((m) => m.key); // ["C_out"]
+ * assertEquals(weaknesses(scoreRecords([r(0, true), r(1, false)], { resamples: 10 }).a).lowest.map((m) => m.key), ["C_out"]);
  * ```
  */
 export function weaknesses(profile: Profile, options: WeaknessOptions = {}): Weaknesses {

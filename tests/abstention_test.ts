@@ -132,7 +132,8 @@ Deno.test("every domain has pairs of the hazards beyond the checkpoint's rules: 
 });
 
 Deno.test("the checkpoint's code names no scenario template and no hazard kind beyond its own rules", async () => {
-  const source = await Deno.readTextFile(new URL("../agents/checkpoint.ts", import.meta.url));
+  const files = ["checkpoint.ts", "_checkpoint_reads.ts"].map((f) => new URL(`../agents/${f}`, import.meta.url));
+  const source = (await Promise.all(files.map((f) => Deno.readTextFile(f)))).join("\n");
   const named = Object.values(domains).flatMap((d) => (d.scenarios ?? []).map((t) => t.name))
     .concat(NEW_HAZARDS)
     .filter((word) => new RegExp(`\\b${word}\\b`).test(source));

@@ -19,3 +19,88 @@ Deno.test("every TypeScript example of docs/domains.md type-checks", async () =>
     for (const f of files) await Deno.remove(f).catch(() => {});
   }
 });
+
+// The doc examples of the code (JSDoc `@example` blocks, run by `deno test --doc`) check what they
+// show: a result written in a comment (`f(x); // 3`) is checked by nobody, so every example that runs
+// asserts, as the standard library's do. An example that cannot run (it needs a network, a model or
+// files) is marked `ts ignore`; those are counted and may not grow in number.
+const ROOT = new URL("../", import.meta.url);
+
+/** Rooms whose examples follow the rule (the others join once their examples assert). */
+const ASSERTING_ROOMS = ["agents", "judge", "report", "interop", "cli"];
+
+/** Files of those rooms that another change converts (remove once it has landed). */
+const PENDING = new Set(["cli/_eval_args.ts", "cli/_flags.ts"]);
+
+/** The most `ts ignore` examples these rooms may hold: lower it when one more runs, never raise it lightly. */
+const MAX_IGNORED = 27;
+
+interface Example {
+  where: string;
+  ignored: boolean;
+  code: string;
+}
+
+// The ```ts blocks of a file's JSDoc comments, their ` * ` margins removed.
+function examplesOf(path: string, source: string): Example[] {
+  return [...source.matchAll(/```(?:ts|typescript)([^\n]*)\n([\s\S]*?)```/g)].map((m) => ({
+    where: `${path}:${source.slice(0, m.index).split("\n").length}`,
+    ignored: /\bignore\b/.test(m[1]),
+    code: m[2].split("\n").map((l) => l.replace(/^\s*\*( |$)/, "")).join("\n"),
+  }));
+}
+
+// What is wrong with an example that runs: no assertion, or a result stated in a comment.
+function problemsOf(example: Example): string[] {
+  if (example.ignored) return [];
+  const out: string[] = [];
+  if (!/\bassert\w*\(/.test(example.code)) out.push("asserts nothing");
+  const stated = example.code.split("\n").find((l) =>
+    /^\s*\/\/\s*(?:[[{"'\d-]|true\b|false\b|null\b)/.test(l) ||
+    /^(?!\s*(?:const|let|import|using|for|if)\b)[^/]*;\s*\/\/\s*\S/.test(l)
+  );
+  if (stated !== undefined) out.push(`states a result in a comment: ${stated.trim()}`);
+  return out;
+}
+
+function roomExamples(): Example[] {
+  const out: Example[] = [];
+  const walk = (dir: string) => {
+    for (const e of [...Deno.readDirSync(new URL(dir, ROOT))].sort((a, b) => a.name < b.name ? -1 : 1)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) walk(path);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts") && !PENDING.has(path)) {
+        out.push(...examplesOf(path, Deno.readTextFileSync(new URL(path, ROOT))));
+      }
+    }
+  };
+  ASSERTING_ROOMS.forEach(walk);
+  return out;
+}
+
+Deno.test("problemsOf() finds an example that asserts nothing or states its result in a comment", () => {
+  const [silent, commented, asserting, ignored] = examplesOf(
+    "x.ts",
+    [
+      "/**\n * ```ts\n * f(1);\n * ```\n */",
+      '/**\n * ```ts\n * import { assert } from "@std/assert";\n * assert(g());\n * f(1); // 3\n * ```\n */',
+      '/**\n * ```ts\n * import { assertEquals } from "@std/assert";\n * const y = f(1); // the sum\n * assertEquals(y, 3);\n * ```\n */',
+      "/**\n * ```ts ignore\n * await fetch(url); // 200\n * ```\n */",
+    ].join("\n"),
+  );
+  assertEquals(problemsOf(silent), ["asserts nothing"]);
+  assertEquals(problemsOf(commented), ["states a result in a comment: f(1); // 3"]);
+  assertEquals(problemsOf(asserting), []);
+  assertEquals([ignored.ignored, problemsOf(ignored)], [true, []]);
+});
+
+Deno.test(`every doc example of ${ASSERTING_ROOMS.join(", ")} that runs asserts its result`, () => {
+  const examples = roomExamples();
+  assert(examples.length >= 100, `${examples.length} examples`);
+  const problems = examples.flatMap((e) => problemsOf(e).map((p) => `${e.where}: ${p}`));
+  assertEquals(problems, []);
+  const ignored = examples.filter((e) => e.ignored);
+  console.log(`${examples.length} examples, ${ignored.length} ignored (they need a network, a model or files):`);
+  for (const e of ignored) console.log(`  ${e.where}`);
+  assert(ignored.length <= MAX_IGNORED, `${ignored.length} ignored examples, at most ${MAX_IGNORED}`);
+});

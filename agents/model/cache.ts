@@ -37,10 +37,11 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS model_answers (
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { cacheKey } from "./cache.ts";
  * const request = { messages: [{ role: "user" as const, content: "Hi" }] };
  * const key = await cacheKey({ provider: "fake", model: "m", request, runIndex: 0 });
- * key.length; // 64
+ * assertEquals(key.length, 64);
  * ```
  */
 export async function cacheKey(parts: CacheKeyParts): Promise<string> {
@@ -56,11 +57,12 @@ export async function cacheKey(parts: CacheKeyParts): Promise<string> {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ModelCache } from "./cache.ts";
  * using cache = ModelCache.open(":memory:");
  * const answer = { content: "Hi", toolCalls: [], finishReason: "stop", usage: { inputTokens: 3, outputTokens: 1 }, cost: 0, latencyMs: 12, retries: 0 };
  * cache.put("k1", { provider: "fake", model: "m", runIndex: 0, answer });
- * cache.get("k1")?.latencyMs; // 12
+ * assertEquals(cache.get("k1")?.latencyMs, 12);
  * ```
  */
 export class ModelCache {
@@ -173,6 +175,7 @@ export interface CachedClientOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { cachedClient, ModelCache } from "./cache.ts";
  * import { FakeModelClient } from "./fake.ts";
  * using cache = ModelCache.open(":memory:");
@@ -180,7 +183,7 @@ export interface CachedClientOptions {
  * const live = cachedClient(new FakeModelClient([{ content: "Hello" }]), cache, { mode: "live" });
  * await live.chat(request);
  * const replay = cachedClient(new FakeModelClient([]), cache, { mode: "replay" });
- * (await replay.chat(request)).content; // "Hello"
+ * assertEquals((await replay.chat(request)).content, "Hello");
  * ```
  */
 export function cachedClient(inner: ModelClient, cache: ModelCache, options: CachedClientOptions): ModelClient {

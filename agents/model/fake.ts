@@ -42,14 +42,15 @@ export interface FakeModelClientOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { FakeModelClient } from "./fake.ts";
  * const model = new FakeModelClient([
  *   { toolCalls: [{ id: "c1", name: "get_balance", arguments: '{"account":"A"}' }] },
  *   { content: "Your balance is 10." },
  * ]);
  * const first = await model.chat({ messages: [{ role: "user", content: "Balance of A?" }] });
- * first.finishReason; // "tool_calls"
- * model.requests.length; // 1
+ * assertEquals(first.finishReason, "tool_calls");
+ * assertEquals(model.requests.length, 1);
  * ```
  */
 export class FakeModelClient implements ModelClient {

@@ -10,10 +10,11 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ConcurrencyLimiter } from "./limiter.ts";
  * const limiter = new ConcurrencyLimiter(2);
  * const answers = await Promise.all([1, 2, 3].map((n) => limiter.run(() => Promise.resolve(n * 10))));
- * answers; // [10, 20, 30]
+ * assertEquals(answers, [10, 20, 30]);
  * ```
  */
 export class ConcurrencyLimiter {
@@ -72,8 +73,9 @@ export const DEFAULT_CONCURRENCY = 4;
  *
  * @example
  * ```ts
+ * import { assertStrictEquals } from "@std/assert";
  * import { limiterFor } from "./limiter.ts";
- * limiterFor("http://127.0.0.1:11434/v1", 2) === limiterFor("http://127.0.0.1:11434/v1"); // true
+ * assertStrictEquals(limiterFor("http://127.0.0.1:11434/v1", 2), limiterFor("http://127.0.0.1:11434/v1"));
  * ```
  */
 export function limiterFor(endpoint: string, max?: number): ConcurrencyLimiter {

@@ -8,13 +8,14 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { cachedClient, FakeModelClient, ModelCache } from "./mod.ts";
  * using cache = ModelCache.open(":memory:");
  * const model = cachedClient(new FakeModelClient([{ content: "Hello", usage: { inputTokens: 5, outputTokens: 1 } }]), cache, {
  *   mode: "live",
  * });
  * const answer = await model.chat({ messages: [{ role: "user", content: "Hi" }] }, { runIndex: 0 });
- * answer.content; // "Hello"
+ * assertEquals(answer.content, "Hello");
  * ```
  *
  * @module

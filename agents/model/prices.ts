@@ -45,9 +45,10 @@ const DATED_SUFFIX = /^-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$/;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { priceFor } from "./prices.ts";
- * priceFor("anthropic", "claude-3-5-haiku-20241022").input; // 0.8
- * priceFor("openai", "llama3.1:8b").known; // false
+ * assertEquals(priceFor("anthropic", "claude-3-5-haiku-20241022").input, 0.8);
+ * assertEquals(priceFor("openai", "llama3.1:8b").known, false);
  * ```
  */
 export function priceFor(provider: string, model: string, options: { prices?: PriceTable } = {}): PriceLookup {
@@ -68,8 +69,9 @@ export function priceFor(provider: string, model: string, options: { prices?: Pr
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { costOf } from "./prices.ts";
- * costOf({ inputTokens: 1000, outputTokens: 100 }, { input: 2.5, output: 10 }); // 0.0035
+ * assertEquals(costOf({ inputTokens: 1000, outputTokens: 100 }, { input: 2.5, output: 10 }), 0.0035);
  * ```
  */
 export function costOf(usage: Usage, price: Price): number {
@@ -82,10 +84,11 @@ export function costOf(usage: Usage, price: Price): number {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { callCost, priceFor } from "./prices.ts";
  * const usage = { inputTokens: 1000, outputTokens: 0 };
- * callCost(usage, priceFor("openai", "gpt-4o")); // 0.0025
- * callCost(usage, priceFor("openai", "llama3.1")); // null
+ * assertEquals(callCost(usage, priceFor("openai", "gpt-4o")), 0.0025);
+ * assertEquals(callCost(usage, priceFor("openai", "llama3.1")), null);
  * ```
  */
 export function callCost(usage: Usage, price: PriceLookup): number | null {
@@ -97,8 +100,9 @@ export function callCost(usage: Usage, price: PriceLookup): number | null {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { addCost } from "./prices.ts";
- * [addCost(0.5, 0.25), addCost(0.5, null), addCost(null, 0.25)]; // [0.75, null, null]
+ * assertEquals([addCost(0.5, 0.25), addCost(0.5, null), addCost(null, 0.25)], [0.75, null, null]);
  * ```
  */
 export function addCost(total: number | null, cost: number | null): number | null {
@@ -122,10 +126,11 @@ const fileSchema = z.record(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { loadPrices, priceFor } from "./prices.ts";
  * const path = await Deno.makeTempFile({ suffix: ".json" });
  * await Deno.writeTextFile(path, '{ "openai:my-model": { "input": 0.5, "output": 1.5 } }');
- * priceFor("openai", "my-model", { prices: await loadPrices(path) }).output; // 1.5
+ * assertEquals(priceFor("openai", "my-model", { prices: await loadPrices(path) }).output, 1.5);
  * await Deno.remove(path);
  * ```
  */

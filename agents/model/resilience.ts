@@ -23,8 +23,9 @@ export interface Resilience {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { resolveResilience } from "./resilience.ts";
- * resolveResilience({ retries: 2 }).timeoutMs; // 60000
+ * assertEquals(resolveResilience({ retries: 2 }).timeoutMs, 60000);
  * ```
  */
 export function resolveResilience(options: {
@@ -75,8 +76,9 @@ export interface FetchFailure {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { fetchFailure } from "./resilience.ts";
- * fetchFailure(new TypeError("error sending request: Connection refused (os error 111)"), 5000).kind; // "refused"
+ * assertEquals(fetchFailure(new TypeError("error sending request: Connection refused (os error 111)"), 5000).kind, "refused");
  * ```
  */
 export function fetchFailure(err: unknown, timeoutMs: number): FetchFailure {

@@ -137,8 +137,9 @@ export type ModelErrorCode =
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ModelError } from "./types.ts";
- * new ModelError("cache_miss", 'No cached answer for request "ab12…" (run 0)').code; // "cache_miss"
+ * assertEquals(new ModelError("cache_miss", 'No cached answer for request "ab12…" (run 0)').code, "cache_miss");
  * ```
  */
 export class ModelError extends Error {

@@ -16,9 +16,10 @@
  *
  * @example
  * ```ts
+ * import { assert } from "@std/assert";
  * import { recordsCsv } from "./csv.ts";
  * const record = { agent: "a", task: "t/0", run: 0, condition: "nominal" as const, success: true };
- * recordsCsv([record]).split("\r\n")[0].startsWith("agent,task,run,condition,variant"); // true
+ * assert(recordsCsv([record]).split("\r\n")[0].startsWith("agent,task,run,condition,variant"));
  * ```
  *
  * @module
@@ -169,9 +170,10 @@ const typeOf = (value: unknown): ColumnType =>
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { recordColumns } from "./csv.ts";
  * const record = { agent: "a", task: "t/0", run: 0, condition: "nominal" as const, success: true };
- * recordColumns([{ ...record, resources: { gpu_seconds: 1.5 } } as never]).at(-1); // { name: "resources.gpu_seconds", type: "double" }
+ * assertEquals(recordColumns([{ ...record, resources: { gpu_seconds: 1.5 } } as never]).at(-1), { name: "resources.gpu_seconds", type: "double" });
  * ```
  */
 export function recordColumns(records: Iterable<AnyRecord>): { name: string; type: ColumnType }[] {
@@ -199,9 +201,10 @@ export function recordColumns(records: Iterable<AnyRecord>): { name: string; typ
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { recordCells } from "./csv.ts";
  * const record = { agent: "a", task: "t/0", run: 0, condition: "nominal" as const, success: true, variant: null };
- * recordCells(record, [{ name: "run" }, { name: "variant" }, { name: "success" }]); // [0, null, true]
+ * assertEquals(recordCells(record, [{ name: "run" }, { name: "variant" }, { name: "success" }]), [0, null, true]);
  * ```
  */
 export function recordCells(record: AnyRecord, columns: readonly { name: string }[]): Cell[] {
@@ -227,9 +230,10 @@ export function csvField(cell: Cell): string {
  *
  * @example
  * ```ts
+ * import { assert } from "@std/assert";
  * import { recordsCsv } from "./csv.ts";
  * const record = { agent: "a", task: "t/0", run: 0, condition: "nominal" as const, success: true };
- * recordsCsv([record]).split("\r\n")[1].startsWith("a,t/0,0,nominal,,"); // true
+ * assert(recordsCsv([record]).split("\r\n")[1].startsWith("a,t/0,0,nominal,,"));
  * ```
  */
 export function recordsCsv(records: readonly AnyRecord[]): string {

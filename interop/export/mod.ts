@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import { assert } from "@std/assert";
  * import { recordsCsv } from "./mod.ts";
- * recordsCsv([]).startsWith("agent,task,run,condition,variant,"); // true
+ * assert(recordsCsv([]).startsWith("agent,task,run,condition,variant,"));
  * ```
  *
  * @module

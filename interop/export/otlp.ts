@@ -35,11 +35,12 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { episodeTrace } from "./otlp.ts";
  * const record = { agent: "oracle", task: "t/0", run: 0, condition: "nominal" as const, variant: null, success: true };
  * const events = [{ step: 1, actor: "tool" as const, kind: "tool" as const, tool: "lookup", args: {}, result: 1, latency_ms: 5 }];
  * const spans = episodeTrace(record, events).resourceSpans[0].scopeSpans[0].spans;
- * spans.map((s) => s.name); // ["invoke_agent oracle", "execute_tool lookup"]
+ * assertEquals(spans.map((s) => s.name), ["invoke_agent oracle", "execute_tool lookup"]);
  * ```
  *
  * @module
@@ -168,8 +169,9 @@ const keyOf = (record: Pick<AnyRecord, "agent" | "task" | "run" | "condition" | 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { traceIdOf } from "./otlp.ts";
- * traceIdOf({ agent: "oracle", task: "t/0", run: 0, condition: "nominal", variant: null }).length; // 32
+ * assertEquals(traceIdOf({ agent: "oracle", task: "t/0", run: 0, condition: "nominal", variant: null }).length, 32);
  * ```
  */
 export function traceIdOf(record: Pick<AnyRecord, "agent" | "task" | "run" | "condition" | "variant">): string {
@@ -263,10 +265,11 @@ const nanos = (ms: number): bigint => Number.isFinite(ms) && ms > 0 ? BigInt(Mat
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { episodeTrace } from "./otlp.ts";
  * const record = { agent: "openai:gpt-4o-mini", task: "t/0", run: 0, condition: "nominal" as const, success: false };
  * const [root] = episodeTrace(record, []).resourceSpans[0].scopeSpans[0].spans;
- * root.attributes.find((a) => a.key === "gen_ai.request.model")?.value; // { stringValue: "gpt-4o-mini" }
+ * assertEquals(root.attributes.find((a) => a.key === "gen_ai.request.model")?.value, { stringValue: "gpt-4o-mini" });
  * ```
  */
 export function episodeTrace(
@@ -316,9 +319,10 @@ export function episodeTrace(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { otlpLines } from "./otlp.ts";
  * const record = { agent: "oracle", task: "t/0", run: 0, condition: "nominal" as const, success: true };
- * [...otlpLines([{ record, events: [] }])].length; // 1
+ * assertEquals([...otlpLines([{ record, events: [] }])].length, 1);
  * ```
  */
 export function* otlpLines(

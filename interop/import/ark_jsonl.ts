@@ -39,9 +39,10 @@ const line = z.object({
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { readArkTranscripts } from "./ark_jsonl.ts";
  * const text = '{"agent": "a", "task": "airline/0", "run": 0, "messages": [{"role": "user", "content": "Hi"}]}\n';
- * readArkTranscripts(text).episodes[0].where; // "line 1"
+ * assertEquals(readArkTranscripts(text).episodes[0].where, "line 1");
  * ```
  */
 export function readArkTranscripts(

@@ -200,9 +200,9 @@ function text(content: ChatMessage["content"]): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { chatTranscript } from "./chat.ts";
- * chatTranscript([{ step: 0, actor: "user", kind: "message", text: "Hi", latency_ms: 0 }]);
- * // [{ role: "user", content: "Hi" }]
+ * assertEquals(chatTranscript([{ step: 0, actor: "user", kind: "message", text: "Hi", latency_ms: 0 }]), [{ role: "user", content: "Hi" }]);
  * ```
  */
 export function chatTranscript(events: readonly EpisodeEvent[]): ChatMessage[] {

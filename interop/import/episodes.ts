@@ -211,8 +211,9 @@ function parsed(text: string): Json {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { firstDifference } from "./episodes.ts";
- * firstDifference({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] }); // ".a[1].b: recorded 2, ark 3"
+ * assertEquals(firstDifference({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] }), ".a[1].b: recorded 2, ark 3");
  * ```
  */
 export function firstDifference(recorded: Json, ark: Json, path = ""): string {

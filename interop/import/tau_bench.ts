@@ -33,10 +33,10 @@ export class ResultsFileError extends Error {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { readTauBenchResults } from "./tau_bench.ts";
  * const text = '[{"task_id": 3, "trial": 1, "reward": 1.0, "traj": [{"role": "user", "content": "Hi"}]}]';
- * readTauBenchResults(text, { domain: "airline", agent: "gpt-4o", file: "run.json" }).episodes[0].task;
- * // "tau-bench:airline/3"
+ * assertEquals(readTauBenchResults(text, { domain: "airline", agent: "gpt-4o", file: "run.json" }).episodes[0].task, "tau-bench:airline/3");
  * ```
  */
 export function readTauBenchResults(
