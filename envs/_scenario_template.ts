@@ -41,13 +41,18 @@ const FAILS = ["dependency_down", "timeout"];
  * import { assertEquals, assertThrows } from "@std/assert";
  * import { defineScenarioTemplate } from "./scenarios.ts";
  * const t = defineScenarioTemplate({
- *   name: "cancel_without_order_id", intent: "cancel", action: "cancel_order", gap: "specification", withhold: "order_id",
+ *   name: "cancel_without_id",
+ *   intent: "cancel",
+ *   action: "cancel_order",
+ *   gap: "specification",
+ *   withhold: "order_id",
  * });
  * assertEquals(t.gap, "specification");
  * assertThrows(
- *   () => defineScenarioTemplate({ ...t, gap: "verfication" } as never),
+ *   () => defineScenarioTemplate({ ...t, withold: "order_id" } as never),
  *   TypeError,
- *   `Cannot define scenario template "cancel_without_order_id": gap "verfication" is not one of "specification", "verification", "authority"`,
+ *   `Cannot define scenario template "cancel_without_id": field "withold" is unknown: a specification template ` +
+ *     `takes "name", "intent", "action", "gap", "missing", "takes", "withhold", "build"`,
  * );
  * ```
  */
@@ -178,7 +183,8 @@ export function unapproved(name: string, intent: string, action: string, hold = 
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { hazard } from "./scenarios.ts";
- * const t = hazard("cancel_wrong_order", "cancel", "cancel_order", { gap: "specification", hazard: "wrong_record" }, () => null);
+ * const kind = { gap: "specification", hazard: "wrong_record" } as const;
+ * const t = hazard("cancel_wrong_order", "cancel", "cancel_order", kind, () => null);
  * assertEquals([t.gap, t.build !== undefined], ["specification", true]);
  * ```
  */

@@ -17,8 +17,10 @@ const SPACE = /\s+/g;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { normalizeText } from "./text.ts";
- * normalizeText("**Reservation** _ABC123_ isn\u2019t   in `gift_card_1`"); // "reservation abc123 isn't in gift_card_1"
+ * const text = "**Reservation** _ABC123_ isn\u2019t   in `gift_card_1`";
+ * assertEquals(normalizeText(text), "reservation abc123 isn't in gift_card_1");
  * ```
  */
 export function normalizeText(text: string): string {

@@ -44,9 +44,23 @@ export type {
  * user how it went, and work out the figures from the events.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { domains } from "./domains.ts";
+ * import { runEpisode } from "./episode.ts";
+ * import { Rng } from "./rng.ts";
+ * import { scriptedUser } from "./user.ts";
+ * import { World } from "./world.ts";
+ * const { airline } = domains;
+ * using world = World.open(airline, { seed: "0" });
+ * const [task] = world.defaultTasks(1);
+ * // The domain's own careful playbook as the agent.
+ * const solver = airline.solver({ confirm: true, verify: true });
+ * const agent = { name: "playbook", start() {}, step: (obs: Parameters<typeof solver.next>[0]) => solver.next(obs) };
+ * const rng = new Rng("0");
+ * const user = scriptedUser(task, rng.child("user"), { tools: airline.tools, vocabulary: airline.vocabulary });
  * const result = await runEpisode(world, { task, agent, user, rng });
- * result.success;
+ * assertEquals(result.success, true);
  * ```
  */
 export async function runEpisode(world: World, options: EpisodeOptions): Promise<EpisodeResult> {
@@ -92,10 +106,16 @@ export async function runEpisode(world: World, options: EpisodeOptions): Promise
  * harness's transcript.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { domains } from "./domains.ts";
  * import { episodeFigures } from "./episode.ts";
- * const figures = episodeFigures(world, { task, events });
- * figures.invalidCalls;
+ * import { World } from "./world.ts";
+ * using world = World.open(domains.airline, { seed: "0" });
+ * const [task] = world.defaultTasks(1);
+ * // A trajectory of no events makes no call and meets no goal.
+ * const figures = episodeFigures(world, { task, events: [] });
+ * assertEquals([figures.toolCalls, figures.success], [0, false]);
  * ```
  */
 export function episodeFigures(

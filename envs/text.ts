@@ -36,11 +36,12 @@ const dateCache = new Map<string, RegExp>();
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { mentions } from "./text.ts";
- * mentions("A refund of **$1,234.00** to gift_card_1 for HAT136 on May 20th.", -1234); // true
- * mentions("Flight HAT136 is full.", "HAT13"); // false
- * mentions("Your basic economy fare", "basic_economy"); // true
- * mentions("Leaving 5/20/2024", "2024-05-20"); // true
+ * assertEquals(mentions("A refund of **$1,234.00** to gift_card_1 for HAT136 on May 20th.", -1234), true);
+ * assertEquals(mentions("Flight HAT136 is full.", "HAT13"), false);
+ * assertEquals(mentions("Your basic economy fare", "basic_economy"), true);
+ * assertEquals(mentions("Leaving 5/20/2024", "2024-05-20"), true);
  * ```
  */
 export function mentions(text: string, value: string | number): boolean {
@@ -105,9 +106,11 @@ function mentionsDate(norm: string, [iso, y, m, d]: RegExpExecArray): boolean {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { statesDetails } from "./text.ts";
- * statesDetails("I will cancel ABC123; the refund of $300 goes back to your card.", ["ABC123", 300]); // true
- * statesDetails("I will cancel reservation ABC123.", ["ABC123", 300]); // false
+ * const told = "I will cancel ABC123; the refund of $300 goes back to your card.";
+ * assertEquals(statesDetails(told, ["ABC123", 300]), true);
+ * assertEquals(statesDetails("I will cancel reservation ABC123.", ["ABC123", 300]), false);
  * ```
  */
 export function statesDetails(text: string, details: readonly (string | number)[]): boolean {
@@ -235,8 +238,12 @@ const EACH_BEFORE = /\b(?:each|every|per)\b[^,;.$]{0,40}$/i;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { amountsSaid } from "./text.ts";
- * amountsSaid("Flight HAT271 at $174 each, $348 in total (2 passengers)."); // [{ value: 174, each: true }, { value: 348, each: false }]
+ * assertEquals(amountsSaid("Flight HAT271 at $174 each, $348 in total (2 passengers)."), [
+ *   { value: 174, each: true },
+ *   { value: 348, each: false },
+ * ]);
  * ```
  */
 export function amountsSaid(text: string): { value: number; each: boolean }[] {

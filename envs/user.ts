@@ -56,9 +56,18 @@ export interface ScriptedUserOptions {
  * A scripted user for one episode.
  *
  * @example
- * ```ts ignore
- * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools, vocabulary: domain.vocabulary });
- * const hello = user.open();
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { domains } from "./domains.ts";
+ * import { Rng } from "./rng.ts";
+ * import { scriptedUser } from "./user.ts";
+ * import { World } from "./world.ts";
+ * const { airline } = domains;
+ * using world = World.open(airline, { seed: "0" });
+ * const [task] = world.defaultTasks(1);
+ * const options = { tools: airline.tools, vocabulary: airline.vocabulary };
+ * const user = scriptedUser(task, new Rng("0").child("user"), options);
+ * assertEquals(user.open().text, task.openings[0]);
  * ```
  */
 export function scriptedUser(task: Task, rng: Rng, options: ScriptedUserOptions): ScriptedUser {

@@ -135,11 +135,12 @@ export function readFlight(db: Store, flightNumber: string): Flight | undefined 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../sqlite.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * import { readAirline } from "./_read.ts";
  * using db = Store.open(AIRLINE_SCHEMA);
- * readAirline(db); // { flights: {}, reservations: {}, users: {} }
+ * assertEquals(readAirline(db), { flights: {}, reservations: {}, users: {} });
  * ```
  */
 export function readAirline(db: Store): AirlineData {

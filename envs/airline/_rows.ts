@@ -10,8 +10,9 @@ type Row = Record<string, Json>;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { airlineRows } from "./_rows.ts";
- * airlineRows({ flights: {}, reservations: {}, users: {} }).flights; // []
+ * assertEquals(airlineRows({ flights: {}, reservations: {}, users: {} }).flights, []);
  * ```
  */
 export function airlineRows(data: AirlineData): Rows {

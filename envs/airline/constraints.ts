@@ -260,8 +260,9 @@ const rules: readonly PolicyRule[] = [
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { AIRLINE_CONSTRAINTS } from "./constraints.ts";
- * AIRLINE_CONSTRAINTS.rules?.map((r) => r.name).includes("cancellation"); // true
+ * assertEquals(AIRLINE_CONSTRAINTS.rules?.map((r) => r.name).includes("cancellation"), true);
  * ```
  */
 export const AIRLINE_CONSTRAINTS: DomainConstraints = {

@@ -19,10 +19,11 @@ export type FareTable = Map<string, SeatsOrPrices[]>;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "../rng.ts";
  * import { generateAirline } from "./generate.ts";
  * const data = generateAirline(new Rng("0"), 0.1);
- * Object.keys(data.flights)[0]; // "HAT001"
+ * assertEquals(Object.keys(data.flights)[0], "HAT001");
  * ```
  */
 export function generateAirline(rng: Rng, scale: number): AirlineData {

@@ -11,8 +11,9 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { AIRLINE_POLICY } from "./policy.ts";
- * AIRLINE_POLICY.includes("2024-05-15 15:00"); // true
+ * assertEquals(AIRLINE_POLICY.includes("2024-05-15 15:00"), true);
  * ```
  */
 export const AIRLINE_POLICY: string = `# Airline agent policy

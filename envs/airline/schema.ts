@@ -8,10 +8,11 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../sqlite.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * using db = Store.open(AIRLINE_SCHEMA);
- * db.get("SELECT count(*) AS n FROM flights"); // { n: 0 }
+ * assertEquals(db.get("SELECT count(*) AS n FROM flights"), { n: 0 });
  * ```
  */
 export const AIRLINE_SCHEMA: string = `

@@ -80,12 +80,13 @@ const DRAFTS: Record<string, (rng: Rng, pool: Pool, round: number) => Draft> = {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "../rng.ts";
  * import { generateAirline } from "./generate.ts";
  * import { airlineTasks } from "./tasks.ts";
  * const data = generateAirline(new Rng("0").child("world"), 1);
  * const [first] = airlineTasks(new Rng("0").child("tasks"), 1, data);
- * first.intent; // "cancel_allowed"
+ * assertEquals(first.intent, "cancel_allowed");
  * ```
  */
 export function airlineTasks(rng: Rng, count: number, data: AirlineData): Task[] {

@@ -56,9 +56,10 @@ export function loadTauAirline(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { openTauAirline } from "./tau.ts";
  * using db = openTauAirline({ flights: {}, reservations: {}, users: {} });
- * db.get("SELECT count(*) AS n FROM users"); // { n: 0 }
+ * assertEquals(db.get("SELECT count(*) AS n FROM users"), { n: 0 });
  * ```
  */
 export function openTauAirline(data: AirlineData): Store {
@@ -72,11 +73,12 @@ export function openTauAirline(data: AirlineData): Store {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../sqlite.ts";
  * import { AIRLINE_SCHEMA } from "./schema.ts";
  * import { exportTauAirline } from "./tau.ts";
  * using db = Store.open(AIRLINE_SCHEMA);
- * exportTauAirline(db); // { flights: {}, reservations: {}, users: {} }
+ * assertEquals(exportTauAirline(db), { flights: {}, reservations: {}, users: {} });
  * ```
  */
 export function exportTauAirline(db: Store): AirlineData {

@@ -87,8 +87,9 @@ const transferToHumanAgents = defineTool({
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { airlineTools } from "./tools.ts";
- * airlineTools.length; // 14
+ * assertEquals(airlineTools.length, 14);
  * ```
  */
 export const airlineTools: readonly Tool[] = [

@@ -199,8 +199,9 @@ function refund(order_id: number, amount: number): ToolCall {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ORDERS_CONSTRAINTS } from "./constraints.ts";
- * ORDERS_CONSTRAINTS.rules?.map((r) => r.name).includes("delete_test_only"); // true
+ * assertEquals(ORDERS_CONSTRAINTS.rules?.map((r) => r.name).includes("delete_test_only"), true);
  * ```
  */
 export const ORDERS_CONSTRAINTS: DomainConstraints = {

@@ -83,8 +83,10 @@ export interface OrdersData {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ordersRows } from "./data.ts";
- * Object.keys(ordersRows({ customers: [], products: [], orders: [], order_items: [], payments: [], refunds: [] })).length; // 6
+ * const empty = { customers: [], products: [], orders: [], order_items: [], payments: [], refunds: [] };
+ * assertEquals(Object.keys(ordersRows(empty)).length, 6);
  * ```
  */
 export function ordersRows(data: OrdersData): Rows {

@@ -24,10 +24,11 @@ export const LAST_ORDER_DAY = addDays(TODAY, -1);
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "../rng.ts";
  * import { generateOrders } from "./generate.ts";
  * const data = generateOrders(new Rng("0"), 0.1);
- * data.orders.length; // 500
+ * assertEquals(data.orders.length, 500);
  * ```
  */
 export function generateOrders(rng: Rng, scale: number): OrdersData {

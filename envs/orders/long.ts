@@ -25,8 +25,9 @@ import { LongSolver } from "./_long_solver.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { LONG_INTENTS } from "./long.ts";
- * LONG_INTENTS; // ["referral_chain", "order_totals"]
+ * assertEquals(LONG_INTENTS, ["referral_chain", "order_totals"]);
  * ```
  */
 export const LONG_INTENTS: readonly string[] = Object.freeze(LONG_FAMILIES.map((f) => f.intent));
@@ -51,13 +52,19 @@ export interface LongTasksOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "../rng.ts";
  * import { generateOrders } from "./generate.ts";
  * import { longTasks } from "./long.ts";
  * const tasks = longTasks(new Rng("0"), generateOrders(new Rng("0"), 1));
- * tasks.map((t) => `${t.family} ${t.dependency} ${t.length}`);
- * // ["referral_chain strong 5", "referral_chain strong 20", "referral_chain strong 100",
- * //  "order_totals weak 5", "order_totals weak 20", "order_totals weak 100"]
+ * assertEquals(tasks.map((t) => `${t.family} ${t.dependency} ${t.length}`), [
+ *   "referral_chain strong 5",
+ *   "referral_chain strong 20",
+ *   "referral_chain strong 100",
+ *   "order_totals weak 5",
+ *   "order_totals weak 20",
+ *   "order_totals weak 100",
+ * ]);
  * ```
  */
 export function longTasks(rng: Rng, data: OrdersData, options: LongTasksOptions = {}): Task[] {
@@ -78,11 +85,12 @@ export function longTasks(rng: Rng, data: OrdersData, options: LongTasksOptions 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { longSolver } from "./long.ts";
  * const solver = longSolver({ confirm: true, verify: true });
  * const intent = { kind: "request" as const, goal: "order_totals", facts: { order_ids: [1042, 1043] } };
- * solver.next({ step: 0, message: { role: "user", text: "Record these totals", intent } });
- * // { type: "tool", name: "get_order", args: { order_id: 1042 } }
+ * const action = solver.next({ step: 0, message: { role: "user", text: "Record these totals", intent } });
+ * assertEquals(action, { type: "tool", name: "get_order", args: { order_id: 1042 } });
  * ```
  */
 export function longSolver(options: SolverOptions): Solver {

@@ -6,8 +6,9 @@ import { NO_ORDERS, REFUND_WINDOW_DAYS } from "./_rules.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ORDERS_POLICY } from "./policy.ts";
- * ORDERS_POLICY.includes("no orders found"); // true
+ * assertEquals(ORDERS_POLICY.includes("no orders found"), true);
  * ```
  */
 export const ORDERS_POLICY: string = `# Operations assistant policy

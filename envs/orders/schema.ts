@@ -7,10 +7,11 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../sqlite.ts";
  * import { ORDERS_SCHEMA } from "./schema.ts";
  * using db = Store.open(ORDERS_SCHEMA);
- * db.get("SELECT count(*) AS n FROM orders"); // { n: 0 }
+ * assertEquals(db.get("SELECT count(*) AS n FROM orders"), { n: 0 });
  * ```
  */
 export const ORDERS_SCHEMA: string = `

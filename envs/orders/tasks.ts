@@ -37,12 +37,14 @@ export const LONG_POSITIONS: readonly number[] = [5, 11, 17, 23, 29, 35];
  * Generates `count` orders tasks over a world (see the module doc for the layout).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "../rng.ts";
  * import { generateOrders } from "./generate.ts";
  * import { ordersTasks } from "./tasks.ts";
  * const data = generateOrders(new Rng("0").child("world"), 1);
- * ordersTasks(new Rng("0").child("tasks"), 4, data).map((t) => t.category); // ["normal", "edge", "abnormal", "noise"]
+ * const categories = ordersTasks(new Rng("0").child("tasks"), 4, data).map((t) => t.category);
+ * assertEquals(categories, ["normal", "edge", "abnormal", "noise"]);
  * ```
  */
 export function ordersTasks(rng: Rng, count: number, data: OrdersData): Task[] {

@@ -31,8 +31,9 @@ export { worksheetValue } from "./_write_tools.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ordersTools } from "./tools.ts";
- * ordersTools.map((t) => t.name).includes("run_sql"); // true
+ * assertEquals(ordersTools.map((t) => t.name).includes("run_sql"), true);
  * ```
  */
 export const ordersTools: readonly Tool[] = [

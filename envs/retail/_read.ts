@@ -31,11 +31,12 @@ export interface OrderRow {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../sqlite.ts";
  * import { RETAIL_SCHEMA } from "./schema.ts";
  * import { readRetail } from "./_read.ts";
  * using db = Store.open(RETAIL_SCHEMA);
- * readRetail(db); // { orders: {}, products: {}, users: {} }
+ * assertEquals(readRetail(db), { orders: {}, products: {}, users: {} });
  * ```
  */
 export function readRetail(db: Store): RetailData {

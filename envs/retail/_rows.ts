@@ -11,8 +11,9 @@ type Row = Record<string, Json>;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { retailRows } from "./_rows.ts";
- * retailRows({ orders: {}, products: {}, users: {} }).orders; // []
+ * assertEquals(retailRows({ orders: {}, products: {}, users: {} }).orders, []);
  * ```
  */
 export function retailRows(data: RetailData): Rows {

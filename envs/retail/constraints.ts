@@ -249,8 +249,9 @@ ORDER BY o.position LIMIT 1`,
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { RETAIL_CONSTRAINTS } from "./constraints.ts";
- * RETAIL_CONSTRAINTS.rules?.map((r) => r.name).includes("pending_only"); // true
+ * assertEquals(RETAIL_CONSTRAINTS.rules?.map((r) => r.name).includes("pending_only"), true);
  * ```
  */
 export const RETAIL_CONSTRAINTS: DomainConstraints = {

@@ -19,10 +19,11 @@ const REASONS = ["no longer needed", "ordered by mistake"];
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "../rng.ts";
  * import { generateRetail } from "./generate.ts";
  * const data = generateRetail(new Rng("0"), 0.1);
- * Object.keys(data.orders).length; // 100
+ * assertEquals(Object.keys(data.orders).length, 100);
  * ```
  */
 export function generateRetail(rng: Rng, scale: number): RetailData {

@@ -11,8 +11,9 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { RETAIL_POLICY } from "./policy.ts";
- * RETAIL_POLICY.includes("pending"); // true
+ * assertEquals(RETAIL_POLICY.includes("pending"), true);
  * ```
  */
 export const RETAIL_POLICY: string = `# Retail agent policy

@@ -8,10 +8,11 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../sqlite.ts";
  * import { RETAIL_SCHEMA } from "./schema.ts";
  * using db = Store.open(RETAIL_SCHEMA);
- * db.get("SELECT count(*) AS n FROM orders"); // { n: 0 }
+ * assertEquals(db.get("SELECT count(*) AS n FROM orders"), { n: 0 });
  * ```
  */
 export const RETAIL_SCHEMA: string = `

@@ -74,12 +74,13 @@ const DRAFTS: Record<string, (rng: Rng, pool: Pool, round: number) => Draft | un
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "../rng.ts";
  * import { generateRetail } from "./generate.ts";
  * import { retailTasks } from "./tasks.ts";
  * const data = generateRetail(new Rng("0").child("world"), 1);
  * const [first] = retailTasks(new Rng("0").child("tasks"), 1, data);
- * first.intent; // "cancel_pending"
+ * assertEquals(first.intent, "cancel_pending");
  * ```
  */
 export function retailTasks(rng: Rng, count: number, data: RetailData): Task[] {

@@ -53,9 +53,10 @@ export function loadTauRetail(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { openTauRetail } from "./tau.ts";
  * using db = openTauRetail({ orders: {}, products: {}, users: {} });
- * db.get("SELECT count(*) AS n FROM users"); // { n: 0 }
+ * assertEquals(db.get("SELECT count(*) AS n FROM users"), { n: 0 });
  * ```
  */
 export function openTauRetail(data: RetailData): Store {
@@ -70,11 +71,12 @@ export function openTauRetail(data: RetailData): Store {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "../sqlite.ts";
  * import { RETAIL_SCHEMA } from "./schema.ts";
  * import { exportTauRetail } from "./tau.ts";
  * using db = Store.open(RETAIL_SCHEMA);
- * exportTauRetail(db); // { orders: {}, products: {}, users: {} }
+ * assertEquals(exportTauRetail(db), { orders: {}, products: {}, users: {} });
  * ```
  */
 export function exportTauRetail(db: Store): RetailData {

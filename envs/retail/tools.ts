@@ -158,8 +158,9 @@ const transferToHumanAgents = defineTool({
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { retailTools } from "./tools.ts";
- * retailTools.length; // 16
+ * assertEquals(retailTools.length, 16);
  * ```
  */
 export const retailTools: readonly Tool[] = [
