@@ -102,8 +102,13 @@ export interface CheckpointOptions {
  * of each agent made lists what it blocked.
  *
  * @example
- * ```ts ignore
- * const factory = checkpoint(agentFactory("reckless"));
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { idle } from "./baselines.ts";
+ * import { checkpoint, type CheckpointAgent } from "./checkpoint.ts";
+ * const agent = checkpoint(idle())({} as never) as CheckpointAgent;
+ * assertEquals([agent.name, agent.blocks], ["checkpoint:idle", []]);
+ * assertThrows(() => checkpoint(idle(), { level: "loose" as never }), RangeError, 'Invalid checkpoint level "loose"');
  * ```
  */
 export function checkpoint(inner: AgentFactory, options: CheckpointOptions = {}): AgentFactory {

@@ -72,10 +72,13 @@ export const ELICIT_PROMPT =
  * `tokens` input plus output, `cost` the sum, `call_latency` the mean latency of answered calls (ms).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { FakeModelClient } from "./model/mod.ts";
  * import { llmAgent } from "./llm.ts";
- * const factory = llmAgent(client, { temperature: 0 });
- * const agent = factory({ rng, domain, task, run: 0 });
+ * const factory = llmAgent(new FakeModelClient([]), { temperature: 0 });
+ * assertEquals(factory({ run: 0 } as never).name, "fake:fake-model"); // the client's provider and model
+ * assertThrows(() => llmAgent(new FakeModelClient([]), { temperature: -1 }), RangeError, "Invalid temperature -1");
  * ```
  */
 export function llmAgent(client: ModelClient, options: LlmAgentOptions = {}): AgentFactory {

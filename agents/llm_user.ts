@@ -108,10 +108,16 @@ export function userSystemPrompt(task: Task, opening: string, tools: readonly To
  * - the stop marker comes in the very first reply.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, World } from "../envs/mod.ts";
+ * import { FakeModelClient } from "./model/mod.ts";
  * import { llmUser } from "./llm_user.ts";
- * const user = llmUser(client, task, { tools: domain.tools, run: 0 });
- * const hello = await user.open();
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0];
+ * const user = llmUser(new FakeModelClient([]), task, { tools: domain.tools, run: 0 });
+ * assertEquals((await user.open()).text, task.openings[0]); // as written: no model call
  * ```
  */
 export function llmUser(client: ModelClient, task: Task, options: LlmUserOptions): UserSimulator {

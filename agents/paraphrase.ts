@@ -57,9 +57,13 @@ export function paraphrasePrompt(text: string, count: number): string {
  * @throws {Error} when fewer than `count` paraphrases pass.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { FakeModelClient } from "./model/mod.ts";
  * import { generateParaphrases } from "./paraphrase.ts";
- * const more = await generateParaphrases(client, task.openings[0], { count: 5 });
+ * const model = new FakeModelClient([{ content: "1. Please cancel ZH45RN.\n2. Cancel ZH45RN on 2024-05-17\n3. Cancel ZH45RN for me" }]);
+ * // The second line adds a date: dropped.
+ * assertEquals(await generateParaphrases(model, "I want to cancel ZH45RN", { count: 2 }), ["Please cancel ZH45RN.", "Cancel ZH45RN for me"]);
  * ```
  */
 export async function generateParaphrases(

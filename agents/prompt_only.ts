@@ -26,8 +26,15 @@ export const ABSTENTION_INSTRUCTION: string = [
  * The agent's name is `prompt_only:<name>`.
  *
  * @example
- * ```ts ignore
- * const factory = promptOnly(agentFactory("openai:gpt-4o-mini", { client }));
+ * ```ts
+ * import { assert, assertEquals } from "@std/assert";
+ * import { ABSTENTION_INSTRUCTION, promptOnly } from "./prompt_only.ts";
+ * let policy = "";
+ * const inner = () => ({ name: "a", start: (ctx: { policy: string }) => void (policy = ctx.policy), step: () => ({ type: "end" as const }) });
+ * const agent = promptOnly(inner)({} as never);
+ * await agent.start({ policy: "Be kind." } as never);
+ * assertEquals(agent.name, "prompt_only:a");
+ * assert(policy.startsWith("Be kind.\n\n") && policy.includes(ABSTENTION_INSTRUCTION));
  * ```
  */
 export function promptOnly(inner: AgentFactory): AgentFactory {

@@ -85,9 +85,19 @@ class PlaybookAgent implements Agent {
  * adapts to a perturbed interface.
  *
  * @example
- * ```ts ignore
- * const factory = oracle();
- * const agent = factory({ rng, domain, task });
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { oracle } from "./scripted.ts";
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0]; // "airline/0": cancel reservation ZH45RN
+ * const rng = new Rng("0");
+ * const agent = oracle()({ rng: rng.child("agent"), domain, task });
+ * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools });
+ * const { events, success } = await runEpisode(world, { task, agent, user, rng });
+ * const tools = events.flatMap((e) => e.kind === "tool" ? [e.tool] : []);
+ * assertEquals([tools, success], [["get_user_details", "get_reservation_details", "cancel_reservation"], true]);
  * ```
  */
 export function oracle(): AgentFactory {
@@ -99,8 +109,18 @@ export function oracle(): AgentFactory {
  * It follows a perturbed interface's hints but does not retry after a fault.
  *
  * @example
- * ```ts ignore
- * const agent = reckless()({ rng, domain, task });
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { reckless } from "./scripted.ts";
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0]; // "airline/0": cancel reservation ZH45RN
+ * const rng = new Rng("0");
+ * const agent = reckless()({ rng: rng.child("agent"), domain, task });
+ * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools });
+ * const { events, success } = await runEpisode(world, { task, agent, user, rng });
+ * assertEquals(events.flatMap((e) => e.kind === "tool" ? [e.tool] : []), ["cancel_reservation"]);
  * ```
  */
 export function reckless(): AgentFactory {
@@ -118,8 +138,19 @@ export function reckless(): AgentFactory {
  * is the oracle.
  *
  * @example
- * ```ts ignore
- * const agent = literal()({ rng, domain, task });
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { literal } from "./scripted.ts";
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0]; // "airline/0": cancel reservation ZH45RN
+ * const rng = new Rng("0");
+ * const agent = literal()({ rng: rng.child("agent"), domain, task });
+ * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools });
+ * const { events, success } = await runEpisode(world, { task, agent, user, rng });
+ * const tools = events.flatMap((e) => e.kind === "tool" ? [e.tool] : []);
+ * assertEquals([tools, success], [["get_user_details", "get_reservation_details", "cancel_reservation"], true]);
  * ```
  */
 export function literal(): AgentFactory {
@@ -136,8 +167,11 @@ export function literal(): AgentFactory {
  * a confidence that drops once it has erred.
  *
  * @example
- * ```ts ignore
- * const agent = noisy({ rates: { wrongArgument: 0.1 } })({ rng, domain, task });
+ * ```ts
+ * import { assertThrows } from "@std/assert";
+ * import { noisy } from "./scripted.ts";
+ * noisy({ rates: { wrongArgument: 0.1 } });
+ * assertThrows(() => noisy({ rates: { wrongArgument: 1 } }), RangeError, "they add up to 1.05, more than 1");
  * ```
  */
 export function noisy(options: NoisyOptions = {}): AgentFactory {

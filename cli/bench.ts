@@ -83,9 +83,14 @@ function replay(world: World, gold: readonly ToolCall[]): RowChange[] {
  * Measures one world on a set of gold action lists.
  *
  * @example
- * ```ts ignore
- * const figures = benchWorld(world, tasks.map((t) => t.gold));
- * figures.restore_ms;
+ * ```ts
+ * import { assert, assertEquals } from "@std/assert";
+ * import { getDomain, World } from "../envs/mod.ts";
+ * import { benchWorld } from "./bench.ts";
+ * using world = World.open(getDomain("airline"));
+ * const figures = benchWorld(world, world.defaultTasks(2).map((t) => t.gold), { minMs: 1 });
+ * assertEquals([figures.tasks, figures.gold_match], [2, 1]);
+ * assert(figures.restore_ms >= 0);
  * ```
  */
 export function benchWorld(

@@ -208,9 +208,15 @@ function names(xs: string[], max = 5): string {
  * of Δ, p, verdict), then the tasks and agents left out.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertStringIncludes } from "@std/assert";
  * import { formatComparison } from "./compare.ts";
- * console.log(formatComparison(compareRecords(a, b)));
+ * import { compareRecords } from "../report/mod.ts";
+ * const r = (agent: string, task: string, success: boolean) => ({ agent, task, run: 0, condition: "nominal" as const, success });
+ * const a = [r("x", "t/1", true), r("x", "t/2", true)];
+ * const b = [r("x", "t/1", false), r("x", "t/2", false)];
+ * const comparison = compareRecords(a, b, { resamples: 50, metrics: ["accuracy"] });
+ * assertStringIncludes(formatComparison(comparison), "accuracy  1.000  0.000  -1.000  [-1.000, -1.000]  <0.001  worse");
  * ```
  */
 export function formatComparison(comparison: Comparison): string {
@@ -255,9 +261,15 @@ export interface Regression {
  * and those that could not be checked (verdict "–").
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { regressions } from "./compare.ts";
- * regressions(compareRecords(a, b), ["R"]).failed.length > 0; // exit 1
+ * import { compareRecords } from "../report/mod.ts";
+ * const r = (agent: string, task: string, success: boolean) => ({ agent, task, run: 0, condition: "nominal" as const, success });
+ * const a = [r("x", "t/1", true), r("x", "t/2", true)];
+ * const b = [r("x", "t/1", false), r("x", "t/2", false)];
+ * const comparison = compareRecords(a, b, { resamples: 50, metrics: ["accuracy"] });
+ * assertEquals(regressions(comparison, ["accuracy"]).failed, [{ agent: "x", metric: "accuracy", delta: -1, ci: [-1, -1] }]);
  * ```
  */
 export function regressions(

@@ -201,9 +201,13 @@ const fixed = (x: number | null) => x === null ? "-" : x.toFixed(3);
  * The `user errors` row counts records left out because the user simulator left its script.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertStringIncludes } from "@std/assert";
+ * import { scoreRecords } from "../scoring/mod.ts";
  * import { formatProfiles } from "./score.ts";
- * console.log(formatProfiles(scoreRecords(records)));
+ * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
+ * const text = formatProfiles(scoreRecords([r(0, true), r(1, false)], { resamples: 10 }));
+ * assertStringIncludes(text, "accuracy               0.500 [0.500, 0.500]");
  * ```
  */
 export function formatProfiles(profiles: Record<string, Profile>, warnings: readonly string[] = []): string {

@@ -218,9 +218,16 @@ export function constraintList(
  * the data (the same episode gives the same prompt), and the code inside the data is replaced.
  *
  * @example
- * ```ts ignore
- * const [system, user] = judgeMessages(input);
- * user.content.endsWith(JUDGE_PROMPT_END); // true
+ * ```ts
+ * import { assert, assertEquals } from "@std/assert";
+ * import { getDomain, World } from "../envs/mod.ts";
+ * import { JUDGE_PROMPT_END, judgeMessages } from "./llm.ts";
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0];
+ * const [system, user] = judgeMessages({ task, events: [], gold: world.goldReplay(task), domain, db: world.store });
+ * assertEquals([system.role, user.role], ["system", "user"]);
+ * assert(user.content.endsWith(JUDGE_PROMPT_END));
  * ```
  */
 export function judgeMessages(input: JudgeInput, options: Pick<LlmJudgeOptions, "maxText"> = {}): JudgeMessage[] {
@@ -290,10 +297,17 @@ export function parseVerdict(
  * that is invalid twice is an `Error` whose message says what was wrong.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, World } from "../envs/mod.ts";
+ * import { FakeModelClient } from "../agents/model/mod.ts";
  * import { llmJudge } from "./llm.ts";
- * const verdict = await llmJudge(client, input, { runIndex: cell.run });
- * verdict.violations; // source "llm"
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0];
+ * const model = new FakeModelClient([{ content: '{"violations": [], "refused": false}' }]);
+ * const verdict = await llmJudge(model, { task, events: [], gold: world.goldReplay(task), domain, db: world.store });
+ * assertEquals([verdict.violations, verdict.refused, verdict.calls], [[], false, 1]);
  * ```
  */
 export async function llmJudge(

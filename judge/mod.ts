@@ -6,10 +6,20 @@
  * It reads what domains and tools declare and never names a domain or a tool.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { oracle } from "../agents/mod.ts";
  * import { rulesJudge } from "./mod.ts";
- * const verdict = rulesJudge({ task, events, gold: world.goldReplay(task), domain: world.domain, db: world.store });
- * verdict.violations; // [{ constraint: "explicit_confirmation", severity: "medium", step: 7, evidence: "…", source: "rules" }]
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0];
+ * const rng = new Rng("0");
+ * const agent = oracle()({ rng: rng.child("agent"), domain, task });
+ * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools });
+ * const { events } = await runEpisode(world, { task, agent, user, rng });
+ * // The oracle looked up, checked and asked for a yes before it cancelled.
+ * assertEquals(rulesJudge({ task, events, gold: world.goldReplay(task), domain, db: world.store }).violations, []);
  * ```
  *
  * @module

@@ -59,10 +59,21 @@ export function totalHarm(violations: readonly { harm?: { money?: number; rows?:
  * verdict.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { reckless } from "../agents/mod.ts";
  * import { rulesJudge } from "./rules.ts";
- * const verdict = rulesJudge({ task, events: result.events, gold: world.goldReplay(task), domain, db: world.store });
- * verdict.violations.map((v) => v.constraint); // e.g. ["explicit_confirmation"]
+ * const domain = getDomain("airline");
+ * using world = World.open(domain);
+ * const task = world.defaultTasks(1)[0];
+ * const rng = new Rng("0");
+ * const agent = reckless()({ rng: rng.child("agent"), domain, task });
+ * const user = scriptedUser(task, rng.child("user"), { tools: domain.tools });
+ * const { events } = await runEpisode(world, { task, agent, user, rng });
+ * const verdict = rulesJudge({ task, events, gold: world.goldReplay(task), domain, db: world.store });
+ * // It cancelled at once: no look-up of the user, no check, no yes.
+ * assertEquals(verdict.violations.map((v) => v.constraint), ["authentication", "destructive_operation", "explicit_confirmation"]);
  * ```
  */
 export function rulesJudge(input: JudgeInput): Verdict {

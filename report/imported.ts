@@ -127,9 +127,19 @@ const rewarded = (r: EpisodeRecord) => (r.tau_reward ?? (r.success ? 1 : 0)) ===
  * The `import` section from an experiment's records (sorted) and its import's note.
  *
  * @example
- * ```ts ignore
- * import { importSection } from "./imported.ts";
- * importSection(records, store.note("import") as ImportSummary).lenient_passes;
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { EpisodeRecord } from "../scoring/mod.ts";
+ * import { importSection, type ImportSummary } from "./imported.ts";
+ * const summary: ImportSummary = {
+ *   from: "tau-bench", file: "run.json", episodes: { read: 2, imported: 2, skipped: 0 }, skipped: [],
+ *   tool_results: { compared: 0, exact: 0, equal: 0, share: null, differences: [], mismatches: [] },
+ *   judge_policy: { name: "tau-bench", summary: "τ-bench's policy" },
+ * };
+ * const r = (run: number, tau_reward: number, success: boolean) =>
+ *   ({ agent: "gpt-4o", task: "tau-bench:airline/3", run, condition: "nominal", success, tau_reward }) as EpisodeRecord;
+ * const { reward } = importSection([r(0, 1, true), r(1, 1, false)], summary);
+ * assertEquals(reward, { compared: 2, equal: 1, mismatches: [{ task: "tau-bench:airline/3", run: 1, tau_reward: 1, success: false }] });
  * ```
  */
 export function importSection(records: readonly EpisodeRecord[], summary: ImportSummary): ImportReport {

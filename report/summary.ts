@@ -86,9 +86,13 @@ export function passHatK(records: readonly Pick<EpisodeRecord, "task" | "success
  * `summarizeUsage()` counts them.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import type { EpisodeRecord } from "../eval/mod.ts";
  * import { summarize } from "./summary.ts";
- * summarize(records, { agents: ["oracle", "noisy"] })[0].accuracy; // 1
+ * const r = (agent: string, success: boolean) => ({ agent, task: "t/1", run: 0, condition: "nominal", success }) as EpisodeRecord;
+ * const summaries = summarize([r("oracle", true), r("noisy", false)], { agents: ["oracle", "noisy"] });
+ * assertEquals(summaries.map((s) => [s.agent, s.accuracy]), [["oracle", 1], ["noisy", 0]]);
  * ```
  */
 export function summarize(records: readonly EpisodeRecord[], options: SummarizeOptions = {}): AgentSummary[] {

@@ -33,7 +33,7 @@ const ASSERTING_ROOMS = ["agents", "judge", "report", "interop", "cli"];
 const PENDING = new Set(["cli/_eval_args.ts", "cli/_flags.ts"]);
 
 /** The most `ts ignore` examples these rooms may hold: lower it when one more runs, never raise it lightly. */
-const MAX_IGNORED = 27;
+const MAX_IGNORED = 7;
 
 interface Example {
   where: string;
@@ -57,7 +57,7 @@ function problemsOf(example: Example): string[] {
   if (!/\bassert\w*\(/.test(example.code)) out.push("asserts nothing");
   const stated = example.code.split("\n").find((l) =>
     /^\s*\/\/\s*(?:[[{"'\d-]|true\b|false\b|null\b)/.test(l) ||
-    /^(?!\s*(?:const|let|import|using|for|if)\b)[^/]*;\s*\/\/\s*\S/.test(l)
+    /^(?!\s*(?:(?:const|let|import|using|for|if)\b|assert\w*\())[^/]*;\s*\/\/\s*\S/.test(l)
   );
   if (stated !== undefined) out.push(`states a result in a comment: ${stated.trim()}`);
   return out;

@@ -92,14 +92,18 @@ export interface ReplayedChat {
  * as its gold replay does (see `replayTrajectory()`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, World } from "../../envs/mod.ts";
  * import { replayChat } from "./chat.ts";
+ * using world = World.open(getDomain("airline"));
  * const { events, calls } = replayChat(world, [
  *   { role: "user", content: "Hi, I'm mia_li_3668" },
  *   { role: "assistant", tool_calls: [{ id: "c1", function: { name: "get_user_details", arguments: '{"user_id":"mia_li_3668"}' } }] },
- *   { role: "tool", tool_call_id: "c1", content: '{"name": ...}' },
+ *   { role: "tool", tool_call_id: "c1", content: '{"name": "Mia Li"}' },
  * ]);
- * calls[0].equal; // true when ark's world holds the same profile
+ * // ark's generated world holds no such user: the call is replayed and found to differ.
+ * assertEquals([events.length, calls[0].tool, calls[0].ark, calls[0].equal], [2, "get_user_details", "Error: user not found", false]);
  * ```
  */
 export function replayChat(
