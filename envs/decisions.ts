@@ -114,8 +114,10 @@ export interface PlaybookSpec {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { act } from "./decisions.ts";
- * act({ type: "tool", name: "look_up", args: { id: "b1" } }).kind; // "action"
+ * const look = { type: "tool" as const, name: "look_up", args: { id: "b1" } };
+ * assertEquals(act(look), { kind: "action", action: look });
  * ```
  */
 export function act(action: AgentAction): Decision {
@@ -127,10 +129,13 @@ export function act(action: AgentAction): Decision {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { refuse } from "./decisions.ts";
  * const d = refuse("a book can be borrowed for at most 30 days");
- * d.kind === "action" && d.action.type === "message" && d.action.text;
- * // "I'm sorry, but I can't do that: a book can be borrowed for at most 30 days."
+ * assertEquals(
+ *   d.kind === "action" && d.action.type === "message" && d.action.text,
+ *   "I'm sorry, but I can't do that: a book can be borrowed for at most 30 days.",
+ * );
  * ```
  */
 export function refuse(reason: string): Decision {
@@ -143,8 +148,12 @@ export function refuse(reason: string): Decision {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { refusalText } from "./decisions.ts";
- * refusalText("only pending orders can be cancelled"); // "I'm sorry, but I can't do that: only pending orders can be cancelled."
+ * assertEquals(
+ *   refusalText("only pending orders can be cancelled"),
+ *   "I'm sorry, but I can't do that: only pending orders can be cancelled.",
+ * );
  * ```
  */
 export function refusalText(reason: string): string {
@@ -157,9 +166,13 @@ export function refusalText(reason: string): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { inform } from "./decisions.ts";
  * const d = inform("Book b1 is due on 2024-06-01.", { due: "2024-06-01" });
- * d.kind === "action" && d.action.type === "message" && d.action.intent; // { kind: "inform", facts: { due: "2024-06-01" } }
+ * assertEquals(d.kind === "action" && d.action.type === "message" && d.action.intent, {
+ *   kind: "inform",
+ *   facts: { due: "2024-06-01" },
+ * });
  * ```
  */
 export function inform(text: string, facts?: Record<string, Json>): Decision {
@@ -177,8 +190,14 @@ export function informing(text: string, facts?: Record<string, Json>): Extract<A
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { handOver } from "./decisions.ts";
- * handOver({ name: "call_librarian", args: { summary: "wants a rare book" } }).kind; // "action"
+ * const d = handOver({ name: "call_librarian", args: { summary: "wants a rare book" } });
+ * assertEquals(d.kind === "action" && d.action, {
+ *   type: "tool",
+ *   name: "call_librarian",
+ *   args: { summary: "wants a rare book" },
+ * });
  * ```
  */
 export function handOver(call: ToolCall): Decision {
@@ -191,12 +210,13 @@ export function handOver(call: ToolCall): Decision {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { writeCall } from "./decisions.ts";
  * const d = writeCall(
  *   { name: "borrow", args: { book_id: "b1" } },
  *   { propose: "I will lend you book b1.", done: () => "Book b1 is yours for 30 days." },
  * );
- * d.kind; // "write"
+ * assertEquals(d.kind === "write" && d.call, { name: "borrow", args: { book_id: "b1" } });
  * ```
  */
 export function writeCall(call: ToolCall, spec: WriteSpec): Decision {
@@ -208,8 +228,9 @@ export function writeCall(call: ToolCall, spec: WriteSpec): Decision {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { isDecision, refuse } from "./decisions.ts";
- * [isDecision(refuse("no")), isDecision({ bookId: "b1" })]; // [true, false]
+ * assertEquals([isDecision(refuse("no")), isDecision({ bookId: "b1" })], [true, false]);
  * ```
  */
 export function isDecision<T extends object>(x: Decision | T): x is Decision {
@@ -224,8 +245,10 @@ export function isDecision<T extends object>(x: Decision | T): x is Decision {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { namedArguments } from "./decisions.ts";
- * namedArguments({ reservation_id: "ZH45RN", email: "a@b.c" }); // "your reservation id and your email"
+ * assertEquals(namedArguments({ reservation_id: "ZH45RN", email: "a@b.c" }), "your reservation id and your email");
+ * assertEquals(namedArguments({}), "the details");
  * ```
  */
 export function namedArguments(

@@ -31,6 +31,7 @@ import type { ToolCall } from "./tool.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { playbookSolver } from "./playbook.ts";
  * import { refuse } from "./decisions.ts";
  * const solver = playbookSolver(
@@ -38,7 +39,8 @@ import type { ToolCall } from "./tool.ts";
  *   { confirm: true, verify: true },
  * );
  * const opening = { role: "user" as const, text: "Hi", intent: { kind: "request" as const, goal: "sell", facts: {} } };
- * solver.next({ step: 0, message: opening }).type; // "message"
+ * const first = solver.next({ step: 0, message: opening });
+ * assertEquals(first.type === "message" && first.intent, { kind: "refuse", reason: "I only lend books" });
  * ```
  */
 export function playbookSolver(spec: PlaybookSpec, options: SolverOptions): Solver {
