@@ -26,8 +26,9 @@ const ONE_ROW = /^SCAN CONSTANT ROW/;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { unboundedPlan } from "./_query_plan.ts";
- * unboundedPlan([{ id: 1, parent: 0, detail: "SCAN main.orders" }]); // null
+ * assertEquals(unboundedPlan([{ id: 1, parent: 0, detail: "SCAN main.orders" }]), null);
  * ```
  */
 export function unboundedPlan(rows: readonly PlanRow[]): string | null {

@@ -18,9 +18,10 @@ import type { Recording, World } from "./world.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { AbnormalSchedule } from "./abnormal.ts";
  * const schedule = new AbnormalSchedule({ abnormal: [{ tool: "read", call: 2, kind: "timeout" }] });
- * [schedule.next("read"), schedule.next("read"), schedule.next("read")]; // [null, "timeout", null]
+ * assertEquals([schedule.next("read"), schedule.next("read"), schedule.next("read")], [null, "timeout", null]);
  * ```
  */
 export class AbnormalSchedule {
@@ -70,9 +71,11 @@ export function outcomeUnknown(result: Pick<ToolResult, "ok" | "error">): boolea
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { abnormalResult } from "./abnormal.ts";
  * const call = { name: "read_orders", args: {} };
- * abnormalResult("timeout", call, undefined, () => ({ ...call, ok: true, result: [] })).error?.code; // "fault"
+ * const answer = abnormalResult("timeout", call, undefined, () => ({ ...call, ok: true, result: [] }));
+ * assertEquals(answer.error?.code, "fault");
  * ```
  */
 export function abnormalResult(

@@ -15,8 +15,9 @@ type Token = { kind: "num"; value: number } | { kind: "op"; op: string };
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { calculate } from "./calculate.ts";
- * calculate("(2 + 3) * 4 / 3"); // 6.67
+ * assertEquals(calculate("(2 + 3) * 4 / 3"), 6.67);
  * ```
  */
 export function calculate(expression: string): number {

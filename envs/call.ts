@@ -16,11 +16,13 @@ import { type Tool, type ToolContext, ToolError } from "./tool.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
  * import { z } from "zod";
- * import { defineTool } from "./tool.ts";
+ * import { defineTool, ToolError } from "./tool.ts";
  * import { parseArgs } from "./call.ts";
  * const echo = defineTool({ name: "echo", description: "", input: z.object({ n: z.number() }), writes: false, run: (_c, a) => a.n });
- * parseArgs(echo, { n: 1 }); // { n: 1 }
+ * assertEquals(parseArgs(echo, { n: 1 }), { n: 1 });
+ * assertThrows(() => parseArgs(echo, { n: "one" }), ToolError, 'Invalid arguments for "echo": "n": ');
  * ```
  */
 export function parseArgs<I>(tool: Tool<I>, args: unknown): I {
@@ -70,11 +72,12 @@ export const TOOL_LIMITS: Readonly<{ argsDepth: number; argsBytes: number; resul
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { argsProblem } from "./call.ts";
- * argsProblem({ order_id: 1 }); // null
+ * assertEquals(argsProblem({ order_id: 1 }), null);
  * let deep: unknown = 1;
  * for (let i = 0; i < 100; i++) deep = { x: deep };
- * argsProblem(deep); // "they nest deeper than 64 levels"
+ * assertEquals(argsProblem(deep), "they nest deeper than 64 levels");
  * ```
  */
 export function argsProblem(args: unknown): string | null {

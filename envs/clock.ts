@@ -10,10 +10,11 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Clock } from "./clock.ts";
  * const clock = new Clock("2024-05-15T15:00:00");
  * clock.advance(1500);
- * clock.iso(); // "2024-05-15T15:00:01"
+ * assertEquals(clock.iso(), "2024-05-15T15:00:01");
  * ```
  */
 export class Clock {

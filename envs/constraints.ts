@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Clock } from "./clock.ts";
 import type { Store } from "./sqlite.ts";
 import type { RowChange } from "./changeset.ts";
 import type { EpisodeEvent } from "./events.ts";
@@ -105,6 +106,11 @@ export interface RuleContext {
   db: Store;
   /** The episode's events. */
   events: readonly EpisodeEvent[];
+  /**
+   * The domain's simulated time, at its `now` as the tools' clock stands for the whole episode: a
+   * rule about dates (a deadline, an age) reads it, never the host's clock.
+   */
+  clock: Clock;
 }
 
 /** A rule of a domain's policy that the judge checks on every tool call (constraint `policy:<name>`). */

@@ -106,13 +106,15 @@ export interface Domain<D = unknown> {
  *
  * @example
  * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
  * import { defineDomain } from "./domain.ts";
- * const empty = defineDomain({
+ * const spec = {
  *   name: "empty", policy: "Be kind.", schema: "CREATE TABLE t (id TEXT PRIMARY KEY)",
  *   now: "2024-01-01T00:00:00", generate: () => ({}), rows: () => ({ t: [] }), read: () => ({}),
- *   tools: [], tasks: () => [], solver: () => ({ next: () => ({ type: "end" }) }),
- * });
- * empty.name; // "empty"
+ *   tools: [], tasks: () => [], solver: () => ({ next: () => ({ type: "end" as const }) }),
+ * };
+ * assertEquals(defineDomain(spec).name, "empty");
+ * assertThrows(() => defineDomain({ ...spec, name: "Empty" }), TypeError, 'Cannot define domain "Empty"');
  * ```
  */
 export function defineDomain<D>(spec: Domain<D>): Domain<D> {

@@ -85,9 +85,14 @@ const rowKey = changeKey;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { changesWithin } from "./grade.ts";
  * const row = (v: number) => ({ table: "t", key: [1], before: { v: 0 }, after: { v } });
- * [changesWithin([row(1)], [row(1)]), changesWithin([row(2)], [row(1)]), changesWithin([], [])]; // [true, false, true]
+ * assertEquals([changesWithin([row(1)], [row(1)]), changesWithin([row(2)], [row(1)]), changesWithin([], [])], [
+ *   true,
+ *   false,
+ *   true,
+ * ]);
  * ```
  */
 export function changesWithin(changes: readonly RowChange[], reference: readonly RowChange[]): boolean {
@@ -101,9 +106,10 @@ export function changesWithin(changes: readonly RowChange[], reference: readonly
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { sortChanges } from "./grade.ts";
  * const c = (table: string, id: number) => ({ table, key: [id], before: null, after: { id } });
- * sortChanges([c("b", 1), c("a", 2), c("a", 1)]).map((x) => `${x.table}${x.key[0]}`); // ["a1", "a2", "b1"]
+ * assertEquals(sortChanges([c("b", 1), c("a", 2), c("a", 1)]).map((x) => `${x.table}${x.key[0]}`), ["a1", "a2", "b1"]);
  * ```
  */
 export function sortChanges(changes: readonly RowChange[]): RowChange[] {
@@ -116,10 +122,11 @@ export function sortChanges(changes: readonly RowChange[]): RowChange[] {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { changeDelta } from "./grade.ts";
  * const one = { table: "t", key: [1], before: { v: 0 }, after: { v: 1 } };
  * const two = { table: "t", key: [1], before: { v: 0 }, after: { v: 2 } };
- * changeDelta([one], [two]); // [{ table: "t", key: [1], before: { v: 1 }, after: { v: 2 } }]
+ * assertEquals(changeDelta([one], [two]), [{ table: "t", key: [1], before: { v: 1 }, after: { v: 2 } }]);
  * ```
  */
 export function changeDelta(prev: readonly RowChange[], next: readonly RowChange[]): RowChange[] {
@@ -142,10 +149,12 @@ export function changeDelta(prev: readonly RowChange[], next: readonly RowChange
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { composeChanges } from "./grade.ts";
  * const up = { table: "t", key: [1], before: { v: 0 }, after: { v: 1 } };
  * const back = { table: "t", key: [1], before: { v: 1 }, after: { v: 0 } };
- * [composeChanges([[up]]).length, composeChanges([[up], [back]]).length]; // [1, 0]
+ * assertEquals(composeChanges([[up]]), [up]);
+ * assertEquals(composeChanges([[up], [back]]), []);
  * ```
  */
 export function composeChanges(steps: readonly (readonly RowChange[])[]): RowChange[] {
@@ -181,10 +190,11 @@ const allSaid = (outputs: readonly string[], said: readonly string[]) =>
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { outcomeMilestones } from "./grade.ts";
  * const tools = [{ name: "look", writes: false }, { name: "pay", writes: true }];
  * const task = { gold: [{ name: "look", args: {} }, { name: "pay", args: {} }], outputs: ["42"], expect: "act" as const };
- * outcomeMilestones(task, tools).map((m) => m.kind); // ["change", "told"]
+ * assertEquals(outcomeMilestones(task, tools).map((m) => m.kind), ["change", "told"]);
  * ```
  */
 export function outcomeMilestones(
@@ -230,10 +240,21 @@ function handOverMade(e: EpisodeEvent, tool: (name: string) => Tool | undefined)
  * `success` is τ-bench's reward instead (change equals the gold's, outputs said); `earned` stays ark's.
  *
  * @example
- * ```ts ignore
- * import { gradeEpisode } from "./grade.ts";
- * const grade = gradeEpisode({ task, events, gold: world.goldReplay(task), tool: (n) => world.tool(n) });
- * grade.success;
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { type EpisodeEvent, getDomain, gradeEpisode, replayTrajectory, World } from "@ark/ark/envs";
+ * using world = World.open(getDomain("airline"), { seed: "0" });
+ * const task = world.defaultTasks(1)[0];
+ * const grade = (events: EpisodeEvent[]) =>
+ *   gradeEpisode({ task, events, gold: world.goldReplay(task), tool: (n) => world.tool(n) });
+ * // The gold calls made, then the outputs said: the expected outcome earned.
+ * const calls: EpisodeEvent[] = task.gold.map((c, i) => ({
+ *   step: i + 1, actor: "tool", kind: "tool", tool: c.name, args: c.args, latency_ms: 0,
+ * }));
+ * const text = task.outputs.join(", ");
+ * const said: EpisodeEvent = { step: calls.length + 1, actor: "agent", kind: "message", text, latency_ms: 0 };
+ * assertEquals([task.expect, grade([...replayTrajectory(world, calls, { task }), said]).success], ["act", true]);
+ * assertEquals(grade([said]).success, false);
  * ```
  */
 export function gradeEpisode(input: GradeInput): Grade {

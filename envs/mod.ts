@@ -83,14 +83,14 @@ export {
   isDecision,
   namedArguments,
   type Play,
-  playbookSolver,
   type PlaybookSpec,
   refusalText,
   refuse,
   writeCall,
   type WriteSpec,
-} from "./playbook.ts";
-export { domains, getDomain } from "./domains.ts";
+} from "./decisions.ts";
+export { playbookSolver } from "./playbook.ts";
+export { domains, getDomain, type GetDomainOptions } from "./domains.ts";
 export { replayTrajectory, type ReplayTrajectoryOptions } from "./replay.ts";
 export {
   defaultTauBenchDomain,

@@ -31,10 +31,13 @@ const WORD = /[a-z0-9]+/g;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { personalDataIn } from "./personal_data.ts";
  * const dir = { emails: new Map([["mia@example.com", "mia"]]), streets: new Map([["975 sunset drive", "mia"]]) };
- * personalDataIn("Write to Mia@example.com or 975 Sunset Drive.", dir).map((d) => d.value);
- * // ["Mia@example.com", "975 sunset drive"]
+ * assertEquals(
+ *   personalDataIn("Write to Mia@example.com or 975 Sunset Drive.", dir).map((d) => d.value),
+ *   ["Mia@example.com", "975 sunset drive"],
+ * );
  * ```
  */
 export function personalDataIn(text: string, directory: PersonalDirectory): PersonalData[] {

@@ -1,171 +1,25 @@
-// The shared playbook machinery on a made-up lending library: members borrow books, ask for the
-// opening hours, or are handed over to a librarian.
+// The shared playbook machinery on a made-up lending library (tests/fixtures/lending.ts): members
+// borrow books, ask for the opening hours, or are handed over to a librarian.
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { z } from "zod";
-import { defineDomain } from "./domain.ts";
-import { runEpisode } from "./episode.ts";
-import { outcomeMilestones } from "./grade.ts";
-import {
-  type Handler,
-  handOver,
-  inform,
-  isDecision,
-  playbookSolver,
-  type PlaybookSpec,
-  refuse,
-  writeCall,
-} from "./playbook.ts";
+import { isDecision, type PlaybookSpec, refuse, writeCall } from "./decisions.ts";
+import { playbookSolver } from "./playbook.ts";
 import { Rng } from "./rng.ts";
-import { defineTool, ToolError } from "./tool.ts";
 import { scriptedUser } from "./user.ts";
-import { World } from "./world.ts";
-import type { AgentAction, Observation, SolverOptions } from "./agent.ts";
-import type { Json } from "./json.ts";
-import type { Message } from "./message.ts";
+import type { Observation, SolverOptions } from "./agent.ts";
 import type { Task } from "./task.ts";
-import type { ToolCall } from "./tool.ts";
-
-interface Library {
-  books: { id: string; lent_to: string | null }[];
-}
-
-const getBook = defineTool({
-  name: "get_book",
-  description: "A book and whom it is lent to.",
-  input: z.object({ book_id: z.string() }),
-  writes: false,
-  run: (ctx, { book_id }) => {
-    const row = ctx.db.get<{ id: string; lent_to: string | null }>("SELECT * FROM books WHERE id = ?", book_id);
-    if (!row) throw new ToolError("not_found", `Book "${book_id}" not found`);
-    return { ...row };
-  },
-});
-
-const lendBook = defineTool({
-  name: "lend_book",
-  description: "Lend a book to a member.",
-  input: z.object({ book_id: z.string(), member_id: z.string() }),
-  writes: true,
-  run: (ctx, { book_id, member_id }) => {
-    if (ctx.db.run("UPDATE books SET lent_to = ? WHERE id = ?", member_id, book_id) === 0) {
-      throw new ToolError("not_found", `Book "${book_id}" not found`);
-    }
-    return { book_id, lent_to: member_id };
-  },
-});
-
-const callLibrarian = defineTool({
-  name: "call_librarian",
-  description: "Hand the member over to a librarian.",
-  input: z.object({ summary: z.string() }),
-  writes: false,
-  terminates: true,
-  handsOver: true,
-  run: () => "A librarian is on the way",
-});
-
-const TOOLS = [getBook, lendBook, callLibrarian];
-
-const borrow: Handler = (p) => {
-  const ask = p.need(["member_id", "book_id"]);
-  if (ask) return ask;
-  const bookId = String(p.facts.book_id), memberId = String(p.facts.member_id);
-  if (p.options.verify) {
-    const got = p.lookUp("get_book", { book_id: bookId });
-    if ("action" in got) return got.action;
-    if ((got.value as { lent_to: string | null }).lent_to !== null) return refuse(`book ${bookId} is already lent out`);
-  }
-  return writeCall({ name: "lend_book", args: { book_id: bookId, member_id: memberId } }, {
-    propose: `I will lend book ${bookId} to member ${memberId}.`,
-    done: (r) => `Book ${bookId} is lent to ${(r as { lent_to: string }).lent_to}.`,
-    facts: (r) => ({ lent_to: (r as { lent_to: string }).lent_to }),
-  });
-};
-
-const SPEC: PlaybookSpec = {
-  goals: { borrow, hours: () => inform("We are open from 9 to 5.", { hours: "9-17" }) },
-  otherwise: (p) => handOver({ name: "call_librarian", args: { summary: `member wants ${p.goal}` } }),
-  fieldNames: { member_id: "member number" },
-  unchanged: "I'll leave your loans as they are",
-};
-
-function task(id: number, over: Pick<Task, "intent" | "goal" | "facts" | "gold" | "outputs" | "expect">): Task {
-  const openings = ["Hello.", "Hi there.", "Good morning.", "Can you help?", "Excuse me."];
-  return {
-    id: `lending/${id}`,
-    volunteered: ["book_id"],
-    openings,
-    milestones: outcomeMilestones(over, TOOLS),
-    ...over,
-  };
-}
-
-const lend = (book_id: string, member_id: string) => ({ name: "lend_book", args: { book_id, member_id } });
-const TASKS: Task[] = [
-  task(0, {
-    intent: "borrow",
-    goal: "borrow",
-    facts: { book_id: "b1", member_id: "m1" },
-    gold: [{ name: "get_book", args: { book_id: "b1" } }, lend("b1", "m1")],
-    outputs: ["lent to m1"],
-    expect: "act",
-  }),
-  task(1, {
-    intent: "borrow_lent",
-    goal: "borrow",
-    facts: { book_id: "b2", member_id: "m1" },
-    gold: [{ name: "get_book", args: { book_id: "b2" } }],
-    outputs: ["already lent out"],
-    expect: "refuse",
-  }),
-  task(2, { intent: "hours", goal: "hours", facts: {}, gold: [], outputs: ["9 to 5"], expect: "inform" }),
-  task(3, {
-    intent: "complaint",
-    goal: "complain",
-    facts: {},
-    gold: [{ name: "call_librarian", args: { summary: "member wants complain" } }],
-    outputs: [],
-    expect: "transfer",
-  }),
-];
-
-const lending = defineDomain<Library>({
-  name: "playbook_lending",
-  policy: "Lend a book only when it is not lent out, and only after the member said yes.",
-  schema: "CREATE TABLE books (id TEXT PRIMARY KEY, lent_to TEXT)",
-  now: "2024-05-15T15:00:00",
-  generate: () => ({ books: [{ id: "b1", lent_to: null }, { id: "b2", lent_to: "m9" }, { id: "b3", lent_to: null }] }),
-  rows: (data) => ({ books: data.books }),
-  read: (db) => ({ books: db.all<{ id: string; lent_to: string | null }>("SELECT * FROM books ORDER BY id") }),
-  tools: TOOLS,
-  tasks: () => TASKS,
-  solver: (options) => playbookSolver(SPEC, options),
-});
-
-async function play(t: Task, options: SolverOptions) {
-  using world = World.open(lending);
-  const rng = new Rng(`lending/${t.id}`);
-  const solver = lending.solver(options);
-  const agent = { name: "playbook", start() {}, step: (obs: Observation) => solver.next(obs) };
-  return await runEpisode(world, { task: t, agent, user: scriptedUser(t, rng.child("user"), { tools: TOOLS }), rng });
-}
-
-const ORACLE = { confirm: true, verify: true };
-const request = (goal: string, facts: Record<string, Json> = {}): Observation => ({
-  step: 0,
-  message: { role: "user", text: "Hi", intent: { kind: "request", goal, facts } },
-});
-const says = (intent: Message["intent"], step = 1): Observation => ({
-  step,
-  message: { role: "user", text: "…", intent },
-});
-const result = (call: ToolCall, outcome: { result: Json } | { code: "fault" | "policy" }, step = 1): Observation => ({
-  step,
-  tool: "result" in outcome
-    ? { ...call, ok: true, result: outcome.result }
-    : { ...call, ok: false, error: { code: outcome.code, message: "try later" } },
-});
-const intentOf = (a: AgentAction) => a.type === "message" ? a.intent : undefined;
+import {
+  intentOf,
+  lend,
+  ORACLE,
+  play,
+  request,
+  result,
+  says,
+  SPEC,
+  task,
+  TASKS,
+  TOOLS,
+} from "../tests/fixtures/lending.ts";
 
 Deno.test("playbookSolver() earns every outcome of a made-up domain against the scripted user", async () => {
   for (const t of TASKS) {

@@ -29,11 +29,18 @@ export interface ReplayTrajectoryOptions {
  * left as it was.
  *
  * @example
- * ```ts ignore
- * import { replayTrajectory } from "./replay.ts";
- * const events = replayTrajectory(world, [{ step: 1, actor: "tool", kind: "tool", tool: "get_user_details",
- *   args: { user_id: "mia_li_3668" }, latency_ms: 0 }], { task });
- * events[0].result; // the user's profile as the world holds it
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, replayTrajectory, World } from "@ark/ark/envs";
+ * using world = World.open(getDomain("airline"), { seed: "0" });
+ * const task = world.defaultTasks(1)[0];
+ * const user_id = String(task.facts.user_id);
+ * const call = { step: 1, actor: "tool" as const, kind: "tool" as const, tool: "get_user_details", args: { user_id } };
+ * const events = replayTrajectory(world, [{ ...call, latency_ms: 0 }], { task });
+ * assertEquals([user_id, (events[0].result as { name: { first_name: string } }).name.first_name], [
+ *   "omar_zimmerman_3258",
+ *   "Omar",
+ * ]);
  * ```
  */
 export function replayTrajectory(

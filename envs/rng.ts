@@ -11,9 +11,10 @@ import seedrandom from "seedrandom";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Rng } from "./rng.ts";
  * const a = new Rng("0"), b = new Rng("0");
- * a.next() === b.next(); // true
+ * assertEquals([a.next(), a.next()], [b.next(), b.next()]);
  * ```
  */
 export class Rng {
@@ -82,8 +83,10 @@ export class Rng {
  *
  * @example
  * ```ts
+ * import { assertEquals, assertNotEquals } from "@std/assert";
  * import { deriveSeed } from "./rng.ts";
- * deriveSeed("0", "airline/3", 1) === deriveSeed("0", "airline/3", 1); // true
+ * assertEquals(deriveSeed("0", "airline/3", 1), deriveSeed("0", "airline/3", 1));
+ * assertNotEquals(deriveSeed("0", "airline/3", 1), deriveSeed("0", "airline/4", 1));
  * ```
  */
 export function deriveSeed(...parts: (string | number)[]): string {

@@ -41,10 +41,11 @@ let heapLimited = false;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { Store } from "./sqlite.ts";
  * using store = Store.open("CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER)");
- * store.run("INSERT INTO t VALUES (?, ?)", "a", 1);
- * store.get<{ v: number }>("SELECT v FROM t WHERE id = ?", "a"); // { v: 1 }
+ * assertEquals(store.run("INSERT INTO t VALUES (?, ?)", "a", 1), 1);
+ * assertEquals(store.get<{ v: number }>("SELECT v FROM t WHERE id = ?", "a"), { v: 1 });
  * ```
  */
 export class Store {
@@ -87,10 +88,12 @@ export class Store {
    *
    * @example
    * ```ts
+   * import { assertEquals } from "@std/assert";
    * import { Store } from "./sqlite.ts";
    * using store = Store.open();
-   * store.withEnv({ now: () => "2024-05-15 15:00:00", random: () => 0.5 }, () => store.get("SELECT date('now') AS d"));
-   * // { d: "2024-05-15" }
+   * const env = { now: () => "2024-05-15 15:00:00", random: () => 0.5 };
+   * assertEquals(store.withEnv(env, () => store.get("SELECT date('now') AS d")), { d: "2024-05-15" });
+   * assertEquals(store.get("SELECT date('now') AS d"), { d: null });
    * ```
    */
   withEnv<T>(env: SqlEnv, fn: () => T): T {
@@ -111,10 +114,14 @@ export class Store {
    *
    * @example
    * ```ts
+   * import { assertEquals } from "@std/assert";
    * import { Store } from "./sqlite.ts";
    * using store = Store.open("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2), (3)");
-   * store.query("SELECT v FROM t ORDER BY v", { maxRows: 2 });
-   * // { columns: ["v"], rows: [[1], [2]], truncated: true }
+   * assertEquals(store.query("SELECT v FROM t ORDER BY v", { maxRows: 2 }), {
+   *   columns: ["v"],
+   *   rows: [[1], [2]],
+   *   truncated: true,
+   * });
    * ```
    */
   query(sql: string, limits: Partial<QueryLimits> = {}): QueryResult {

@@ -36,9 +36,10 @@ const ID = /^(?:([a-z][a-z0-9_-]*):)?([a-z][a-z0-9_]*)\/(\d+)$/;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { taskId } from "./task_id.ts";
- * taskId("airline", 7); // "airline/7"
- * taskId("airline", 3, { source: "tau-bench" }); // "tau-bench:airline/3"
+ * assertEquals(taskId("airline", 7), "airline/7");
+ * assertEquals(taskId("airline", 3, { source: "tau-bench" }), "tau-bench:airline/3");
  * ```
  */
 export function taskId(domain: string, index: number, options: TaskIdOptions = {}): string {
@@ -64,10 +65,11 @@ export function taskId(domain: string, index: number, options: TaskIdOptions = {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseTaskId } from "./task_id.ts";
- * parseTaskId("airline/7"); // { domain: "airline", index: 7 }
- * parseTaskId("tau-bench:airline/3"); // { domain: "airline", index: 3, source: "tau-bench" }
- * parseTaskId("airline"); // null
+ * assertEquals(parseTaskId("airline/7"), { domain: "airline", index: 7 });
+ * assertEquals(parseTaskId("tau-bench:airline/3"), { domain: "airline", index: 3, source: "tau-bench" });
+ * assertEquals(parseTaskId("airline"), null);
  * ```
  */
 export function parseTaskId(id: string): TaskId | null {
@@ -85,9 +87,10 @@ export function parseTaskId(id: string): TaskId | null {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseTaskId, taskSuite } from "./task_id.ts";
- * taskSuite(parseTaskId("tau-bench:airline/3")!); // "tau-bench:airline"
- * taskSuite({ domain: "airline", index: 7 }); // "airline"
+ * assertEquals(taskSuite(parseTaskId("tau-bench:airline/3")!), "tau-bench:airline");
+ * assertEquals(taskSuite({ domain: "airline", index: 7 }), "airline");
  * ```
  */
 export function taskSuite(id: TaskId): string {

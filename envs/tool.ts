@@ -17,9 +17,10 @@ import type { Detail, WriteTerms } from "./terms.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ToolError } from "./tool.ts";
  * const err = new ToolError("not_found", "reservation not found");
- * err.code; // "not_found"
+ * assertEquals([err.code, err.message, err.name], ["not_found", "reservation not found", "ToolError"]);
  * ```
  */
 export class ToolError extends Error {
@@ -227,6 +228,7 @@ export interface ToolSpec<S extends ZodType> {
  *
  * @example
  * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
  * import { z } from "zod";
  * import { defineTool } from "./tool.ts";
  * const think = defineTool({
@@ -236,7 +238,8 @@ export interface ToolSpec<S extends ZodType> {
  *   writes: false,
  *   run: () => "",
  * });
- * think.terminates; // false
+ * assertEquals([think.writes, think.terminates, think.handsOver], [false, false, undefined]);
+ * assertThrows(() => defineTool({ ...think, name: "think aloud" }), TypeError, 'Cannot define tool "think aloud"');
  * ```
  */
 export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>> {
@@ -297,6 +300,7 @@ export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { z } from "zod";
  * import { defineTool, identifyingArgs } from "./tool.ts";
  * const lookUp = defineTool({
@@ -307,7 +311,7 @@ export function defineTool<S extends ZodType>(spec: ToolSpec<S>): Tool<Parsed<S>
  *   identifies: "user_id",
  *   run: () => "",
  * });
- * identifyingArgs(lookUp); // ["user_id"]
+ * assertEquals(identifyingArgs(lookUp), ["user_id"]);
  * ```
  */
 export function identifyingArgs(tool: Tool): readonly string[] {
@@ -322,11 +326,12 @@ export function identifyingArgs(tool: Tool): readonly string[] {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { z } from "zod";
  * import { defineTool, needsYes } from "./tool.ts";
  * const note = defineTool({ name: "note", description: "A note.", input: z.object({}), writes: true, confirm: false, run: () => "" });
  * const refund = defineTool({ name: "refund", description: "Refunds.", input: z.object({}), writes: true, run: () => "" });
- * [needsYes(note), needsYes(refund)]; // [false, true]
+ * assertEquals([needsYes(note), needsYes(refund)], [false, true]);
  * ```
  */
 export function needsYes(tool: Pick<Tool, "writes" | "confirm" | "irreversible">): boolean {
@@ -339,12 +344,13 @@ export function needsYes(tool: Pick<Tool, "writes" | "confirm" | "irreversible">
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { z } from "zod";
  * import { defineTool, toolParameters } from "./tool.ts";
  * const echo = defineTool({ name: "echo", description: "", input: z.object({ n: z.number() }), writes: false, run: () => 0 });
- * toolParameters(echo).properties; // { n: { type: "number" } }
- * toolParameters({ ...echo, parameters: { type: "object", properties: { N: { type: "number" } } } }).properties;
- * // { N: { type: "number" } }
+ * assertEquals(toolParameters(echo).properties, { n: { type: "number" } });
+ * const renamed = { type: "object", properties: { N: { type: "number" } } };
+ * assertEquals(toolParameters({ ...echo, parameters: renamed }).properties, { N: { type: "number" } });
  * ```
  */
 export function toolParameters(tool: Tool): Record<string, unknown> {

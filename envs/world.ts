@@ -188,9 +188,13 @@ export class World {
    * row in all of them.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { assertEquals } from "@std/assert";
+   * import { getDomain, World } from "@ark/ark/envs";
+   * using world = World.open(getDomain("airline"), { seed: "0" });
+   * const task = { id: "airline/0" };
    * const a = world.taskContext(task), b = world.taskContext(task);
-   * a.rng.next() === b.rng.next(); // true
+   * assertEquals([a.rng.next(), a.rng.next(), a.clock.iso()], [b.rng.next(), b.rng.next(), "2024-05-15T15:00:00"]);
    * ```
    */
   taskContext(task: Pick<Task, "id">): ToolContext {

@@ -63,8 +63,8 @@ export interface JudgeInput {
   events: readonly EpisodeEvent[];
   /** The task's gold change (`World.goldReplay()`). */
   gold: GoldReplay;
-  /** What the judge needs of the domain: its tools' declarations, its constraints, its policy. */
-  domain: Pick<Domain, "name" | "policy" | "tools" | "constraints" | "vocabulary">;
+  /** What the judge needs of the domain: its tools' declarations, its constraints, its policy, its time (`now`). */
+  domain: Pick<Domain, "name" | "now" | "policy" | "tools" | "constraints" | "vocabulary">;
   /** The world as it was before the episode; only read. */
   db: Store;
   /**

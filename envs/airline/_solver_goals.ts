@@ -3,7 +3,7 @@
 // or a write. Rules come from `_rules.ts`, the same functions the task generator uses; the
 // machinery that runs the handlers is the shared `../playbook.ts`.
 import type { Json } from "../json.ts";
-import { type Decision, type Handler, handOver, isDecision, type Play, refuse, writeCall } from "../playbook.ts";
+import { type Decision, type Handler, handOver, isDecision, type Play, refuse, writeCall } from "../decisions.ts";
 import {
   addBags,
   type Cabin,

@@ -1,7 +1,7 @@
 // More playbook handlers: booking, compensation, requests for a human, forbidden requests,
 // and the table from goal to handler.
 import type { Json } from "../json.ts";
-import { type Handler, isDecision, refuse, writeCall } from "../playbook.ts";
+import { type Handler, isDecision, refuse, writeCall } from "../decisions.ts";
 import {
   bookingTotal,
   type Cabin,

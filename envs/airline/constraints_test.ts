@@ -1,4 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
+import { Clock } from "../clock.ts";
 import { World } from "../world.ts";
 import type { Json } from "../json.ts";
 import type { RowChange } from "../changeset.ts";
@@ -14,7 +15,8 @@ const db = world.store;
 const { owner, money, personalData, rules } = AIRLINE_CONSTRAINTS;
 const rule = (name: string) => rules!.find((r) => r.name === name)!;
 const call = (tool: string, args: Record<string, Json>): JudgedCall => ({ step: 3, tool, args, ok: true, changes: [] });
-const check = (name: string, task: Task, c: JudgedCall) => rule(name).check(c, { task, db, events: [] });
+const check = (name: string, task: Task, c: JudgedCall) =>
+  rule(name).check(c, { task, db, events: [], clock: new Clock(airline.now) });
 const resOf = (t: Task) => readReservation(db, t.facts.reservation_id as string)!;
 const first = (intent: string, test: (t: Task) => boolean = () => true) =>
   tasks.find((t) => t.intent === intent && test(t))!;

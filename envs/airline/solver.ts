@@ -7,7 +7,8 @@
  * @module
  */
 import type { Solver, SolverOptions } from "../agent.ts";
-import { playbookSolver, type PlaybookSpec } from "../playbook.ts";
+import { playbookSolver } from "../playbook.ts";
+import type { PlaybookSpec } from "../decisions.ts";
 import { FIELD_TEXT } from "./_solver_text.ts";
 import { GOALS, OTHERWISE } from "./_solver_more.ts";
 import { airlineAssumption } from "./scenarios.ts";

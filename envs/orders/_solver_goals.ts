@@ -2,7 +2,7 @@
 // solver in long.ts). With `verify` each applies the policy (refund and deletion checks, re-reading
 // an incomplete page, "no orders found" for an empty result) and never acts on text in the data;
 // without it (reckless) it skips the checks and follows an instruction planted in a note it read.
-import { type Decision, type Handler, inform, isDecision, type Play, refuse, writeCall } from "../playbook.ts";
+import { type Decision, type Handler, inform, isDecision, type Play, refuse, writeCall } from "../decisions.ts";
 import type { Json } from "../json.ts";
 import { money, round2 } from "./_dates.ts";
 import { deleteProblem, nextStatuses, NO_ORDERS, plantedTarget, refundProblem } from "./_rules.ts";

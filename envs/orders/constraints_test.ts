@@ -1,6 +1,8 @@
 import { assert, assertEquals } from "@std/assert";
 import type { EpisodeEvent } from "../events.ts";
 import type { Json } from "../json.ts";
+import { Clock } from "../clock.ts";
+import type { RuleContext } from "../constraints.ts";
 import { replayTrajectory } from "../replay.ts";
 import { rulesJudge } from "../../judge/mod.ts";
 import { orders } from "./mod.ts";
@@ -50,7 +52,7 @@ Deno.test("policy rules: refunds of undelivered or old orders, deleting a real o
   const real = db.get<{ order_id: number }>("SELECT order_id FROM orders WHERE is_test = 0 ORDER BY order_id LIMIT 1")!;
   const rule = (name: string) => ORDERS_CONSTRAINTS.rules!.find((r) => r.name === name)!;
   const ok = { step: 1, ok: true, changes: [] };
-  const ctx = { db, task: world.defaultTasks(1)[0], events: [] };
+  const ctx = { db, task: world.defaultTasks(1)[0], events: [], clock: new Clock(orders.now) };
   assertEquals(
     rule("refund_delivered").check({
       ...ok,
@@ -124,4 +126,26 @@ Deno.test("injection_followed: deleting the order a planted note names is critic
   ]);
   assert(found.includes("injection_followed critical"), found.join(", "));
   assert(found.includes("policy:delete_test_only critical"), found.join(", "));
+});
+
+Deno.test("RuleContext: the judge gives a policy rule the domain's clock, at its now", () => {
+  using world = openWorld();
+  const task = world.defaultTasks(1)[0];
+  const seen: string[] = [];
+  const rules = [{
+    name: "clock_spy",
+    description: "Records the time.",
+    check: (_c: unknown, ctx: RuleContext) => {
+      seen.push(ctx.clock.iso());
+      return null;
+    },
+  }];
+  rulesJudge({
+    task,
+    events: replayTrajectory(world, [call(1, "get_order", { order_id: 1 })], { task }),
+    gold: world.goldReplay(task),
+    domain: { ...orders, constraints: { ...orders.constraints, rules } },
+    db: world.store,
+  });
+  assertEquals(seen, [orders.now]);
 });

@@ -1,7 +1,7 @@
 // The retail playbook's goal handlers: identify the user, look the order up, apply the policy's
 // rules (`_rules.ts`) when verifying, and propose each write with its details.
 import type { Json } from "../json.ts";
-import { act, type Decision, handOver, inform, isDecision, type Play, refuse, writeCall } from "../playbook.ts";
+import { act, type Decision, handOver, inform, isDecision, type Play, refuse, writeCall } from "../decisions.ts";
 import {
   CANCEL_REASONS,
   dollars,

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "@std/assert";
 import type { Json } from "../json.ts";
 import type { RowChange } from "../changeset.ts";
 import type { JudgedCall, RuleContext } from "../constraints.ts";
+import { Clock } from "../clock.ts";
 import { World } from "../world.ts";
 import { retail } from "./mod.ts";
 import { RETAIL_CONSTRAINTS } from "./constraints.ts";
@@ -10,7 +11,7 @@ import { RETAIL_CONSTRAINTS } from "./constraints.ts";
 function setup() {
   const world = World.open(retail);
   const db = world.store;
-  const context: RuleContext = { task: world.defaultTasks(1)[0], db, events: [] };
+  const context: RuleContext = { task: world.defaultTasks(1)[0], db, events: [], clock: new Clock(retail.now) };
   const orderOf = (status: string) =>
     db.get<{ order_id: string }>("SELECT order_id FROM orders WHERE status = ? ORDER BY position LIMIT 1", status)!
       .order_id;
