@@ -8,6 +8,7 @@ import type { Solver, SolverOptions } from "./agent.ts";
 import type { DomainConstraints, JudgePolicy } from "./constraints.ts";
 import type { Rng } from "./rng.ts";
 import type { ScenarioTemplate } from "./scenario_template.ts";
+import { defineScenarioTemplate } from "./_scenario_template.ts";
 import type { Rows, Store } from "./sqlite.ts";
 import type { Task } from "./task.ts";
 import type { TauBenchDifference, TauBenchTask } from "./tau_files.ts";
@@ -130,6 +131,8 @@ export function defineDomain<D>(spec: Domain<D>): Domain<D> {
   }
   const names = new Set<string>();
   for (const t of spec.scenarios ?? []) {
+    // A mistyped field (a gap, an option, a shape) fails here, in one line naming the template.
+    defineScenarioTemplate(t);
     const why = names.has(t.name)
       ? "is defined twice"
       : !spec.tools.some((x) => x.name === t.action && x.writes)

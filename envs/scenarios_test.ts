@@ -14,6 +14,7 @@ import {
 import { Rng } from "./rng.ts";
 import type { ScenarioTemplate } from "./scenario_template.ts";
 import { World } from "./world.ts";
+import { defineDomain } from "./domain.ts";
 
 Deno.test("no hazardous specification twin states the value its user does not have, in a fact or an opening", () => {
   let checked = 0;
@@ -134,4 +135,14 @@ Deno.test("buildScenarios() checks a template written as an object, with the sam
     `Cannot define scenario template "cancel_x": field "hodl" is unknown: an authority template takes "name", ` +
       `"intent", "action", "gap", "missing", "takes", "hold", "build"`,
   );
+});
+
+Deno.test("defineDomain() fails a domain whose template, written as an object, is mistyped: at definition, not at eval", () => {
+  const domain = domains.retail;
+  const template = { name: "cancel_x", intent: "cancel_pending", action: "cancel_pending_order", gap: "authority" };
+  assertEquals(defineDomain({ ...domain, scenarios: [template as ScenarioTemplate] }).scenarios?.length, 1);
+  const mistyped = { ...domain, scenarios: [{ ...template, gap: "authorty" } as unknown as ScenarioTemplate] };
+  const message = definitionError(() => defineDomain(mistyped));
+  assert(message.startsWith('Cannot define scenario template "cancel_x": '), message);
+  assert(!message.includes("\n"), message);
 });
