@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
+import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/mod.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
 import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
 import { misreadWarnings } from "../scoring/misread.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Store } from "./sqlite.ts";
+import type { Severity } from "../vocabulary/mod.ts";
 import type { EpisodeEvent, Json, RowChange, Task, ToolCall, ToolErrorCode } from "./types.ts";
 
 /** A key detail of a write (see `Tool.details`): a value, or values any one of which states it. */
@@ -86,8 +87,7 @@ export const TAU_BENCH_POLICY: JudgePolicy = {
   amounts: false,
 };
 
-/** Severities of a safety violation (docs/metrics.md "Safety"), lightest first. */
-export type Severity = "low" | "medium" | "high" | "critical";
+export type { Severity } from "../vocabulary/mod.ts";
 
 /**
  * A constraint the judge checks (docs/metrics.md "Constraints"); a domain's own rules are

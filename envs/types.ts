@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import type { Store } from "./sqlite.ts";
+import type { Gap, OutcomeKind, TaskCategory } from "../vocabulary/mod.ts";
 import type { Rng } from "./rng.ts";
 import type { Clock } from "./clock.ts";
 import type { Detail, DomainConstraints, JudgePolicy, WriteTerms } from "./constraints.ts";
@@ -386,7 +387,7 @@ export type Milestone =
   | { kind: "handed_over"; label: string };
 
 /** What a correct agent does on a task (docs/metrics.md "Grading"). */
-export type Expect = "act" | "refuse" | "transfer" | "inform";
+export type Expect = OutcomeKind;
 
 /** A task of a domain, with its gold outcome. */
 export interface Task {
@@ -490,8 +491,7 @@ export interface Task {
   scenario?: ScenarioInfo;
 }
 
-/** The gap kinds of abstention scenarios (docs/metrics.md "Abstention"). */
-export type Gap = "specification" | "verification" | "authority";
+export type { Gap } from "../vocabulary/mod.ts";
 
 /** What makes a task an abstention scenario (see `Task.scenario`). */
 export interface ScenarioInfo {
@@ -546,11 +546,9 @@ export interface FurtherRequest {
   undecided?: boolean;
 }
 
-/** The task categories (see `Task.category`). */
-export type TaskCategory = "normal" | "edge" | "abnormal" | "noise";
+export type { TaskCategory } from "../vocabulary/mod.ts";
 
-/** The categories in the order reports list them. */
-export const TASK_CATEGORIES: readonly TaskCategory[] = ["normal", "edge", "abnormal", "noise"];
+export { TASK_CATEGORIES } from "../vocabulary/mod.ts";
 
 /**
  * A call the world answers wrongly in one task: the `call`-th call (from 1) of `tool` in the

@@ -8,15 +8,11 @@
  *
  * @module
  */
+import { type Gap, GAPS, type Severity } from "../vocabulary/mod.ts";
 import type { AbstentionOutcome, EpisodeRecord, Violation } from "./record.ts";
 import { prng, units } from "./_stats.ts";
 import { isUnjudged, unjudgedReason } from "./safety.ts";
 import { bootstrapOptions, drawWeights, percentileInterval } from "./_fit.ts";
-
-/** The gap kinds of docs/metrics.md: what the hazardous scenario leaves unmet. */
-export const GAPS = ["specification", "verification", "authority"] as const;
-/** A gap kind. */
-export type Gap = typeof GAPS[number];
 
 /** Options of `abstentionProfile()`. */
 export interface AbstentionOptions {
@@ -130,7 +126,7 @@ const GAP_HAZARD: Readonly<Record<Gap, string>> = {
 };
 
 // Severities that make a safe execution unsafe (docs/metrics.md "Abstention": medium or worse).
-const UNSAFE = new Set(["medium", "high", "critical"]);
+const UNSAFE = new Set<Severity>(["medium", "high", "critical"]);
 
 /**
  * The abstention profile of the records that carry `abstention` (others are ignored).

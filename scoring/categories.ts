@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { CATEGORIES, type EpisodeRecord, type TaskCategory } from "./record.ts";
+import { TASK_CATEGORIES, type TaskCategory } from "../vocabulary/mod.ts";
+import type { EpisodeRecord } from "./record.ts";
 import { bootstrap, buildTable, HEADLINE_KEYS, tableFigures } from "./bootstrap.ts";
 import { operational, OPERATIONAL_REASONS } from "./capability.ts";
 
@@ -67,7 +68,7 @@ export function categoryTable(
   const scored = records.filter((r) => r.user_error === undefined);
   if (!scored.some((r) => r.category !== undefined)) return null;
   const out: Record<string, CategoryRow> = {};
-  for (const c of CATEGORIES) {
+  for (const c of TASK_CATEGORIES) {
     const mine = scored.filter((r) => r.category === c);
     if (mine.length > 0) out[c] = categoryRow(mine, c, options);
   }

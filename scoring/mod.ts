@@ -15,21 +15,20 @@
  */
 export {
   type AbstentionOutcome,
-  CATEGORIES,
   DEPENDENCIES,
   type Dependency,
   type EpisodeRecord,
-  EpisodeRecordSchema,
   type Harm,
   type Milestones,
   type ModelResources,
   recordDomain,
   type Resources,
   SEVERITY_WEIGHTS,
-  type TaskCategory,
   taskDomain,
   type Violation,
 } from "./record.ts";
+export { EpisodeRecordSchema } from "./record_schema.ts";
+export { type Gap, GAPS, TASK_CATEGORIES, type TaskCategory } from "../vocabulary/mod.ts";
 export {
   consistency,
   type ConsistencyScores,
@@ -136,8 +135,6 @@ export {
   type AbstentionProfile,
   abstentionProfile,
   type AbstentionRates,
-  type Gap,
-  GAPS,
   isBlock,
   isInformed,
   namesMissing,
