@@ -8,7 +8,9 @@
  */
 import { TASK_CATEGORIES, type TaskCategory } from "../vocabulary/mod.ts";
 import type { EpisodeRecord } from "./record.ts";
-import { bootstrap, buildTable, HEADLINE_KEYS, tableFigures } from "./bootstrap.ts";
+import { bootstrap } from "./bootstrap.ts";
+import { HEADLINE_KEYS } from "./keys.ts";
+import { buildTable, tableFigures } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS } from "./capability.ts";
 
 /** One category's row; `null` figures have their reason in `reasons`. */

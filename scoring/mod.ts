@@ -83,22 +83,16 @@ export {
   passHatKTerm,
   type RunCounts,
 } from "./capability.ts";
+export { bootstrap, type BootstrapOptions, percentileInterval, type PercentileOptions } from "./bootstrap.ts";
+export { HEADLINE_KEYS, type HeadlineKey, LOWER_IS_BETTER, METRIC_KEYS } from "./keys.ts";
 export {
-  bootstrap,
-  type BootstrapOptions,
   buildTable,
   figureKeys,
   type FigureOptions,
-  HEADLINE_KEYS,
-  type HeadlineKey,
-  LOWER_IS_BETTER,
-  METRIC_KEYS,
-  percentileInterval,
-  type PercentileOptions,
   tableFigures,
   tablePassAtK,
   type TaskTable,
-} from "./bootstrap.ts";
+} from "./task_table.ts";
 export {
   domainOf,
   type GroupBy,

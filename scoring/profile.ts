@@ -10,16 +10,9 @@ import { userMisread } from "./misread.ts";
 import { z } from "zod";
 import { type EpisodeRecord, recordDomain } from "./record.ts";
 import { type AbstentionProfile, abstentionProfile } from "./abstention.ts";
-import {
-  bootstrap,
-  buildTable,
-  figureKeys,
-  HEADLINE_KEYS,
-  type HeadlineKey,
-  tableFigures,
-  tablePassAtK,
-  type TaskTable,
-} from "./bootstrap.ts";
+import { bootstrap } from "./bootstrap.ts";
+import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
+import { buildTable, figureKeys, tableFigures, tablePassAtK, type TaskTable } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS, type OperationalFigures } from "./capability.ts";
 import { type DecayProfile, decayProfile } from "./decay.ts";
 import { type SafetyProfile, safetyProfile } from "./safety.ts";

@@ -1,7 +1,7 @@
 import { CONDITIONS } from "../vocabulary/mod.ts";
 import { assert, assertAlmostEquals, assertEquals, assertGreaterOrEqual, assertThrows } from "@std/assert";
 import type { EpisodeRecord } from "./record.ts";
-import { HEADLINE_KEYS } from "./bootstrap.ts";
+import { HEADLINE_KEYS } from "./keys.ts";
 import { domainOf, headlineScores, resolveScoreOptions, scoreRecords } from "./profile.ts";
 import { prng } from "./_stats.ts";
 
