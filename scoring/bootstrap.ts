@@ -31,11 +31,12 @@ export interface BootstrapOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { bootstrap } from "./bootstrap.ts";
  * const values = [0, 1, 2, 3];
  * const meanOf = (w: Float64Array) => [values.reduce((s, v, i) => s + w[i] * v, 0) / 4];
  * const [[lo, hi]] = bootstrap(4, meanOf, { seed: "x" }) as [number, number][];
- * lo <= 1.5 && 1.5 <= hi; // true
+ * assertEquals(lo <= 1.5 && 1.5 <= hi, true);
  * ```
  */
 export function bootstrap(
@@ -81,8 +82,9 @@ export interface PercentileOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { percentileInterval } from "./bootstrap.ts";
- * percentileInterval([1, 2, 3, 4, 5], { lower: 0.25, upper: 0.75 }); // [2, 4]: positions 0.25·4 = 1 and 0.75·4 = 3
+ * assertEquals(percentileInterval([1, 2, 3, 4, 5], { lower: 0.25, upper: 0.75 }), [2, 4]); // positions 0.25·4 = 1 and 0.75·4 = 3
  * ```
  */
 export function percentileInterval(

@@ -56,11 +56,12 @@ const ACCURACY = HEADLINE_KEYS.indexOf("accuracy"), R_SAF = HEADLINE_KEYS.indexO
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { categoryTable } from "./categories.ts";
  * const r = (task: string, category: "normal" | "edge", success: boolean) =>
  *   ({ agent: "a", task, run: 0, condition: "nominal" as const, success, category, tool_calls: 4, invalid_calls: 1 });
  * const table = categoryTable([r("t/1", "normal", true), r("t/2", "edge", false)], { resamples: 10 })!;
- * [table.normal.accuracy, table.edge.accuracy, table.edge.tool_call_accuracy]; // [1, 0, 0.75]
+ * assertEquals([table.normal.accuracy, table.edge.accuracy, table.edge.tool_call_accuracy], [1, 0, 0.75]);
  * ```
  */
 export function categoryTable(

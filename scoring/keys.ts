@@ -40,8 +40,9 @@ export type HeadlineKey = typeof HEADLINE_KEYS[number];
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { LOWER_IS_BETTER } from "./keys.ts";
- * [LOWER_IS_BETTER.has("near_misses"), LOWER_IS_BETTER.has("R_saf")]; // [true, false]
+ * assertEquals([LOWER_IS_BETTER.has("near_misses"), LOWER_IS_BETTER.has("R_saf")], [true, false]);
  * ```
  */
 export const LOWER_IS_BETTER: ReadonlySet<string> = new Set<HeadlineKey>(["near_misses"]);

@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { scoreRecords } from "./mod.ts";
  * const r = (run: number, success: boolean) =>
  *   ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * scoreRecords([r(0, true), r(1, true)], { resamples: 10 }).a.C_out; // 1
+ * assertEquals(scoreRecords([r(0, true), r(1, true)], { resamples: 10 }).a.C_out, 1);
  * ```
  *
  * @module

@@ -290,9 +290,12 @@ export type Dependency = typeof DEPENDENCIES[number];
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { taskDomain } from "./record.ts";
- * [taskDomain("airline/7"), taskDomain("tau-bench:airline/3"), taskDomain("plain")];
- * // ["airline", "tau-bench:airline", "plain"]
+ * assertEquals(
+ *   [taskDomain("airline/7"), taskDomain("tau-bench:airline/3"), taskDomain("plain")],
+ *   ["airline", "tau-bench:airline", "plain"],
+ * );
  * ```
  */
 export function taskDomain(task: string): string {

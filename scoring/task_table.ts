@@ -79,10 +79,11 @@ const CONDITION_INDEX: Readonly<Record<string, number>> = Object.fromEntries(CON
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { buildTable, tableFigures } from "./task_table.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
  * const table = buildTable([r(0, true), r(1, false)]);
- * tableFigures(table)[0]; // C_out = (2·0.5 − 1)² = 0
+ * assertEquals(tableFigures(table)[0], 0); // C_out = (2·0.5 − 1)²
  * ```
  */
 export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
@@ -185,8 +186,9 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { figureKeys } from "./task_table.ts";
- * figureKeys({ K: 2 }).slice(-4); // ["accuracy", "near_misses", "pass^1", "pass^2"]
+ * assertEquals(figureKeys({ K: 2 }).slice(-4), ["accuracy", "near_misses", "pass^1", "pass^2"]);
  * ```
  */
 export function figureKeys(table: Pick<TaskTable, "K">): string[] {
@@ -237,12 +239,13 @@ export interface FigureOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { buildTable, tableFigures } from "./task_table.ts";
  * const r = (task: string, success: boolean) => ({ agent: "a", task, run: 0, condition: "nominal" as const, success });
  * const table = buildTable([r("t/1", true), r("t/2", false)]); // one cluster per task id, in id order
  * const reasons: Record<string, string> = {};
- * tableFigures(table, { weights: [3, 1], reasons })[17]; // accuracy with t/1 drawn 3 times: 3/4
- * reasons.P_cal; // "no nominal record has a confidence"
+ * assertEquals(tableFigures(table, { weights: [3, 1], reasons })[17], 3 / 4); // accuracy with t/1 drawn 3 times
+ * assertEquals(reasons.P_cal, "no nominal record has a confidence");
  * ```
  */
 export function tableFigures(table: TaskTable, options: FigureOptions = {}): Float64Array {
@@ -324,9 +327,10 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { buildTable, tablePassAtK } from "./task_table.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * tablePassAtK(buildTable([r(0, true), r(1, false)])); // { "1": 0.5, "2": 1 }
+ * assertEquals(tablePassAtK(buildTable([r(0, true), r(1, false)])), { "1": 0.5, "2": 1 });
  * ```
  */
 export function tablePassAtK(table: TaskTable): Record<string, number> {

@@ -115,9 +115,16 @@ export function servedTasks(tasks: number | undefined): number | undefined {
  * The episode API (see the module doc).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { episodeApi } from "./api.ts";
  * const api = episodeApi({ idleSeconds: 300 });
- * Deno.serve({ port: 8787 }, api.app.fetch);
+ * // Served with e.g. `Deno.serve({ port: 8787 }, api.app.fetch)`.
+ * const refused = await api.app.request("/v1/episodes", { method: "POST", body: '{"domain": "airline"}' });
+ * assertEquals([refused.status, await refused.json()], [400, {
+ *   error: 'Missing field "task": expected a task id, "<domain>/<index>"',
+ * }]);
+ * api.close();
  * ```
  */
 export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
