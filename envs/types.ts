@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { Store } from "./sqlite.ts";
-import type { Gap, OutcomeKind, TaskCategory } from "../vocabulary/mod.ts";
+import type { Dependency, Gap, OutcomeKind, TaskCategory } from "../vocabulary/mod.ts";
 import type { Rng } from "./rng.ts";
 import type { Clock } from "./clock.ts";
 import type { Detail, DomainConstraints, JudgePolicy, WriteTerms } from "./constraints.ts";
@@ -449,7 +449,7 @@ export interface Task {
    * needs the previous one's result; `weak`, independent subtasks in one conversation.
    * @default {none}
    */
-  dependency?: "strong" | "weak";
+  dependency?: Dependency;
   /**
    * Calls the world itself answers wrongly in this task (the `abnormal` category), apart from any
    * condition: the episode loop answers them without running the tool, or with a partial result.

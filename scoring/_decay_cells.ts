@@ -2,7 +2,7 @@
 // total under one condition and one dependency kind), cells into groups (overall, each length
 // class, each condition, each length class × dependency kind), and each cell's and group's slots in
 // the vector. Private to scoring/.
-import { type Condition, CONDITIONS } from "../vocabulary/mod.ts";
+import { type Condition, CONDITIONS, DEPENDENCIES } from "../vocabulary/mod.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { FIT_SUMS } from "./_decay_alpha.ts";
 
@@ -13,7 +13,7 @@ export const SUMS = ["failed", "failedReached", "faulted", "recovered", "recover
 export type Tally = Record<(typeof SUMS)[number] | "n" | (typeof FIT_SUMS)[number], number>;
 
 /** The dependency kinds in the order cells and groups list them ("" for records without one). */
-export const DEPENDENCY_ORDER = ["", "strong", "weak"] as const;
+export const DEPENDENCY_ORDER = ["", ...DEPENDENCIES] as const;
 
 /**
  * The records of one milestone total under one condition and one dependency kind. Every cell keeps its histogram of

@@ -16,8 +16,6 @@
  */
 export {
   type AbstentionOutcome,
-  DEPENDENCIES,
-  type Dependency,
   type EpisodeRecord,
   type Harm,
   type Milestones,
@@ -29,7 +27,14 @@ export {
   type Violation,
 } from "./record.ts";
 export { EpisodeRecordSchema } from "./record_schema.ts";
-export { type Gap, GAPS, TASK_CATEGORIES, type TaskCategory } from "../vocabulary/mod.ts";
+export {
+  DEPENDENCIES,
+  type Dependency,
+  type Gap,
+  GAPS,
+  TASK_CATEGORIES,
+  type TaskCategory,
+} from "../vocabulary/mod.ts";
 export {
   consistency,
   type ConsistencyScores,

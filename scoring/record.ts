@@ -9,6 +9,7 @@ import type {
   AbstentionCondition,
   BlockLabel,
   Condition,
+  Dependency,
   Gap,
   OutcomeKind,
   Severity,
@@ -274,12 +275,6 @@ export interface EpisodeRecord {
   /** ark: what the LLM judge's model calls used: part of the experiment's cost, not the agent's. */
   judge_resources?: ModelResources;
 }
-
-/** How a long-horizon task's steps depend on each other, in the order reports list them. */
-export const DEPENDENCIES = ["strong", "weak"] as const;
-
-/** A dependency kind (see `EpisodeRecord.dependency`). */
-export type Dependency = typeof DEPENDENCIES[number];
 
 /**
  * The domain a record's task belongs to, as scoring groups records (`by: "domain"`): the task id

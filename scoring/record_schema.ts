@@ -9,12 +9,13 @@ import {
   AbstentionConditionSchema,
   BlockLabelSchema,
   ConditionSchema,
+  DependencySchema,
   GapSchema,
   OutcomeKindSchema,
   SeveritySchema,
   TaskCategorySchema,
 } from "../vocabulary/mod.ts";
-import { DEPENDENCIES, type EpisodeRecord } from "./record.ts";
+import type { EpisodeRecord } from "./record.ts";
 
 const count = z.number().int().nonnegative();
 const nonNegative = z.number().nonnegative();
@@ -68,7 +69,7 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   category: TaskCategorySchema.optional(),
   family: z.string().min(1).optional(),
   length: z.number().int().positive().optional(),
-  dependency: z.enum(DEPENDENCIES).optional(),
+  dependency: DependencySchema.optional(),
   success: z.boolean(),
   tau_reward: z.number().min(0).max(1).optional(),
   outcome: z.object({ expect: OutcomeKindSchema, earned: z.boolean() }).optional(),

@@ -125,6 +125,23 @@ export type BlockLabel = typeof BLOCK_LABELS[number];
 export const BlockLabelSchema: ZodEnum<typeof BLOCK_LABELS> = z.enum(BLOCK_LABELS);
 
 /**
+ * How a long-horizon task's steps depend on each other, in the order reports list them: each on the
+ * previous one (`strong`), or not (`weak`).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { DependencySchema } from "./mod.ts";
+ * assertEquals(DependencySchema.safeParse("weak").success, true);
+ * ```
+ */
+export const DEPENDENCIES = ["strong", "weak"] as const;
+/** A dependency kind (see `DEPENDENCIES`). */
+export type Dependency = typeof DEPENDENCIES[number];
+/** Zod schema of a dependency kind. */
+export const DependencySchema: ZodEnum<typeof DEPENDENCIES> = z.enum(DEPENDENCIES);
+
+/**
  * What a correct agent does on a task (docs/metrics.md "Grading"): act on it, refuse it, transfer it
  * to a human, or inform the user.
  *

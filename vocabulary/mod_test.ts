@@ -19,6 +19,7 @@ Deno.test("each list's zod enum accepts exactly the list, in its order", () => {
     [vocabulary.CONDITIONS, vocabulary.ConditionSchema],
     [vocabulary.ABSTENTION_CONDITIONS, vocabulary.AbstentionConditionSchema],
     [vocabulary.BLOCK_LABELS, vocabulary.BlockLabelSchema],
+    [vocabulary.DEPENDENCIES, vocabulary.DependencySchema],
     [vocabulary.OUTCOME_KINDS, vocabulary.OutcomeKindSchema],
   ] as const;
   for (const [list, schema] of pairs) {
