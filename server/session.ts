@@ -153,9 +153,10 @@ export class RemoteEpisode {
 
   /**
    * Starts an episode and returns it once the user's opening is there. Throws an `EpisodeError`
-   * ("invalid") naming what is wrong with the request: an unknown domain, task, condition or
-   * variant, a task index past the config's `tasks` (refused before any task is made), a condition
-   * other than nominal for an abstention scenario, or a malformed agent name or run.
+   * ("invalid") naming what is wrong with the request: a field the HTTP API and MCP refuse too (an
+   * unknown field or condition, a malformed agent name or run, in their words), an unknown domain,
+   * task or variant, a task index past the config's `tasks` (refused before any task is made), or a
+   * condition other than nominal for an abstention scenario.
    */
   static async open(
     id: string,
