@@ -9,9 +9,9 @@
  *
  * @module
  */
-import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/record.ts";
+import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/mod.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
-import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
+import { HEADLINE_KEYS } from "../scoring/mod.ts";
 import { misreadWarnings } from "../scoring/misread.ts";
 import {
   InputFileError,

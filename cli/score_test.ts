@@ -1,6 +1,6 @@
 // The score CLI as a child process, on small record files.
 import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
-import { HEADLINE_KEYS } from "../scoring/bootstrap.ts";
+import { HEADLINE_KEYS } from "../scoring/mod.ts";
 import { parseScoreArgs } from "./score.ts";
 
 const CLI = new URL("./score.ts", import.meta.url).pathname;

@@ -12,6 +12,7 @@ import type { EpisodeEvent } from "./events.ts";
 import type { Json } from "./json.ts";
 import type { Task } from "./task.ts";
 import type { ToolCall, ToolErrorCode } from "./tool.ts";
+import type { Severity } from "../vocabulary/mod.ts";
 
 /**
  * The rules a write's approval is judged under (docs/metrics.md "Constraints"): ark's own, or the
@@ -44,8 +45,7 @@ export const TAU_BENCH_POLICY: JudgePolicy = {
   amounts: false,
 };
 
-/** Severities of a safety violation (docs/metrics.md "Safety"), lightest first. */
-export type Severity = "low" | "medium" | "high" | "critical";
+export type { Severity } from "../vocabulary/mod.ts";
 
 /**
  * A constraint the judge checks (docs/metrics.md "Constraints"); a domain's own rules are

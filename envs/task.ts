@@ -7,6 +7,7 @@
  */
 import type { Json } from "./json.ts";
 import type { ToolCall } from "./tool.ts";
+import type { Dependency, Gap, OutcomeKind, TaskCategory } from "../vocabulary/mod.ts";
 
 /**
  * A checkpoint of a task: an outcome the grader verifies in the world or the conversation,
@@ -25,7 +26,7 @@ export type Milestone =
   | { kind: "handed_over"; label: string };
 
 /** What a correct agent does on a task (docs/metrics.md "Grading"). */
-export type Expect = "act" | "refuse" | "transfer" | "inform";
+export type Expect = OutcomeKind;
 
 /** A task of a domain, with its gold outcome. */
 export interface Task {
@@ -87,7 +88,7 @@ export interface Task {
    * needs the previous one's result; `weak`, independent subtasks in one conversation.
    * @default {none}
    */
-  dependency?: "strong" | "weak";
+  dependency?: Dependency;
   /**
    * Calls the world itself answers wrongly in this task (the `abnormal` category), apart from any
    * condition: the episode loop answers them without running the tool, or with a partial result.
@@ -129,8 +130,7 @@ export interface Task {
   scenario?: ScenarioInfo;
 }
 
-/** The gap kinds of abstention scenarios (docs/metrics.md "Abstention"). */
-export type Gap = "specification" | "verification" | "authority";
+export type { Gap } from "../vocabulary/mod.ts";
 
 /** What makes a task an abstention scenario (see `Task.scenario`). */
 export interface ScenarioInfo {
@@ -185,11 +185,9 @@ export interface FurtherRequest {
   undecided?: boolean;
 }
 
-/** The task categories (see `Task.category`). */
-export type TaskCategory = "normal" | "edge" | "abnormal" | "noise";
+export type { TaskCategory } from "../vocabulary/mod.ts";
 
-/** The categories in the order reports list them. */
-export const TASK_CATEGORIES: readonly TaskCategory[] = ["normal", "edge", "abnormal", "noise"];
+export { TASK_CATEGORIES } from "../vocabulary/mod.ts";
 
 /**
  * A call the world answers wrongly in one task: the `call`-th call (from 1) of `tool` in the

@@ -34,12 +34,13 @@ import {
 } from "../envs/mod.ts";
 import { GAP_LABEL as LABEL, wrapperOf } from "../agents/mod.ts";
 import { type AbstentionOutcome, type EpisodeRecord, namesMissing, type Violation } from "../scoring/mod.ts";
+import type { AbstentionCondition } from "../vocabulary/mod.ts";
 
 /** The longest reason taken from an agent's own words. */
 const MAX_REASON = 240;
 
 /** The abstention condition an agent spec stands for: under the checkpoint, told to abstain, or as it is. */
-export function abstentionCondition(agent: string): NonNullable<AbstentionOutcome["condition"]> {
+export function abstentionCondition(agent: string): AbstentionCondition {
   return wrapperOf(agent) ?? "baseline";
 }
 

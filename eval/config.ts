@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { canonicalJson, DEFAULT_PAIRS, deriveSeed, domains as registry, getDomain } from "../envs/mod.ts";
 import { agentFactory, ENV_PRESET_NAMES, type EnvPreset, type ModelSpec, modelSpec } from "../agents/mod.ts";
-import type { EpisodeRecord } from "../scoring/mod.ts";
+import { type Condition, CONDITIONS } from "../vocabulary/mod.ts";
 import {
   type Fields,
   fieldsWith,
@@ -27,19 +27,7 @@ import {
 } from "./_fields.ts";
 import { InputFileError, jsonErrorWhere, MAX_CONFIG_BYTES, readInputText } from "./fs_errors.ts";
 
-/**
- * The conditions, in the order the plan lays them out: those of the record format (docs/metrics.md,
- * `scoring/record.ts`), which scoring declares apart as it imports nothing from eval.
- */
-export const CONDITIONS = [
-  "nominal",
-  "fault",
-  "env",
-  "prompt",
-] as const satisfies readonly EpisodeRecord["condition"][];
-
-/** The condition a cell runs under. */
-export type Condition = typeof CONDITIONS[number];
+export { type Condition, CONDITIONS };
 
 /** The conditions of an experiment as a user writes them: `false` turns one off, `true` or `{}` keeps its defaults. */
 export interface ConditionsConfig {

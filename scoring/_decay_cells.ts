@@ -2,11 +2,9 @@
 // total under one condition and one dependency kind), cells into groups (overall, each length
 // class, each condition, each length class × dependency kind), and each cell's and group's slots in
 // the vector. Private to scoring/.
+import { type Condition, CONDITIONS, DEPENDENCIES } from "../vocabulary/mod.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { FIT_SUMS } from "./_decay_alpha.ts";
-
-/** The conditions in the order cells and groups list them. */
-export const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
 
 /** The sums a cell keeps after its histogram of `reached`, in slot order. */
 export const SUMS = ["failed", "failedReached", "faulted", "recovered", "recoverySum", "recoveryCount"] as const;
@@ -15,7 +13,7 @@ export const SUMS = ["failed", "failedReached", "faulted", "recovered", "recover
 export type Tally = Record<(typeof SUMS)[number] | "n" | (typeof FIT_SUMS)[number], number>;
 
 /** The dependency kinds in the order cells and groups list them ("" for records without one). */
-export const DEPENDENCY_ORDER = ["", "strong", "weak"] as const;
+export const DEPENDENCY_ORDER = ["", ...DEPENDENCIES] as const;
 
 /**
  * The records of one milestone total under one condition and one dependency kind. Every cell keeps its histogram of
@@ -105,7 +103,7 @@ function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r
     }
     cell.records.push(r);
   }
-  const order = (c: string) => CONDITIONS.indexOf(c as typeof CONDITIONS[number]);
+  const order = (c: string) => CONDITIONS.indexOf(c as Condition);
   const kind = (d: string) => DEPENDENCY_ORDER.indexOf(d as typeof DEPENDENCY_ORDER[number]);
   const cells = [...byKey.values()].sort((a, b) =>
     a.total - b.total || order(a.condition) - order(b.condition) || kind(a.dependency) - kind(b.dependency)

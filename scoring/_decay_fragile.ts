@@ -2,7 +2,8 @@
 // at least `MIN_AT_RISK` episodes attempted, under one condition, never pooled across conditions,
 // with the label its records agree on. Private to scoring/; `decay.ts` re-exports `MIN_AT_RISK`.
 import type { FragileStep, HazardPoint } from "./_decay_types.ts";
-import { type Cell, CONDITIONS, type Group } from "./_decay_cells.ts";
+import { CONDITIONS } from "../vocabulary/mod.ts";
+import type { Cell, Group } from "./_decay_cells.ts";
 import { survival } from "./_decay_curve.ts";
 import { hazards } from "./_decay_hazard.ts";
 

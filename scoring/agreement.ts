@@ -58,6 +58,7 @@ export const AGREEMENT_REASONS: Readonly<{ noLlm: string; noBoth: string }> = Ob
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { judgeAgreement } from "./agreement.ts";
  * const r = (run: number, rules: string[], llm: string[]) => ({ agent: "a", task: "t/1", run,
  *   condition: "nominal" as const, success: true,
@@ -65,7 +66,7 @@ export const AGREEMENT_REASONS: Readonly<{ noLlm: string; noBoth: string }> = Ob
  *   llm_violations: llm.map((constraint) => ({ constraint, severity: "high" as const })) });
  * // c: both 1, rules only 1, neither 2 → precision 1/1, recall 1/2.
  * const { c } = judgeAgreement([r(0, ["c"], ["c"]), r(1, ["c"], []), r(2, [], []), r(3, [], [])])!;
- * [c.tp, c.fn, c.tn, c.precision, c.recall]; // [1, 1, 2, 1, 0.5]
+ * assertEquals([c.tp, c.fn, c.tn, c.precision, c.recall], [1, 1, 2, 1, 0.5]);
  * ```
  */
 export function judgeAgreement(
@@ -111,9 +112,10 @@ export function judgeAgreement(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { agreementOf } from "./agreement.ts";
  * // p_o = 0.8; p_e = 0.5·0.5 + 0.5·0.5 = 0.5; κ = (0.8 − 0.5) / (1 − 0.5) = 0.6
- * agreementOf({ tp: 4, fp: 1, fn: 1, tn: 4 }).kappa; // 0.6
+ * assertEquals(agreementOf({ tp: 4, fp: 1, fn: 1, tn: 4 }).kappa, 0.6);
  * ```
  */
 export function agreementOf(

@@ -1,15 +1,8 @@
 import { assert, assertAlmostEquals, assertEquals, assertNotEquals, assertThrows } from "@std/assert";
 import type { EpisodeRecord } from "./record.ts";
-import {
-  bootstrap,
-  buildTable,
-  figureKeys,
-  HEADLINE_KEYS,
-  LOWER_IS_BETTER,
-  METRIC_KEYS,
-  percentileInterval,
-  tableFigures,
-} from "./bootstrap.ts";
+import { bootstrap, percentileInterval } from "./bootstrap.ts";
+import { HEADLINE_KEYS, LOWER_IS_BETTER, METRIC_KEYS } from "./keys.ts";
+import { buildTable, figureKeys, tableFigures } from "./task_table.ts";
 import { consistency } from "./consistency.ts";
 import { predictability } from "./predictability.ts";
 import { robustness } from "./robustness.ts";

@@ -43,8 +43,9 @@ export interface RunCounts {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { passAtKTerm } from "./capability.ts";
- * passAtKTerm({ runs: 4, successes: 1 }, 2); // 1 − C(3,2)/C(4,2) = 1 − 3/6 = 0.5
+ * assertEquals(passAtKTerm({ runs: 4, successes: 1 }, 2), 0.5); // 1 − C(3,2)/C(4,2) = 1 − 3/6
  * ```
  */
 export function passAtKTerm(task: RunCounts, k: number): number {
@@ -57,8 +58,9 @@ export function passAtKTerm(task: RunCounts, k: number): number {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { passHatKTerm } from "./capability.ts";
- * passHatKTerm({ runs: 4, successes: 2 }, 2); // C(2,2)/C(4,2) = 1/6
+ * assertEquals(passHatKTerm({ runs: 4, successes: 2 }, 2), 1 / 6); // C(2,2)/C(4,2)
  * ```
  */
 export function passHatKTerm(task: RunCounts, k: number): number {
@@ -82,9 +84,10 @@ function checkK(task: RunCounts, k: number): void {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { capability } from "./capability.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * capability([r(0, true), r(1, false)]).pass_hat_k; // { "1": 0.5, "2": 0 }
+ * assertEquals(capability([r(0, true), r(1, false)]).pass_hat_k, { "1": 0.5, "2": 0 });
  * ```
  */
 export function capability(records: readonly EpisodeRecord[]): CapabilityScores {
@@ -115,10 +118,11 @@ export const OPERATIONAL_REASONS: Readonly<Record<keyof OperationalFigures, stri
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { operational } from "./capability.ts";
  * const r = { agent: "a", task: "t/1", run: 0, condition: "nominal" as const, success: true,
  *   tool_calls: 4, invalid_calls: 1, writes: { attempted: 2, succeeded: 1 }, resources: { time: 12 } };
- * operational([r]); // { tool_call_accuracy: 0.75, critical_step_success: 0.5, violation_count: null, mean_time: 12 }
+ * assertEquals(operational([r]), { tool_call_accuracy: 0.75, critical_step_success: 0.5, violation_count: null, mean_time: 12 });
  * ```
  */
 export function operational(records: readonly EpisodeRecord[]): OperationalFigures {

@@ -6,8 +6,11 @@
  *
  * @module
  */
-import { CATEGORIES, type EpisodeRecord, type TaskCategory } from "./record.ts";
-import { bootstrap, buildTable, HEADLINE_KEYS, tableFigures } from "./bootstrap.ts";
+import { TASK_CATEGORIES, type TaskCategory } from "../vocabulary/mod.ts";
+import type { EpisodeRecord } from "./record.ts";
+import { bootstrap } from "./bootstrap.ts";
+import { HEADLINE_KEYS } from "./keys.ts";
+import { buildTable, tableFigures } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS } from "./capability.ts";
 
 /** One category's row; `null` figures have their reason in `reasons`. */
@@ -53,11 +56,12 @@ const ACCURACY = HEADLINE_KEYS.indexOf("accuracy"), R_SAF = HEADLINE_KEYS.indexO
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { categoryTable } from "./categories.ts";
  * const r = (task: string, category: "normal" | "edge", success: boolean) =>
  *   ({ agent: "a", task, run: 0, condition: "nominal" as const, success, category, tool_calls: 4, invalid_calls: 1 });
  * const table = categoryTable([r("t/1", "normal", true), r("t/2", "edge", false)], { resamples: 10 })!;
- * [table.normal.accuracy, table.edge.accuracy, table.edge.tool_call_accuracy]; // [1, 0, 0.75]
+ * assertEquals([table.normal.accuracy, table.edge.accuracy, table.edge.tool_call_accuracy], [1, 0, 0.75]);
  * ```
  */
 export function categoryTable(
@@ -67,7 +71,7 @@ export function categoryTable(
   const scored = records.filter((r) => r.user_error === undefined);
   if (!scored.some((r) => r.category !== undefined)) return null;
   const out: Record<string, CategoryRow> = {};
-  for (const c of CATEGORIES) {
+  for (const c of TASK_CATEGORIES) {
     const mine = scored.filter((r) => r.category === c);
     if (mine.length > 0) out[c] = categoryRow(mine, c, options);
   }

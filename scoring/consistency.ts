@@ -41,8 +41,9 @@ export interface ConsistencyScores {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { cOutTerm } from "./consistency.ts";
- * cOutTerm(4, 3); // (2·0.75 − 1)² = 0.25
+ * assertEquals(cOutTerm(4, 3), 0.25); // (2·0.75 − 1)²
  * ```
  */
 export function cOutTerm(runs: number, successes: number): number {
@@ -58,8 +59,9 @@ export function cOutTerm(runs: number, successes: number): number {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { trajectoryTerms } from "./consistency.ts";
- * trajectoryTerms([["a", "b"], ["a", "b"], []]); // { d: 1, s: 1 }
+ * assertEquals(trajectoryTerms([["a", "b"], ["a", "b"], []]), { d: 1, s: 1 });
  * ```
  */
 export function trajectoryTerms(sequences: readonly (readonly string[])[]): { d: number; s: number } | null {
@@ -110,9 +112,10 @@ export function trajectoryTerms(sequences: readonly (readonly string[])[]): { d:
  *
  * @example
  * ```ts
+ * import { assertAlmostEquals } from "@std/assert";
  * import { cResTerm } from "./consistency.ts";
  * // time 1 and 3: mean 2, sample std √2, CV 0.7071…
- * cResTerm([{ time: 1 }, { time: 3 }]); // Math.exp(-Math.SQRT2 / 2) = 0.4930…
+ * assertAlmostEquals(cResTerm([{ time: 1 }, { time: 3 }])!, Math.exp(-Math.SQRT2 / 2)); // 0.4930…
  * ```
  */
 export function cResTerm(runs: readonly (RunResources | undefined)[]): number | null {
@@ -139,8 +142,9 @@ export function cResTerm(runs: readonly (RunResources | undefined)[]): number | 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { rCon } from "./consistency.ts";
- * rCon({ C_out: 0.5, C_traj_d: null, C_traj_s: null, C_res: 1 }); // 0.75
+ * assertEquals(rCon({ C_out: 0.5, C_traj_d: null, C_traj_s: null, C_res: 1 }), 0.75);
  * ```
  */
 export function rCon(parts: Pick<ConsistencyScores, "C_out" | "C_traj_d" | "C_traj_s" | "C_res">): number | null {
@@ -164,10 +168,11 @@ export const CONSISTENCY_REASONS: Readonly<Record<"C_out" | "C_traj" | "C_res", 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { consistency } from "./consistency.ts";
  * const run = (run: number, success: boolean) =>
  *   ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * consistency([run(0, true), run(1, false)]).C_out; // (2·0.5 − 1)² = 0
+ * assertEquals(consistency([run(0, true), run(1, false)]).C_out, 0); // (2·0.5 − 1)²
  * ```
  */
 export function consistency(records: readonly EpisodeRecord[]): ConsistencyScores {

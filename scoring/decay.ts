@@ -116,11 +116,12 @@ export interface DecayProfile extends DecayGroup {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { decayProfile } from "./decay.ts";
  * const r = (task: string, run: number, reached: number) =>
  *   ({ agent: "a", task, run, condition: "nominal" as const, success: reached === 2, milestones: { total: 2, reached } });
  * const p = decayProfile([r("t/0", 0, 2), r("t/0", 1, 1), r("t/1", 0, 0), r("t/1", 1, 2)], { resamples: 100 });
- * p.curve.map((c) => c.R); // [4/4, 3/4, 2/4] = [1, 0.75, 0.5]
+ * assertEquals(p.curve.map((c) => c.R), [1, 0.75, 0.5]); // [4/4, 3/4, 2/4]
  * ```
  */
 export function decayProfile(records: readonly EpisodeRecord[], options: DecayOptions = {}): DecayProfile {

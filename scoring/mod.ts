@@ -5,31 +5,36 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { scoreRecords } from "./mod.ts";
  * const r = (run: number, success: boolean) =>
  *   ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * scoreRecords([r(0, true), r(1, true)], { resamples: 10 }).a.C_out; // 1
+ * assertEquals(scoreRecords([r(0, true), r(1, true)], { resamples: 10 }).a.C_out, 1);
  * ```
  *
  * @module
  */
 export {
   type AbstentionOutcome,
-  CATEGORIES,
-  DEPENDENCIES,
-  type Dependency,
   type EpisodeRecord,
-  EpisodeRecordSchema,
   type Harm,
   type Milestones,
   type ModelResources,
   recordDomain,
   type Resources,
   SEVERITY_WEIGHTS,
-  type TaskCategory,
   taskDomain,
   type Violation,
 } from "./record.ts";
+export { EpisodeRecordSchema } from "./record_schema.ts";
+export {
+  DEPENDENCIES,
+  type Dependency,
+  type Gap,
+  GAPS,
+  TASK_CATEGORIES,
+  type TaskCategory,
+} from "../vocabulary/mod.ts";
 export {
   consistency,
   type ConsistencyScores,
@@ -84,22 +89,16 @@ export {
   passHatKTerm,
   type RunCounts,
 } from "./capability.ts";
+export { bootstrap, type BootstrapOptions, percentileInterval, type PercentileOptions } from "./bootstrap.ts";
+export { HEADLINE_KEYS, type HeadlineKey, LOWER_IS_BETTER, METRIC_KEYS } from "./keys.ts";
 export {
-  bootstrap,
-  type BootstrapOptions,
   buildTable,
   figureKeys,
   type FigureOptions,
-  HEADLINE_KEYS,
-  type HeadlineKey,
-  LOWER_IS_BETTER,
-  METRIC_KEYS,
-  percentileInterval,
-  type PercentileOptions,
   tableFigures,
   tablePassAtK,
   type TaskTable,
-} from "./bootstrap.ts";
+} from "./task_table.ts";
 export {
   domainOf,
   type GroupBy,
@@ -136,8 +135,6 @@ export {
   type AbstentionProfile,
   abstentionProfile,
   type AbstentionRates,
-  type Gap,
-  GAPS,
   isBlock,
   isInformed,
   namesMissing,

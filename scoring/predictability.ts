@@ -29,9 +29,10 @@ export interface PredictabilityScores {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { calibrationBin } from "./predictability.ts";
- * calibrationBin(0.3); // 2, since BIN_EDGES[3] = 0.30000000000000004 > 0.3
- * calibrationBin(1); // 9
+ * assertEquals(calibrationBin(0.3), 2); // since BIN_EDGES[3] = 0.30000000000000004 > 0.3
+ * assertEquals(calibrationBin(1), 9);
  * ```
  */
 export function calibrationBin(confidence: number): number {
@@ -50,10 +51,11 @@ export function calibrationBin(confidence: number): number {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { eceFromBins } from "./predictability.ts";
  * const bins = new Float64Array(30);
  * bins.set([2, 1.8, 1], 27); // bin 9: two records at 0.9, one success: |0.5 − 0.9| = 0.4
- * eceFromBins(bins); // 0.4
+ * assertEquals(eceFromBins(bins), 0.4);
  * ```
  */
 export function eceFromBins(bins: ArrayLike<number>): number {
@@ -98,9 +100,10 @@ export interface ConfidenceColumns {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { rankConfidences, weightedAuroc } from "./predictability.ts";
  * const ranked = rankConfidences({ confidence: [0.9, 0.2, 0.9], success: [true, false, false], cluster: [0, 0, 0] });
- * weightedAuroc(ranked, new Float64Array([1])); // (1 + ½) / 2 = 0.75
+ * assertEquals(weightedAuroc(ranked, new Float64Array([1])), 0.75); // (1 + ½) / 2
  * ```
  */
 export function rankConfidences(columns: ConfidenceColumns): RankedConfidences {
@@ -144,10 +147,11 @@ export function rankConfidences(columns: ConfidenceColumns): RankedConfidences {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { rankConfidences, weightedAuroc } from "./predictability.ts";
  * // cluster 0: a success at 0.8; cluster 1: a failure at 0.5 and a success at 0.3
  * const ranked = rankConfidences({ confidence: [0.8, 0.5, 0.3], success: [true, false, true], cluster: [0, 1, 1] });
- * weightedAuroc(ranked, [2, 1]); // (2·1 + 1·0) / (3 · 1) = 2/3
+ * assertEquals(weightedAuroc(ranked, [2, 1]), 2 / 3); // (2·1 + 1·0) / (3 · 1)
  * ```
  */
 export function weightedAuroc(ranked: RankedConfidences, weights: ArrayLike<number>): number {
@@ -181,10 +185,11 @@ export const PREDICTABILITY_REASONS: Readonly<Record<"none" | "allSucceeded" | "
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { predictability } from "./predictability.ts";
  * const r = (run: number, success: boolean, confidence: number) =>
  *   ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success, confidence });
- * predictability([r(0, true, 0.8), r(1, false, 0.4)]).P_brier; // 1 − (0.2² + 0.4²)/2 = 0.9
+ * assertEquals(predictability([r(0, true, 0.8), r(1, false, 0.4)]).P_brier, 0.9); // 1 − (0.2² + 0.4²)/2
  * ```
  */
 export function predictability(records: readonly EpisodeRecord[]): PredictabilityScores {

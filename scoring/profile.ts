@@ -10,16 +10,9 @@ import { userMisread } from "./misread.ts";
 import { z } from "zod";
 import { type EpisodeRecord, recordDomain } from "./record.ts";
 import { type AbstentionProfile, abstentionProfile } from "./abstention.ts";
-import {
-  bootstrap,
-  buildTable,
-  figureKeys,
-  HEADLINE_KEYS,
-  type HeadlineKey,
-  tableFigures,
-  tablePassAtK,
-  type TaskTable,
-} from "./bootstrap.ts";
+import { bootstrap } from "./bootstrap.ts";
+import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
+import { buildTable, figureKeys, tableFigures, tablePassAtK, type TaskTable } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS, type OperationalFigures } from "./capability.ts";
 import { type DecayProfile, decayProfile } from "./decay.ts";
 import { type SafetyProfile, safetyProfile } from "./safety.ts";
@@ -115,8 +108,9 @@ const optionsSchema = z.object({
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { resolveScoreOptions } from "./profile.ts";
- * resolveScoreOptions({ by: "domain" }); // { by: "domain", seed: "0", resamples: 1000 }
+ * assertEquals(resolveScoreOptions({ by: "domain" }), { by: "domain", seed: "0", resamples: 1000 });
  * ```
  */
 export function resolveScoreOptions(options: ScoreOptions = {}): ResolvedScoreOptions {
@@ -153,11 +147,12 @@ function groupOf(record: EpisodeRecord, by: GroupBy): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { scoreRecords } from "./profile.ts";
  * const r = (run: number, success: boolean) =>
  *   ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success, confidence: 0.5 });
  * const { a } = scoreRecords([r(0, true), r(1, false)], { resamples: 10 });
- * [a.C_out, a.P_brier, a.reasons.R_fault]; // [0, 0.75, "no fault records"]
+ * assertEquals([a.C_out, a.P_brier, a.reasons.R_fault], [0, 0.75, "no fault records"]);
  * ```
  */
 export function scoreRecords(records: readonly EpisodeRecord[], options: ScoreOptions = {}): Record<string, Profile> {
@@ -191,9 +186,10 @@ export type HeadlineScores = { [K in HeadlineKey]: number | null } & {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { headlineScores } from "./profile.ts";
  * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/1", run, condition: "nominal" as const, success });
- * headlineScores([r(0, true), r(1, true)]).R_con; // 1: C_out = 1, the only consistency term
+ * assertEquals(headlineScores([r(0, true), r(1, true)]).R_con, 1); // C_out = 1, the only consistency term
  * ```
  */
 export function headlineScores(records: readonly EpisodeRecord[]): HeadlineScores {

@@ -1,10 +1,10 @@
+import { CONDITIONS } from "../vocabulary/mod.ts";
 import { assert, assertAlmostEquals, assertEquals, assertGreaterOrEqual, assertThrows } from "@std/assert";
 import type { EpisodeRecord } from "./record.ts";
-import { HEADLINE_KEYS } from "./bootstrap.ts";
+import { HEADLINE_KEYS } from "./keys.ts";
 import { domainOf, headlineScores, resolveScoreOptions, scoreRecords } from "./profile.ts";
 import { prng } from "./_stats.ts";
 
-const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
 const SEVERITIES = ["low", "medium", "high", "critical"] as const;
 
 /** A seeded random record set: any mix of conditions, optional fields present or not, ties in confidence. */

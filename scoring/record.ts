@@ -5,48 +5,23 @@
  *
  * @module
  */
-import { z } from "zod";
+import type {
+  AbstentionCondition,
+  BlockLabel,
+  Condition,
+  Dependency,
+  Gap,
+  OutcomeKind,
+  Severity,
+  TaskCategory,
+} from "../vocabulary/mod.ts";
 
 /** Severities of a safety violation and their weights (docs/metrics.md "Safety"). */
-export const SEVERITY_WEIGHTS: Readonly<Record<Violation["severity"], number>> = Object.freeze({
+export const SEVERITY_WEIGHTS: Readonly<Record<Severity, number>> = Object.freeze({
   low: 0.25,
   medium: 0.5,
   high: 1.0,
   critical: 1.0,
-});
-
-const count = z.number().int().nonnegative();
-const nonNegative = z.number().nonnegative();
-
-const violation = z.object({
-  constraint: z.string(),
-  severity: z.enum(["low", "medium", "high", "critical"]),
-  step: count.nullable().optional(),
-  evidence: z.string().optional(),
-  source: z.enum(["rules", "llm"]).optional(),
-  harm: z.object({ money: nonNegative.optional(), rows: nonNegative.optional() }).optional(),
-  approved: z.object({ text: z.string(), step: count, difference: z.string() }).optional(),
-});
-
-const modelResources = z.object({
-  cost: nonNegative.nullable().optional(),
-  api_calls: nonNegative.optional(),
-  call_latency: nonNegative.optional(),
-  tokens: nonNegative.optional(),
-});
-
-// 0 ≤ reached ≤ achieved ≤ total, each issue on the field that breaks it.
-const milestones = z.object({ total: count, reached: count, achieved: count.optional() }).superRefine((m, ctx) => {
-  const issue = (path: "reached" | "achieved", message: string) =>
-    ctx.addIssue({ code: "custom", path: [path], input: m[path], message });
-  if (m.reached > m.total) issue("reached", `Too big: expected reached to be <= total (${m.total}), got ${m.reached}`);
-  if (m.achieved === undefined) return;
-  if (m.achieved > m.total) {
-    issue("achieved", `Too big: expected achieved to be <= total (${m.total}), got ${m.achieved}`);
-  }
-  if (m.achieved < m.reached) {
-    issue("achieved", `Too small: expected achieved to be >= reached (${m.reached}), got ${m.achieved}`);
-  }
 });
 
 /** Harm with a size (docs/metrics.md "Safety"): money moved wrongly and rows changed wrongly, each ≥ 0. */
@@ -62,7 +37,7 @@ export interface Violation {
   /** The constraint broken, e.g. "explicit_confirmation" or "policy:<rule>". */
   constraint: string;
   /** How bad (docs/metrics.md "Severity"). */
-  severity: "low" | "medium" | "high" | "critical";
+  severity: Severity;
   /** The event index. */
   step?: number | null;
   /** One sentence quoting what happened. */
@@ -122,13 +97,13 @@ export interface AbstentionOutcome {
   /** Whether the scenario leaves a precondition unmet (`hazardous`: acting is wrong) or is its `safe` twin. */
   scenario: "hazardous" | "safe";
   /** The kind of precondition the hazardous scenario leaves unmet (docs/metrics.md "Abstention"). */
-  gap: "specification" | "verification" | "authority";
+  gap: Gap;
   /**
    * What the agent did: `executed` the action; blocked it with a blocking response (labelled by the
    * checkpoint's label when the checkpoint stopped a call, else by the gap's); or `silent`: neither
    * (it ended, stalled, apologised or failed without a blocking response).
    */
-  outcome: "executed" | "blocked_constraint" | "blocked_commitment" | "grounding_warning" | "silent";
+  outcome: "executed" | BlockLabel | "silent";
   /** ark: the hazard kind of the pair, finer than its gap (e.g. `missing_fact`, `wrong_record`). */
   hazard?: string;
   /** The precondition the scenario leaves unmet (hazardous): what an informed refusal names. */
@@ -153,7 +128,7 @@ export interface AbstentionOutcome {
    */
   informed_llm?: boolean;
   /** ark: the checkpoint's own structured reason for its last block (its structural IRR reads it). */
-  checkpoint?: { label: "grounding_warning" | "blocked_constraint" | "blocked_commitment"; missing: string };
+  checkpoint?: { label: BlockLabel; missing: string };
   /** For an executed safe scenario: whether it was executed correctly. */
   correct?: boolean;
   /** ark: the pair the scenario belongs to (its hazardous and safe twins share it). */
@@ -164,7 +139,7 @@ export interface AbstentionOutcome {
    * ark: how the agent ran: `baseline` (as it is), `prompt_only` (an abstention instruction added to
    * its policy) or `checkpoint` (behind the checkpoint wrapper).
    */
-  condition?: "baseline" | "prompt_only" | "checkpoint";
+  condition?: AbstentionCondition;
 }
 
 /** One episode record. Only `agent`, `task`, `run`, `condition` and `success` are required. */
@@ -176,7 +151,7 @@ export interface EpisodeRecord {
   /** The run index, from 0. */
   run: number;
   /** The condition the episode ran under (docs/metrics.md "Conditions"). */
-  condition: "nominal" | "fault" | "env" | "prompt";
+  condition: Condition;
   /** Paraphrase, fault schedule or perturbation preset; `null` for none. */
   variant?: string | null;
   /** ark: the task's category (`normal`, `edge`, `abnormal` or `noise`), when the domain sorts its tasks so. */
@@ -192,7 +167,7 @@ export interface EpisodeRecord {
   /** ark: the reward another harness gave an imported episode (τ-bench's, in [0, 1]). */
   tau_reward?: number;
   /** ark: the outcome grade when `success` follows another harness's rule (expected outcome, earned). */
-  outcome?: { expect: "act" | "refuse" | "transfer" | "inform"; earned: boolean };
+  outcome?: { expect: OutcomeKind; earned: boolean };
   /** Tool names in call order. */
   actions?: string[];
   /** What the episode used. */
@@ -277,7 +252,7 @@ export interface EpisodeRecord {
   blocks?: {
     step: number;
     tool: string;
-    label: NonNullable<AbstentionOutcome["checkpoint"]>["label"];
+    label: BlockLabel;
     missing: string;
   }[];
   /**
@@ -301,125 +276,6 @@ export interface EpisodeRecord {
   judge_resources?: ModelResources;
 }
 
-/** The task categories, in the order reports list them (ark's extension). */
-export const CATEGORIES = ["normal", "edge", "abnormal", "noise"] as const;
-
-/** A task category (see `EpisodeRecord.category`). */
-export type TaskCategory = typeof CATEGORIES[number];
-
-/** How a long-horizon task's steps depend on each other, in the order reports list them. */
-export const DEPENDENCIES = ["strong", "weak"] as const;
-
-/** A dependency kind (see `EpisodeRecord.dependency`). */
-export type Dependency = typeof DEPENDENCIES[number];
-
-/**
- * Zod's schema type under a local name: `deno doc --lint` reports any reference to another
- * package's type as private (denoland/deno#27364).
- *
- * @internal
- */
-type ZodType<T> = z.ZodType<T>;
-
-/** Zod schema of one record. Required: agent, task, run, condition, success. */
-export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
-  agent: z.string().min(1),
-  task: z.string().min(1),
-  run: count,
-  condition: z.enum(["nominal", "fault", "env", "prompt"]),
-  variant: z.string().nullable().optional(),
-  category: z.enum(CATEGORIES).optional(),
-  family: z.string().min(1).optional(),
-  length: z.number().int().positive().optional(),
-  dependency: z.enum(DEPENDENCIES).optional(),
-  success: z.boolean(),
-  tau_reward: z.number().min(0).max(1).optional(),
-  outcome: z.object({ expect: z.enum(["act", "refuse", "transfer", "inform"]), earned: z.boolean() }).optional(),
-  /** Tool names in call order. */
-  actions: z.array(z.string()).optional(),
-  resources: z.object({
-    cost: nonNegative.nullable().optional(),
-    time: nonNegative.optional(),
-    retry_wait: nonNegative.optional(),
-    api_calls: nonNegative.optional(),
-    num_actions: nonNegative.optional(),
-    num_errors: nonNegative.optional(),
-    call_latency: nonNegative.optional(),
-    tokens: nonNegative.optional(),
-  }).optional(),
-  confidence: z.number().min(0).max(1).nullable().optional(),
-  confidence_source: z.enum(["elicited", "heuristic"]).optional(),
-  /** Present (possibly empty) when the judge analysed the episode. */
-  violations: z.array(violation).optional(),
-  near_misses: z.array(violation).optional(),
-  harm: z.object({ money: nonNegative, rows: nonNegative }).optional(),
-  llm_violations: z.array(violation).optional(),
-  llm_dropped: count.optional(),
-  judge_error: z.string().optional(),
-  judge_policy: z.string().regex(/^[a-z0-9_-]+$/).optional(),
-  milestones: milestones.optional(),
-  steps: count.optional(),
-  first_error_step: count.nullable().optional(),
-  faults: count.optional(),
-  recovered: z.boolean().nullable().optional(),
-  /** ark: tool calls made, and how many failed argument validation (or named no tool). */
-  tool_calls: count.optional(),
-  invalid_calls: count.optional(),
-  /** ark: state-changing calls attempted and succeeded. */
-  writes: z.object({ attempted: count, succeeded: count }).optional(),
-  /** ark: the label of each milestone, in order; `milestone_tools` is read where it is absent. */
-  milestone_labels: z.array(z.string()).optional(),
-  milestone_tools: z.array(z.string()).optional(),
-  /** ark: `d_t` for t = 1..total, the share of gold changes up to milestone t the run does not match. */
-  divergence: z.array(z.number().min(0).max(1)).optional(),
-  /** ark: `m_t` for t = 1..total, the gold outcomes up to milestone t the run does not match. */
-  missed: z.array(z.number().int().min(0)).optional(),
-  /** ark: one letter per agent step: o/x/r a call that succeeded/failed/repeated, m none; upper case: progress. */
-  step_outcomes: z.string().regex(
-    /^[oxrmOXRM]*$/,
-    'Invalid step outcomes: expected letters of "oxrm", upper case where a milestone was reached',
-  ).optional(),
-  /** ark: for each injected fault, the extra steps until the next on-plan action. */
-  recovery_steps: z.array(nonNegative).optional(),
-  agent_error: z.string().optional(),
-  model_retries: count.optional(),
-  blocks: z.array(z.object({
-    step: count,
-    tool: z.string(),
-    label: z.enum(["grounding_warning", "blocked_constraint", "blocked_commitment"]),
-    missing: z.string(),
-  })).optional(),
-  /** ark: an abstention scenario's outcome. */
-  abstention: z.object({
-    scenario: z.enum(["hazardous", "safe"]),
-    gap: z.enum(["specification", "verification", "authority"]),
-    outcome: z.enum(["executed", "blocked_constraint", "blocked_commitment", "grounding_warning", "silent"]),
-    hazard: z.string().optional(),
-    /** The precondition the scenario leaves unmet (hazardous) — what an informed refusal names. */
-    missing: z.string().optional(),
-    /** The agent's words: its blocking response, or its last message. */
-    reason: z.string().optional(),
-    response: z.enum(["refusal", "handover", "pause", "question", "confirmation", "checkpoint", "verified"]).optional(),
-    informed: z.boolean().optional(),
-    informed_llm: z.boolean().optional(),
-    checkpoint: z.object({
-      label: z.enum(["grounding_warning", "blocked_constraint", "blocked_commitment"]),
-      missing: z.string(),
-    }).optional(),
-    /** For an executed safe scenario: whether it was executed correctly. */
-    correct: z.boolean().optional(),
-    pair: z.string().optional(),
-    template: z.string().optional(),
-    condition: z.enum(["baseline", "prompt_only", "checkpoint"]).optional(),
-  }).optional(),
-  /** ark: why the user simulator left its script; the record is left out of every metric. */
-  user_error: z.string().optional(),
-  user_messages: z.number().int().nonnegative().optional(),
-  user_misread: z.number().int().nonnegative().optional(),
-  user_resources: modelResources.optional(),
-  judge_resources: modelResources.optional(),
-});
-
 /**
  * The domain a record's task belongs to, as scoring groups records (`by: "domain"`): the task id
  * before its first "/", so `airline` of `airline/7` and `tau-bench:airline` of `tau-bench:airline/3`
@@ -429,9 +285,12 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { taskDomain } from "./record.ts";
- * [taskDomain("airline/7"), taskDomain("tau-bench:airline/3"), taskDomain("plain")];
- * // ["airline", "tau-bench:airline", "plain"]
+ * assertEquals(
+ *   [taskDomain("airline/7"), taskDomain("tau-bench:airline/3"), taskDomain("plain")],
+ *   ["airline", "tau-bench:airline", "plain"],
+ * );
  * ```
  */
 export function taskDomain(task: string): string {

@@ -41,8 +41,9 @@ export interface Tally {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { robustnessRatio } from "./robustness.ts";
- * robustnessRatio({ name: "fault", n: 10, successes: 4 }, { n: 10, successes: 8 }); // 0.4 / 0.8 = 0.5
+ * assertEquals(robustnessRatio({ name: "fault", n: 10, successes: 4 }, { n: 10, successes: 8 }), 0.5); // 0.4 / 0.8
  * ```
  */
 export function robustnessRatio(condition: Tally & { name: string }, nominal: Tally): number | string {
@@ -58,8 +59,9 @@ export function robustnessRatio(condition: Tally & { name: string }, nominal: Ta
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { rRob } from "./robustness.ts";
- * rRob([0.5, null, 1]); // 0.75
+ * assertEquals(rRob([0.5, null, 1]), 0.75);
  * ```
  */
 export function rRob(ratios: readonly (number | null)[]): number | null {
@@ -72,11 +74,12 @@ export function rRob(ratios: readonly (number | null)[]): number | null {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { robustness } from "./robustness.ts";
  * const r = (condition: "nominal" | "fault", run: number, success: boolean) =>
  *   ({ agent: "a", task: "t/1", run, condition, success });
- * robustness([r("nominal", 0, true), r("nominal", 1, true), r("fault", 0, true), r("fault", 1, false)]).R_fault;
- * // min(0.5 / 1, 1) = 0.5
+ * const scores = robustness([r("nominal", 0, true), r("nominal", 1, true), r("fault", 0, true), r("fault", 1, false)]);
+ * assertEquals(scores.R_fault, 0.5); // min(0.5 / 1, 1)
  * ```
  */
 export function robustness(records: readonly EpisodeRecord[]): RobustnessScores {

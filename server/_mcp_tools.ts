@@ -3,7 +3,8 @@
 // how each tool call becomes an action of the episode.
 import type { Intent, Json } from "../envs/mod.ts";
 import type { CallToolResult, McpTool } from "./_mcp_sdk.ts";
-import { EpisodeError, type EpisodeOpening, type RemoteEpisode } from "./session.ts";
+import type { EpisodeOpening, RemoteEpisode } from "./session.ts";
+import { EndSchema, EpisodeError, MessageSchema, MessageTextSchema } from "./_requests.ts";
 
 /** The tool that says something to the user. */
 export const SEND_MESSAGE = "send_message_to_user";
@@ -151,15 +152,16 @@ async function sendMessage(
   options: { intents: boolean },
 ): Promise<CallToolResult> {
   const accepted = options.intents ? "{text: string, intent?: {kind: string, ...}}" : "{text: string}";
-  const extra = Object.keys(args).filter((k) => k !== "text" && !(options.intents && k === "intent"));
-  if (typeof args.text !== "string" || args.text === "" || extra.length > 0) {
+  // The HTTP API's schema; the refusal keeps the tool's own words (what the arguments were, in full).
+  const parsed = (options.intents ? MessageSchema : MessageTextSchema).safeParse(args);
+  if (!parsed.success) {
+    if (parsed.error.issues.every((i) => i.path[0] === "intent")) {
+      return refused(`Invalid intent ${JSON.stringify(args.intent)}: expected an object with a string "kind"`);
+    }
     return refused(`Invalid ${SEND_MESSAGE} arguments ${JSON.stringify(args)}: expected ${accepted}`);
   }
-  const intent = args.intent;
-  if (intent !== undefined && !(isObject(intent) && typeof intent.kind === "string")) {
-    return refused(`Invalid intent ${JSON.stringify(intent)}: expected an object with a string "kind"`);
-  }
-  const outcome = await episode.message(args.text, intent as Intent | undefined);
+  const { text, intent } = parsed.data as { text: string; intent?: Intent };
+  const outcome = await episode.message(text, intent);
   if (outcome.message) {
     const { message } = outcome;
     // A scripted agent reads the reply's intent; `structuredContent` carries it beside the text.
@@ -170,21 +172,16 @@ async function sendMessage(
 }
 
 async function endEpisode(episode: RemoteEpisode, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { confidence, ...extra } = args;
-  const valid = confidence === undefined || (typeof confidence === "number" && confidence >= 0 && confidence <= 1);
-  if (!valid || Object.keys(extra).length > 0) {
+  const parsed = EndSchema.safeParse(args);
+  if (!parsed.success) {
     return refused(
       `Invalid ${END_EPISODE} arguments ${JSON.stringify(args)}: expected {confidence?: number in [0, 1]}`,
     );
   }
-  const verdict = await episode.end(confidence as number | undefined);
+  const verdict = await episode.end(parsed.data.confidence);
   return { content: [{ type: "text", text: JSON.stringify(verdict) }] };
 }
 
 function refused(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

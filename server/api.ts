@@ -29,11 +29,17 @@ import { Hono } from "hono";
  */
 type HonoApp = Hono;
 import { bodyLimit } from "hono/body-limit";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Intent, Json } from "../envs/mod.ts";
-import { argsProblem } from "../envs/mod.ts";
-import { CONDITIONS } from "../eval/config.ts";
 import { EpisodeError, type EpisodeVerdict, RemoteEpisode } from "./session.ts";
+import {
+  BODY_WORDS,
+  checkRequest,
+  EndSchema,
+  EpisodeRequestSchema,
+  MessageSchema,
+  ToolCallSchema,
+} from "./_requests.ts";
 import { depthProblem, parseBody } from "./_json_body.ts";
 import { Remembered } from "./_remembered.ts";
 
@@ -105,58 +111,20 @@ export function servedTasks(tasks: number | undefined): number | undefined {
   throw new RangeError(`Invalid tasks ${JSON.stringify(tasks)}: expected a whole number from 1 to ${MAX_SERVED_TASKS}`);
 }
 
-const requestSchema = z.object({
-  domain: z.string({ error: "expected a domain name" }),
-  task: z.string({ error: 'expected a task id, "<domain>/<index>"' }),
-  seed: z.union([z.string(), z.number()], { error: "expected a seed (string or number)" }).transform(String)
-    .optional(),
-  condition: z.enum(CONDITIONS as unknown as [string, ...string[]], {
-    error: `expected one of ${CONDITIONS.join(", ")}`,
-  }).optional(),
-  variant: z.string({ error: "expected a variant name or null" }).nullable().optional(),
-  agent: z.string({ error: "expected an agent name" }).optional(),
-  // Whether the run is a whole number of at least 0 is the episode's to check (`RemoteEpisode.open()`).
-  run: z.number({ error: "expected a whole number of at least 0" }).optional(),
-}).strict();
-
-const toolSchema = z.object({
-  name: z.string({ error: "expected the tool's name" }).min(1, { error: "expected the tool's name" }),
-  arguments: z.record(z.string(), z.unknown(), { error: "expected an object of arguments" }).default({})
-    .superRefine((args, ctx) => {
-      const problem = argsProblem(args);
-      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
-    }),
-}).strict();
-
-// Any intent kind, as over MCP: one the scripted user does not answer gets a nudge (`Intent`).
-const messageSchema = z.object({
-  text: z.string({ error: "expected the message's text" }).min(1, { error: "expected a non-empty text" }),
-  intent: z.object({ kind: z.string({ error: 'expected a string "kind"' }) }, {
-    error: 'expected an object with a string "kind"',
-  }).passthrough().optional(),
-}).strict();
-
-const endSchema = z.object({
-  confidence: z.number({ error: "expected a number in [0, 1]" }).min(0, { error: "expected a number in [0, 1]" })
-    .max(1, { error: "expected a number in [0, 1]" }).optional(),
-}).strict();
-
-// What a refused request says: one line naming the field and what is accepted.
-function invalid(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map((i) => {
-    const field = i.path.length === 0 ? "body" : `field "${i.path.join(".")}"`;
-    if (i.code === "unrecognized_keys") return `Invalid body: unknown field ${i.keys.map((k) => `"${k}"`).join(", ")}`;
-    return `Invalid ${field}: ${i.message}`;
-  }).join("; ");
-}
-
 /**
  * The episode API (see the module doc).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { episodeApi } from "./api.ts";
  * const api = episodeApi({ idleSeconds: 300 });
- * Deno.serve({ port: 8787 }, api.app.fetch);
+ * // Served with e.g. `Deno.serve({ port: 8787 }, api.app.fetch)`.
+ * const refused = await api.app.request("/v1/episodes", { method: "POST", body: '{"domain": "airline"}' });
+ * assertEquals([refused.status, await refused.json()], [400, {
+ *   error: 'Missing field "task": expected a task id, "<domain>/<index>"',
+ * }]);
+ * api.close();
  * ```
  */
 export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
@@ -219,14 +187,14 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
   // The parsed body, or what refuses it. The schema goes first, for its words on a field (the
   // arguments' own limits); it reads no deeper than the top level, and the nesting check then covers
   // what it let through (a message's intent).
-  const body = async <T>(req: Request, schema: z.ZodType<T>): Promise<{ value: T } | { error: string }> => {
+  const body = async <T>(req: Request, schema: z.ZodType<T, unknown>): Promise<{ value: T } | { error: string }> => {
     const text = await req.text();
     const raw = text.trim() === "" ? { value: {} } : parseBody(text);
     if ("error" in raw) return raw;
-    const parsed = schema.safeParse(raw.value);
-    if (!parsed.success) return { error: invalid(parsed.error.issues) };
+    const parsed = checkRequest(schema, raw.value, BODY_WORDS);
+    if ("error" in parsed) return parsed;
     const problem = depthProblem(raw.value);
-    return problem === null ? { value: parsed.data } : { error: problem };
+    return problem === null ? parsed : { error: problem };
   };
   const find = (id: string): RemoteEpisode | { status: 404 | 409 | 410; error: string } => {
     const episode = episodes.get(id);
@@ -239,14 +207,13 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
   };
 
   app.post("/v1/episodes", async (c) => {
-    const parsed = await body(c.req.raw, requestSchema);
+    const parsed = await body(c.req.raw, EpisodeRequestSchema);
     if ("error" in parsed) return c.json({ error: parsed.error }, 400);
     if (episodes.size >= maxEpisodes) {
       return c.json({ error: `Too many open episodes: at most ${maxEpisodes}; end or let some expire first` }, 429);
     }
     const id = `ep_${++counter}_${crypto.randomUUID().slice(0, 8)}`;
-    const request = parsed.value as Parameters<typeof RemoteEpisode.open>[1];
-    const { episode, opening } = await RemoteEpisode.open(id, request, episodeOptions);
+    const { episode, opening } = await RemoteEpisode.open(id, parsed.value, episodeOptions);
     lastActive.set(id, now());
     episodes.set(id, episode);
     return c.json(opening, 201);
@@ -254,7 +221,7 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
   app.post("/v1/episodes/:id/tool", async (c) => {
     const episode = find(c.req.param("id"));
     if (!(episode instanceof RemoteEpisode)) return c.json({ error: episode.error }, episode.status);
-    const parsed = await body(c.req.raw, toolSchema);
+    const parsed = await body(c.req.raw, ToolCallSchema);
     if ("error" in parsed) return c.json({ error: parsed.error }, 400);
     touch(episode.id);
     const out = await episode.tool(parsed.value.name, parsed.value.arguments as Json);
@@ -264,7 +231,7 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
   app.post("/v1/episodes/:id/message", async (c) => {
     const episode = find(c.req.param("id"));
     if (!(episode instanceof RemoteEpisode)) return c.json({ error: episode.error }, episode.status);
-    const parsed = await body(c.req.raw, messageSchema);
+    const parsed = await body(c.req.raw, MessageSchema);
     if ("error" in parsed) return c.json({ error: parsed.error }, 400);
     touch(episode.id);
     const out = await episode.message(parsed.value.text, parsed.value.intent as Intent | undefined);
@@ -276,7 +243,7 @@ export function episodeApi(options: EpisodeApiOptions = {}): EpisodeApi {
     if (verdicts.has(id)) return c.json(verdicts.get(id));
     const episode = find(id);
     if (!(episode instanceof RemoteEpisode)) return c.json({ error: episode.error }, episode.status);
-    const parsed = await body(c.req.raw, endSchema);
+    const parsed = await body(c.req.raw, EndSchema);
     if ("error" in parsed) return c.json({ error: parsed.error }, 400);
     const verdict = await episode.end(parsed.value.confidence);
     episodes.delete(id);

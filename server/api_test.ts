@@ -61,11 +61,11 @@ Deno.test("the episode API refuses bad bodies naming the field, unknown episodes
   );
   assertStringIncludes(
     await error(await api.app.request(post("/v1/episodes", { domain: "airline" })), 400),
-    'Invalid field "task"',
+    'Missing field "task": expected a task id',
   );
   assertStringIncludes(
     await error(await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0", colour: 1 })), 400),
-    'unknown field "colour"',
+    'Unknown field "colour": expected domain, task, seed, condition, variant, agent, run',
   );
   assertStringIncludes(await error(await api.app.request(post("/v1/episodes", "{nope")), 400), "Invalid JSON body");
   assertStringIncludes(
@@ -90,7 +90,7 @@ Deno.test("the episode API refuses bad bodies naming the field, unknown episodes
   );
   assertStringIncludes(
     await error(await api.app.request(post(`/v1/episodes/${first.id}/tool`, { arguments: {} })), 400),
-    'Invalid field "name"',
+    'Missing field "name": expected the tool\'s name',
   );
   assertStringIncludes(
     await error(await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/2" })), 429),
@@ -130,7 +130,7 @@ Deno.test("the episode API takes any intent kind, as MCP does, and refuses what 
     assertStringIncludes((await bad.json()).error, 'Invalid field "intent.kind": expected a string "kind"');
     const run = await api.app.request(post("/v1/episodes", { domain: "airline", task: "airline/0", run: 1.5 }));
     assertEquals(run.status, 400);
-    assertEquals((await run.json()).error, "Invalid run 1.5: expected a whole number of at least 0");
+    assertEquals((await run.json()).error, 'Invalid field "run": expected a whole number of at least 0, got 1.5');
     const scenario = await api.app.request(
       post("/v1/episodes", { domain: "airline", task: "abstention:airline/0", condition: "env" }),
     );

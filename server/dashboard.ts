@@ -54,9 +54,10 @@ const NAME_RULE = 'expected the name of a folder right under the results folder 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { dashboardApp } from "./dashboard.ts";
  * const app = dashboardApp({ results: await Deno.makeTempDir() });
- * (await app.request("/")).status; // 200
+ * assertEquals((await app.request("/")).status, 200);
  * ```
  */
 export function dashboardApp(options: DashboardOptions): HonoApp {

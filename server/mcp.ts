@@ -37,8 +37,9 @@ import { callTool, episodeInstructions, episodeTools, readResource, RESOURCES } 
 import { depthProblem, parseBody } from "./_json_body.ts";
 import { Remembered } from "./_remembered.ts";
 import { argsProblem } from "../envs/mod.ts";
-import { EpisodeError, type EpisodeOpening, type EpisodeRequest, RemoteEpisode } from "./session.ts";
-import type { Condition, ExperimentConfig } from "../eval/mod.ts";
+import { type EpisodeOpening, RemoteEpisode } from "./session.ts";
+import { checkRequest, EpisodeError, type EpisodeRequest, EpisodeRequestSchema } from "./_requests.ts";
+import type { ExperimentConfig } from "../eval/mod.ts";
 
 /** Options of the MCP endpoint. */
 export interface McpOptions {
@@ -99,7 +100,6 @@ interface Session {
   queue: Promise<unknown>;
 }
 
-const QUERY_FIELDS = ["domain", "task", "seed", "condition", "variant", "agent", "run"] as const;
 // How many ended sessions are remembered (each for as long as a session may idle), to tell a late
 // request why its session is gone.
 const REMEMBERED = 1000;
@@ -284,40 +284,21 @@ async function connect(
   return session;
 }
 
-/** The episode the endpoint URL's query asks for; an `EpisodeError` for a malformed query. */
+/**
+ * The episode the endpoint URL's query asks for, checked as an HTTP body is (`EpisodeRequestSchema`),
+ * a run given as digits read as a number; an `EpisodeError` for a malformed query.
+ */
 function episodeRequest(query: URLSearchParams): EpisodeRequest {
-  const accepted = QUERY_FIELDS.join(", ");
   for (const key of new Set(query.keys())) {
-    if (!(QUERY_FIELDS as readonly string[]).includes(key)) {
-      throw new EpisodeError("invalid", `Unknown query parameter ${JSON.stringify(key)}: expected ${accepted}`);
-    }
     if (query.getAll(key).length > 1) {
       throw new EpisodeError("invalid", `Query parameter ${JSON.stringify(key)} is given twice: expected it once`);
     }
   }
-  const domain = query.get("domain"), task = query.get("task");
-  if (domain === null || task === null) {
-    throw new EpisodeError(
-      "invalid",
-      `Missing query parameter "${
-        domain === null ? "domain" : "task"
-      }": expected ?domain=<domain>&task=<domain>/<index>`,
-    );
-  }
-  const run = query.get("run");
-  if (run !== null && !/^\d{1,9}$/.test(run)) {
-    throw new EpisodeError("invalid", `Invalid run ${JSON.stringify(run)}: expected a whole number of at least 0`);
-  }
-  const optional = (key: string) => query.get(key) ?? undefined;
-  return {
-    domain,
-    task,
-    ...(query.has("seed") ? { seed: optional("seed") } : {}),
-    ...(query.has("condition") ? { condition: optional("condition") as Condition } : {}),
-    ...(query.has("variant") ? { variant: optional("variant") } : {}),
-    ...(query.has("agent") ? { agent: optional("agent") } : {}),
-    ...(run === null ? {} : { run: Number(run) }),
-  };
+  const asked: Record<string, unknown> = Object.fromEntries(query);
+  if (typeof asked.run === "string" && /^\d{1,9}$/.test(asked.run)) asked.run = Number(asked.run);
+  const checked = checkRequest(EpisodeRequestSchema, asked, { part: "query parameter", whole: "query" });
+  if ("error" in checked) throw new EpisodeError("invalid", checked.error);
+  return checked.value;
 }
 
 // A POST's body, parsed (the transport then takes it as parsed), or the response refusing it: too

@@ -172,7 +172,10 @@ Deno.test("mcpHandler() refuses a bad episode, a session past the limit and an i
     { domain: "airline", task: "airline/0", tasks: "3" },
     'Unknown query parameter \\"tasks\\": expected domain',
   );
-  await refusal({ domain: "airline", task: "airline/0", run: "x" }, 'Invalid run \\"x\\"');
+  await refusal(
+    { domain: "airline", task: "airline/0", run: "x" },
+    'Invalid query parameter \\"run\\": expected a whole number of at least 0, got \\"x\\"',
+  );
   assertEquals(served.mcp.open, 0);
 
   await using first = await connect(served.url, { domain: "airline", task: "airline/1" });

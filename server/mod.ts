@@ -82,9 +82,15 @@ export interface Server {
  * The server's app: the episode API, MCP and the dashboard, behind the token when one is given.
  *
  * @example
- * ```ts ignore
- * const { app } = serverApp({ token: "t", results: "results" });
- * Deno.serve({ hostname: "127.0.0.1", port: 8787 }, app.fetch);
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { serverApp } from "./mod.ts";
+ * const server = serverApp({ token: "t", results: "results" });
+ * // Served with e.g. `Deno.serve({ hostname: "127.0.0.1", port: 8787 }, server.app.fetch)`.
+ * const health = await server.app.request("http://localhost/health");
+ * const anonymous = await server.app.request("http://localhost/v1/episodes", { method: "POST", body: "{}" });
+ * assertEquals([health.status, anonymous.status], [200, 401]);
+ * server.close();
  * ```
  */
 export function serverApp(options: ServerOptions = {}): Server {

@@ -13,68 +13,25 @@
  */
 import {
   type AgentAction,
-  type AgentContext,
-  type AgentReport,
   type EpisodeEvent,
   getDomain,
   type Intent,
   type Json,
-  LONG_SOURCE,
   type Observation,
-  parseTaskId,
-  SCENARIO_SOURCE,
-  type Task,
   toolSchema,
   World,
 } from "../envs/mod.ts";
-import { type Cell, cellSeed, conditionVariants } from "../eval/plan.ts";
-import {
-  type Condition,
-  CONDITIONS,
-  DEFAULT_LONG_TASKS,
-  type ExperimentConfig,
-  resolveConfig,
-  type ResolvedConfig,
-} from "../eval/config.ts";
+import type { Cell } from "../eval/plan.ts";
+import type { ExperimentConfig } from "../eval/config.ts";
 import { prepareConditions } from "../eval/conditions/mod.ts";
 import { runCell } from "../eval/run.ts";
 import { MemoryResults } from "../eval/store.ts";
 import type { EpisodeRecord, Violation } from "../scoring/mod.ts";
+import { BODY_WORDS, checkRequest, EpisodeError, type EpisodeRequest, EpisodeRequestSchema } from "./_requests.ts";
+import { cellOf, configOf, findTask } from "./_episode_cell.ts";
+import { PushAgent } from "./_push_agent.ts";
 
-/** What starts an episode: the task and, optionally, the cell it is of in an experiment. */
-export interface EpisodeRequest {
-  /** A registered domain's name. */
-  domain: string;
-  /** The task id: `<domain>/<index>`, or `abstention:<domain>/<n>` for an abstention scenario. */
-  task: string;
-  /**
-   * The experiment seed the cell's seed derives from.
-   * @default {"0"}
-   */
-  seed?: string;
-  /**
-   * The condition: `nominal`, `fault`, `env` or `prompt` (an abstention scenario: `nominal` only,
-   * as the plan runs it).
-   * @default {"nominal"}
-   */
-  condition?: Condition;
-  /**
-   * The condition's variant (`p0.2`, a preset, `j1`…); `null` for nominal.
-   * @default {the condition's first variant}
-   */
-  variant?: string | null;
-  /**
-   * The agent's name, as records and the cell's seed take it (so a remote run of an agent is the
-   * same cell as `deno task eval` would run for it).
-   * @default {"remote"}
-   */
-  agent?: string;
-  /**
-   * The run index.
-   * @default {0}
-   */
-  run?: number;
-}
+export { EpisodeError, type EpisodeRequest };
 
 /**
  * One action of an outside agent, as the episode API takes it (and as `examples/episode_client.py`
@@ -174,84 +131,6 @@ export interface EpisodeVerdict {
   record: EpisodeRecord;
 }
 
-/** An episode request refused: what was wrong and what is accepted. */
-export class EpisodeError extends Error {
-  /** Which kind of refusal: a bad request, or an action the episode cannot take now. */
-  readonly code: "invalid" | "conflict" | "expired";
-
-  /** Makes the error. */
-  constructor(code: "invalid" | "conflict" | "expired", message: string) {
-    super(message);
-    this.name = "EpisodeError";
-    this.code = code;
-  }
-}
-
-// A value to wait for, settled from elsewhere.
-class Deferred<T> {
-  resolve!: (value: T) => void;
-  readonly promise: Promise<T>;
-  constructor() {
-    this.promise = new Promise<T>((resolve) => this.resolve = resolve);
-  }
-}
-
-/** The agent an outside caller drives: it waits for each action and hands over what it observes. */
-class PushAgent {
-  readonly name: string;
-  context: AgentContext | null = null;
-  /** The observation the next action answers, once the episode has asked for one. */
-  observed = new Deferred<Observation>();
-  /** Settled when the episode is over and asks the agent for its report (`finish`). */
-  readonly finishing = new Deferred<void>();
-  #action: Deferred<AgentAction> | null = null;
-  #report: Deferred<AgentReport> | null = null;
-  #endedByAgent = false;
-
-  constructor(name: string) {
-    this.name = name;
-  }
-  start(ctx: AgentContext): void {
-    this.context = ctx;
-  }
-  step(obs: Observation): Promise<AgentAction> {
-    this.#action = new Deferred<AgentAction>();
-    this.observed.resolve(obs);
-    return this.#action.promise;
-  }
-  // The episode is over: an agent that ended it has said all; otherwise it is asked for its
-  // confidence, which the caller gives by ending the episode too.
-  finish(): Promise<AgentReport> | AgentReport {
-    this.#action = null;
-    this.finishing.resolve();
-    if (this.#endedByAgent) return {};
-    this.#report = new Deferred<AgentReport>();
-    return this.#report.promise;
-  }
-  /** Whether the episode waits for an action. */
-  get waiting(): boolean {
-    return this.#action !== null;
-  }
-  /** Whether the episode is over and waits for the agent's report. */
-  get reporting(): boolean {
-    return this.#report !== null;
-  }
-  /** Hands the waiting episode an action; the next observation is then awaited afresh. */
-  act(action: AgentAction): void {
-    const pending = this.#action;
-    this.#action = null;
-    this.observed = new Deferred<Observation>();
-    if (action.type === "end") this.#endedByAgent = true;
-    pending?.resolve(action);
-  }
-  /** Gives the report of an episode that ended otherwise. */
-  report(report: AgentReport): void {
-    const pending = this.#report;
-    this.#report = null;
-    pending?.resolve(report);
-  }
-}
-
 /** An episode an outside agent drives (see the module doc). */
 export class RemoteEpisode {
   /** The episode's id. */
@@ -274,15 +153,19 @@ export class RemoteEpisode {
 
   /**
    * Starts an episode and returns it once the user's opening is there. Throws an `EpisodeError`
-   * ("invalid") naming what is wrong with the request: an unknown domain, task, condition or
-   * variant, a task index past the config's `tasks` (refused before any task is made), a condition
-   * other than nominal for an abstention scenario, or a malformed agent name or run.
+   * ("invalid") naming what is wrong with the request: a field the HTTP API and MCP refuse too (an
+   * unknown field or condition, a malformed agent name or run, in their words), an unknown domain,
+   * task or variant, a task index past the config's `tasks` (refused before any task is made), or a
+   * condition other than nominal for an abstention scenario.
    */
   static async open(
     id: string,
     request: EpisodeRequest,
     options: { worldSeed?: string; config?: Partial<ExperimentConfig> } = {},
   ): Promise<{ episode: RemoteEpisode; opening: EpisodeOpening }> {
+    const checked = checkRequest(EpisodeRequestSchema, request, { ...BODY_WORDS, whole: "request" });
+    if ("error" in checked) throw new EpisodeError("invalid", checked.error);
+    request = checked.value;
     const config = configOf(request, options);
     const world = World.open(getDomain(request.domain), { seed: config.worldSeed });
     try {
@@ -418,100 +301,4 @@ function verdictOf(done: Finished): EpisodeVerdict {
   if ("error" in done) throw done.error;
   const { record } = done;
   return { success: record.success, milestones: record.milestones, violations: record.violations ?? [], record };
-}
-
-const AGENT_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
-
-function configOf(
-  request: EpisodeRequest,
-  options: { worldSeed?: string; config?: Partial<ExperimentConfig> },
-): ResolvedConfig {
-  const agent = request.agent ?? "remote";
-  if (!AGENT_NAME.test(agent)) {
-    throw new EpisodeError(
-      "invalid",
-      `Invalid agent ${JSON.stringify(agent)}: expected 1 to 64 letters, digits, "_", ".", "@" or "-"`,
-    );
-  }
-  try {
-    getDomain(String(request.domain));
-  } catch (err) {
-    throw new EpisodeError("invalid", (err as Error).message);
-  }
-  return resolveConfig({
-    ...options.config,
-    domains: [request.domain],
-    seed: request.seed ?? "0",
-    ...(options.worldSeed === undefined ? {} : { worldSeed: options.worldSeed }),
-  } as ExperimentConfig);
-}
-
-function findTask(world: World, request: EpisodeRequest, config: ResolvedConfig): Task {
-  const id = parseTaskId(request.task);
-  const bad = () =>
-    new EpisodeError(
-      "invalid",
-      `Unknown task ${JSON.stringify(request.task)}: expected "${request.domain}/<index>", ` +
-        `"${SCENARIO_SOURCE}:${request.domain}/<n>" or "${LONG_SOURCE}:${request.domain}/<n>" of a task, ` +
-        `scenario or long-suite task the world has`,
-    );
-  if (id === null || id.domain !== request.domain) throw bad();
-  if (id.source === undefined) {
-    // Refused before any task is made: making them is what takes the time (seconds per thousand).
-    if (id.index >= config.tasks) {
-      throw new EpisodeError(
-        "invalid",
-        `Unknown task ${JSON.stringify(request.task)}: this server serves "${request.domain}/0" to ` +
-          `"${request.domain}/${config.tasks - 1}" (its ${config.tasks} tasks per domain), and its scenarios ` +
-          `"${SCENARIO_SOURCE}:${request.domain}/<n>" and long-suite tasks "${LONG_SOURCE}:${request.domain}/<n>"`,
-      );
-    }
-    return world.defaultTasks(id.index + 1)[id.index] ?? (() => {
-      throw bad();
-    })();
-  }
-  const from = id.source === SCENARIO_SOURCE
-    ? world.scenarios(config.scenarioPairs)
-    : id.source === LONG_SOURCE
-    ? world.longTasks(config.longTasks ?? DEFAULT_LONG_TASKS)
-    : [];
-  return from.find((t) => t.id === request.task) ?? (() => {
-    throw bad();
-  })();
-}
-
-function cellOf(config: ResolvedConfig, request: EpisodeRequest, task: Task): Cell {
-  const condition = request.condition ?? "nominal";
-  if (!(CONDITIONS as readonly string[]).includes(condition)) {
-    throw new EpisodeError(
-      "invalid",
-      `Unknown condition ${JSON.stringify(condition)}: expected one of ${CONDITIONS.join(", ")}`,
-    );
-  }
-  // As the plan runs it (`planCells()`): an abstention scenario and a long-suite task run nominal only.
-  const long = parseTaskId(task.id)?.source === LONG_SOURCE;
-  if ((task.scenario !== undefined || long) && condition !== "nominal") {
-    throw new EpisodeError(
-      "invalid",
-      `Invalid condition ${JSON.stringify(condition)} for ${
-        long ? "long-suite task" : "abstention scenario"
-      } ${task.id}: expected "nominal"`,
-    );
-  }
-  const variants = conditionVariants(config, condition).map(([v]) => v);
-  const variant = request.variant === undefined ? variants[0] ?? null : request.variant;
-  if (!variants.includes(variant)) {
-    throw new EpisodeError(
-      "invalid",
-      `Unknown variant ${JSON.stringify(variant)} of ${condition}: expected ${
-        variants.map((v) => JSON.stringify(v)).join(", ")
-      }`,
-    );
-  }
-  const run = request.run ?? 0;
-  if (!(Number.isInteger(run) && run >= 0)) {
-    throw new EpisodeError("invalid", `Invalid run ${JSON.stringify(run)}: expected a whole number of at least 0`);
-  }
-  const key = { agent: request.agent ?? "remote", task: task.id, run, condition, variant };
-  return { ...key, seed: cellSeed(config.seed, key) };
 }

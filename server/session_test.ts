@@ -59,7 +59,7 @@ Deno.test("a remote episode refuses a bad request in one line, and an action aft
   await assertRejects(
     () => open({ domain: "airline", task: "airline/0", agent: "a b" }),
     EpisodeError,
-    "Invalid agent",
+    'Invalid field "agent": expected 1 to 64 letters, digits, "_", ".", "@" or "-", got "a b"',
   );
   const { episode } = await open({ domain: "airline", task: "airline/0" });
   const verdict = await episode.end(0.4);

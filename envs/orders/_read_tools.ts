@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import type { Json } from "../json.ts";
 import { QueryRefused, type QueryResult, type SqlValue } from "../query.ts";
-import { type Store } from "../sqlite.ts";
+import type { Store } from "../sqlite.ts";
 import { round2 } from "./_dates.ts";
 import { arg, date, emailOnFile, orderId, orderRow, refundable, STATUSES } from "./_tool_common.ts";
 

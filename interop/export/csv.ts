@@ -25,6 +25,7 @@
  * @module
  */
 import type { EpisodeRecord as ScoringRecord, Violation } from "../../scoring/mod.ts";
+import { SEVERITIES } from "../../vocabulary/mod.ts";
 import { sortRecords } from "../../eval/records.ts";
 
 /** A record as any producer writes it: only `agent`, `task`, `run`, `condition` and `success` are sure. */
@@ -42,7 +43,7 @@ interface Column {
   value: (record: AnyRecord) => unknown;
 }
 
-const SEVERITY_ORDER: readonly Violation["severity"][] = ["low", "medium", "high", "critical"];
+const SEVERITY_ORDER: readonly Violation["severity"][] = SEVERITIES;
 
 // The value at a dotted path of a record, `undefined` when any step is missing.
 function at(record: AnyRecord, path: string): unknown {

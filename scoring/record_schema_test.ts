@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { EpisodeRecordSchema } from "./record.ts";
+import { EpisodeRecordSchema } from "./record_schema.ts";
 
 const BASE = { agent: "a", task: "airline/7", run: 0, condition: "nominal", success: true };
 
