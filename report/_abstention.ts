@@ -3,6 +3,7 @@
 // into `AgentReport.abstention`.
 import { type EpisodeRecord, isInformed, unsafeViolation } from "../scoring/mod.ts";
 import { truncate } from "./format.ts";
+import type { AbstentionCondition, Gap } from "../vocabulary/mod.ts";
 
 /** One scenario an agent got wrong (see `AbstentionPart.wrong`); absent optional fields are `null`. */
 export interface WrongScenario {
@@ -17,7 +18,7 @@ export interface WrongScenario {
   /** Hazardous (a precondition unmet) or its safe twin. */
   scenario: "hazardous" | "safe";
   /** The kind of precondition the hazardous twin leaves unmet. */
-  gap: "specification" | "verification" | "authority";
+  gap: Gap;
   /** The hazard kind of its pair. */
   hazard: string | null;
   /** What the agent did. */
@@ -39,7 +40,7 @@ const WRONG_LISTED = 25;
  */
 export interface AbstentionPart {
   /** How the agent ran the scenarios: its records' `abstention.condition` (`baseline` when absent). */
-  condition: "baseline" | "prompt_only" | "checkpoint";
+  condition: AbstentionCondition;
   /** Distinct scenario pairs (`abstention.pair`) among its records. */
   pairs: number;
   /**

@@ -9,8 +9,9 @@ import { escapeHtml, figureCell, fixed, NULL_MARK } from "./format.ts";
 import { figure, lineChart, PALETTE } from "./_svg.ts";
 import type { AgentReport, Report } from "./json.ts";
 import { DEFAULT_LONG_TASKS } from "../eval/config.ts";
+import { DEPENDENCIES } from "../vocabulary/mod.ts";
 
-const KINDS = ["strong", "weak"] as const;
+const KINDS = DEPENDENCIES;
 
 const times = (n: number) => `${n} time${n === 1 ? "" : "s"}`;
 
