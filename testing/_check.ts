@@ -29,10 +29,10 @@ const show = (v: unknown) => v === undefined ? "nothing" : JSON.stringify(v) ?? 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
- * Where two JSON-like values first differ, as `<path>: <a> vs <b>` (the path from `root`, object keys
+ * Where two JSON-like values first differ, as `<path>: <a> vs <b>` (the path from `root`, `$` by default, object keys
  * in sorted order, list items in order), or `null` when they are equal.
  */
-export function firstDifference(a: unknown, b: unknown, root = "the value"): string | null {
+export function firstDifference(a: unknown, b: unknown, root = "$"): string | null {
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       const d = firstDifference(a[i], b[i], `${root}[${i}]`);
