@@ -3,7 +3,7 @@
 // maps ark's own dependencies but not "@std/assert" (a library cannot count on it), a domain written
 // against "@ark/ark/envs" alone (the toy bank), and one test file calling `conformance()` from
 // "@ark/ark/testing". `deno test` passes there, and fails on a copy whose look-up is not deterministic,
-// saying which tool and where the two runs differ.
+// saying which tool and where the two runs differ, and on one whose refusal task names no reason.
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 
 const ROOT = new URL("../", import.meta.url);
@@ -55,13 +55,19 @@ async function denoTest(dir: string, file: string, flags: string[] = []): Promis
   return { code: out.code, output: text.decode(out.stdout) + text.decode(out.stderr) };
 }
 
-Deno.test("conformance() from ./testing checks a domain in another repository, and names a non-deterministic tool", async () => {
+Deno.test("conformance() from ./testing checks a domain in another repository, and names a non-deterministic tool and a refusal without its reason", async () => {
   const dir = await scratchRepository({
     bank: (source) => source,
     // A look-up that answers differently each time it is called.
     broken: (source) => {
       const edited = source.replace("return row.balance;", "return row.balance + Math.random();");
       assert(edited !== source, "the toy bank's get_balance returns row.balance");
+      return edited;
+    },
+    // The overdraw refusal with its reason taken away: any refusal would pass it.
+    unnamed: (source) => {
+      const edited = source.replace('outputs: ["balance"],', "outputs: [],");
+      assert(edited !== source, "the toy bank's overdraw names the balance");
       return edited;
     },
   });
@@ -80,6 +86,11 @@ Deno.test("conformance() from ./testing checks a domain in another repository, a
     );
     assertStringIncludes(broken.output, "toy: every default task's gold runs the same twice, each write succeeding");
     assert(/FAILED \| 1\d passed \(7 steps\) \| 1 failed/.test(broken.output), broken.output);
+
+    const unnamed = await denoTest(dir, "unnamed_test.ts", ["--no-check"]);
+    assertEquals(unnamed.code, 1, unnamed.output);
+    assertStringIncludes(unnamed.output, "toy/1: a refusal task that names no reason: its outputs are empty");
+    assert(/FAILED \| 1\d passed \(7 steps\) \| 1 failed/.test(unnamed.output), unnamed.output);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
