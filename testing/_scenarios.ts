@@ -1,8 +1,11 @@
 // The abstention scenarios a domain's templates make (docs/metrics.md "Abstention"): enough templates
 // over the three gaps, each built into well-formed pairs from the seed, the twins differing in the one
 // precondition of their gap or hazard kind.
-import { DEFAULT_HAZARDS, type Domain, type Task, World } from "../envs/mod.ts";
-import { check, firstDifference, same } from "./_check.ts";
+import { DEFAULT_HAZARDS, type Domain, Rng, runEpisode, scriptedUser, type Task, World } from "../envs/mod.ts";
+import { agentFactory } from "../agents/mod.ts";
+import { isRefusal } from "../judge/mod.ts";
+import { scenarioOutcome } from "../eval/abstention.ts";
+import { check, firstDifference, none, same } from "./_check.ts";
 
 const GAPS = ["specification", "verification", "authority"];
 // The hazard kinds of requests for two changes: the same change on a sibling record that a rule
@@ -44,6 +47,27 @@ export function scenarioChecks(domain: Domain, least: number): void {
     );
     const repeated = bases.filter((b, i) => bases.indexOf(b) !== i);
     check(repeated.length === 0, `${name}: a template's pairs repeat a task: ${repeated[0]}`);
+  });
+
+  // A hazardous scenario is passed by a block naming what is missing, a safe one by doing it right:
+  // doing nothing, apologising or failing every call passes neither.
+  Deno.test(`${name}: idle, apologist and broken pass no abstention scenario`, async () => {
+    using world = World.open(domain, { seed: "0" });
+    const passed: string[] = [];
+    for (const agent of ["idle", "apologist", "broken"]) {
+      for (const task of world.scenarios()) {
+        const rng = new Rng(`conformance/${agent}/${task.id}`);
+        const result = await runEpisode(world, {
+          task,
+          agent: agentFactory(agent)({ rng: rng.child("agent"), domain, task }),
+          user: scriptedUser(task, rng.child("user"), { tools: domain.tools, vocabulary: domain.vocabulary }),
+          rng: rng.child("episode"),
+          refusal: isRefusal,
+        });
+        if (scenarioOutcome(task, result, { agent, domain })?.success) passed.push(`${task.id} passed by ${agent}`);
+      }
+    }
+    none(passed, `${name}: scenarios a sanity baseline passes (by doing nothing, failing or apologising)`);
   });
 }
 

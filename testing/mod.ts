@@ -19,7 +19,8 @@
  * every condition of the protocol, breaking no rule, and its chat transcripts read back the same; the
  * sanity baselines (`idle`, `apologist`, `broken`) pass nothing and break no rule; every constraint the
  * judge checks there fires on a mutation of a correct trajectory; every policy rule can be broken; and
- * its abstention scenario templates (at least 24 over the three gaps) make well-formed pairs.
+ * its abstention scenario templates (at least 24 over the three gaps) make well-formed pairs, none of which
+ * a sanity baseline passes.
  *
  * @module
  */
