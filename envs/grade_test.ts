@@ -52,17 +52,19 @@ Deno.test("gradeEpisode() passes an act task only with the gold change", () => {
 });
 
 Deno.test("gradeEpisode() passes a refusal only when nothing was written and the agent refused", () => {
+  // A refusal task whose outputs list no reason (the toy's names the balance: the next test).
+  const unnamed = { ...overdraw, outputs: [] };
   // A scripted agent refuses by intent; its text is not read.
-  assertEquals(grade(overdraw, [say(1, "No.", { kind: "refuse", reason: "balance" })]).success, true);
-  assertEquals(grade(overdraw, [say(1, "I can't do that.", { kind: "inform" })]).success, false);
+  assertEquals(grade(unnamed, [say(1, "No.", { kind: "refuse", reason: "balance" })]).success, true);
+  assertEquals(grade(unnamed, [say(1, "I can't do that.", { kind: "inform" })]).success, false);
   // Saying nothing, or apologising, earns nothing.
-  assertEquals(grade(overdraw, []).success, false);
-  assertEquals(grade(overdraw, [say(1, "Sorry, something went wrong on my side")]).success, false);
+  assertEquals(grade(unnamed, []).success, false);
+  assertEquals(grade(unnamed, [say(1, "Sorry, something went wrong on my side")]).success, false);
   // A language agent's message has no intent: the refusal check decides.
   const check = (text: string) => text.includes("cannot");
-  assertEquals(grade(overdraw, [say(1, "You cannot overdraw.")], check).success, true);
+  assertEquals(grade(unnamed, [say(1, "You cannot overdraw.")], check).success, true);
   // A refusal after a write is not a refusal outcome.
-  const wrote = grade(overdraw, [call(1, "transfer", {}, [account("b", 50, 40)]), say(2, "You cannot.")], check);
+  const wrote = grade(unnamed, [call(1, "transfer", {}, [account("b", 50, 40)]), say(2, "You cannot.")], check);
   assertEquals([wrote.success, wrote.refused, wrote.nothingWritten], [false, true, false]);
 });
 

@@ -2,11 +2,12 @@ import { assertEquals } from "@std/assert";
 import type { Json } from "../json.ts";
 import type { Reservation } from "./data.ts";
 import { readFlight } from "./_read.ts";
-import { bookable, call, data, fails, methodOf, res, user, userWith, world } from "./_test_utils.ts";
+import { call, fails, methodOf, res, tauAirline, user } from "./_test_utils.ts";
 import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 
 // Tests registered with `tau.test` run on τ-bench's airline data and are skipped without them.
 const tau = tauBenchTests("airline");
+const { bookable, data, userWith, world } = tauAirline(tau.present ? tau.root : null);
 
 tau.test("bookReservation() checks in τ-bench's order with its error texts", () => {
   using ctx = world();

@@ -2,11 +2,12 @@ import { assertEquals } from "@std/assert";
 import type { Json } from "../json.ts";
 import type { Reservation } from "./data.ts";
 import { readFlight } from "./_read.ts";
-import { call, data, fails, future, methodOf, user, users, world } from "./_test_utils.ts";
+import { call, fails, methodOf, tauAirline, user } from "./_test_utils.ts";
 import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 
 // Tests registered with `tau.test` run on τ-bench's airline data and are skipped without them.
 const tau = tauBenchTests("airline");
+const { data, future, users, world } = tauAirline(tau.present ? tau.root : null);
 
 tau.test("cancelReservation() appends a negation of every payment and marks the reservation cancelled", () => {
   using ctx = world();

@@ -8,11 +8,12 @@ import type { AirlineData } from "./data.ts";
 import { airlineRows } from "./_rows.ts";
 import { AIRLINE_SCHEMA } from "./schema.ts";
 import { airlineTools } from "./tools.ts";
-import { bookable, call, data, fails, future, res, users, userWith, world } from "./_test_utils.ts";
+import { call, fails, res, tauAirline } from "./_test_utils.ts";
 import { tauBenchTests } from "../../tests/fixtures/tau_bench.ts";
 
 // Tests registered with `tau.test` run on τ-bench's airline data and are skipped without them.
 const tau = tauBenchTests("airline");
+const { bookable, data, future, users, userWith, world } = tauAirline(tau.present ? tau.root : null);
 
 tau.test("airlineTools has τ-bench's names, parameters, write and end flags", () => {
   const spec = JSON.parse(Deno.readTextFileSync(`${tau.folder}/tools.json`)) as {

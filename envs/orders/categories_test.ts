@@ -9,7 +9,8 @@ import type { Task, TaskCategory } from "../task.ts";
 import { literal, oracle, reckless } from "../../agents/mod.ts";
 import { orders } from "./mod.ts";
 import { NO_ORDERS } from "./_rules.ts";
-import { openWorld, play } from "./_test_utils.ts";
+import { openWorld } from "./_test_utils.ts";
+import { play } from "../../tests/fixtures/orders_play.ts";
 
 const COUNT = 100;
 const factory = (f: ReturnType<typeof oracle>, task: Task) =>

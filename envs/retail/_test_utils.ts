@@ -1,4 +1,6 @@
-// Helpers of the retail tests: a type-aware deep comparison that names the first difference.
+// Helpers of the retail tests (test-only: a `_test_utils.ts` file is imported by tests alone, and like
+// library code imports only its own room and lower ones): a type-aware deep comparison that names the
+// first difference.
 import { isRawFloat } from "./_number.ts";
 
 /**
