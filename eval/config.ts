@@ -16,6 +16,7 @@ import {
   type Fields,
   fieldsWith,
   givenLine,
+  type GivenText,
   GOT_NOTHING,
   GOT_VALUE,
   isMalformed,
@@ -25,6 +26,8 @@ import {
   numberText,
   quoted,
 } from "./_fields.ts";
+
+export type { GivenText } from "./_fields.ts";
 import { InputFileError, jsonErrorWhere, MAX_CONFIG_BYTES, readInputText } from "./fs_errors.ts";
 
 /**
@@ -564,16 +567,6 @@ const KEYS: Record<string, readonly string[]> = Object.fromEntries([
   ...CONDITIONS.map((c) => [`conditions.${c}`, Object.keys(CONDITION_SETTINGS[c].params)]),
 ]);
 const keysAt = (at: string) => KEYS[at] ?? [];
-
-/** A field given as text by name: by a flag or an environment variable. */
-export interface GivenText {
-  /** Where it goes in the config, e.g. `["conditions", "fault", "p_fault"]`. */
-  path: readonly string[];
-  /** The name that gave it, e.g. `"--p-fault"`. */
-  name: string;
-  /** The text given. */
-  text: string;
-}
 
 /** Options of `checkConfig()`. */
 export interface CheckOptions {

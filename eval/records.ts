@@ -8,8 +8,7 @@
 import type { EpisodeResult, Task } from "../envs/mod.ts";
 import type { Verdict } from "../judge/mod.ts";
 import type { EpisodeRecord as ScoringRecord, Milestones, ModelResources, Violation } from "../scoring/mod.ts";
-import { type CellKey, cellKey, compareCells, type LooseCellKey } from "./plan.ts";
-import type { ResultsSink } from "./store.ts";
+import { type CellKey, cellKey, compareCells, type LooseCellKey } from "./cell.ts";
 
 export type { ModelResources, Resources, Violation } from "../scoring/mod.ts";
 
@@ -370,13 +369,13 @@ export function recordsJsonl(records: readonly EpisodeRecord[]): string {
  * await writeRecordsJsonl(store, "results/airline-s0-t50-k5/records.jsonl"); // 750
  * ```
  */
-export function writeRecordsJsonl(sink: Pick<ResultsSink, "records">, path: string): Promise<number> {
+export function writeRecordsJsonl(sink: { records(): EpisodeRecord[] }, path: string): Promise<number> {
   // A failure rejects the promise, as an asynchronous write's would.
   return Promise.resolve().then(() => writeRecordsJsonlSync(sink, path));
 }
 
 /** `writeRecordsJsonl()` without awaiting: for a sink that rewrites its file between episodes. */
-export function writeRecordsJsonlSync(sink: Pick<ResultsSink, "records">, path: string): number {
+export function writeRecordsJsonlSync(sink: { records(): EpisodeRecord[] }, path: string): number {
   const records = sink.records();
   const tmp = `${path}.tmp`;
   Deno.writeTextFileSync(tmp, recordsJsonl(records));

@@ -9,7 +9,7 @@
  */
 import { type EpisodeRecord, recordLine, writeRecordsJsonlSync } from "./records.ts";
 import type { FinishedEpisode, ResultsSink } from "./store.ts";
-import type { CellKey } from "./plan.ts";
+import type { CellKey } from "./cell.ts";
 import type { EpisodeEvent } from "../envs/mod.ts";
 
 /** A results sink that also appends each added record to a JSON Lines file; close it before rewriting the file. */

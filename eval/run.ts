@@ -108,11 +108,15 @@ export function episodeCost(record: Pick<EpisodeRecord, "resources" | "user_reso
  * (`user_error`) and are recorded.
  *
  * @example
- * ```ts ignore
- * import { MemoryResults, resolveConfig, runExperiment } from "./mod.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { runExperiment } from "./run.ts";
+ * import { resolveConfig } from "./config.ts";
+ * import { MemoryResults } from "./store.ts";
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 2, runs: 1, suite: "tasks", conditions: { fault: false, env: false, prompt: false } });
  * const sink = new MemoryResults();
- * await runExperiment(resolveConfig({ tasks: 6, runs: 2 }), { sink });
- * // { total: 36, skipped: 0, ran: 36, cost: 0, stoppedAtBudget: false }
+ * const summary = await runExperiment(config, { sink });
+ * assertEquals([summary.total, summary.ran, sink.count()], [2, 2, 2]);
  * ```
  */
 export async function runExperiment(config: ResolvedConfig, options: RunOptions): Promise<RunSummary> {

@@ -7,7 +7,7 @@
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { type EpisodeEvent, type SqlValue, Store } from "../envs/mod.ts";
-import { type Cell, type CellKey, cellKey } from "./plan.ts";
+import { type Cell, type CellKey, cellKey } from "./cell.ts";
 import { configIdentity, type ResolvedConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { Dictionaries, DICTIONARY_SCHEMA } from "./_store_tables.ts";

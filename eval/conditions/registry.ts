@@ -6,7 +6,7 @@
  * @module
  */
 import { type Condition, CONDITIONS, type ResolvedConditions } from "../config.ts";
-import type { Cell } from "../plan.ts";
+import type { Cell } from "../cell.ts";
 import {
   type CellSetup,
   type ConditionDefinition,
