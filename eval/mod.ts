@@ -44,7 +44,16 @@ export {
   writeRecordsJsonl,
 } from "./records.ts";
 export { type AppendingSink, appendingSink } from "./records_append.ts";
-export { REPLAY_SETTINGS, replayConfig, type ReplayConfigOptions, replayStorePath } from "./rerun.ts";
+export {
+  REPLAY_SETTINGS,
+  replayConfig,
+  type ReplayConfigOptions,
+  replayStorePath,
+  RERUN_SETTINGS,
+  rerunConfig,
+  type RerunConfigOptions,
+  rerunStorePath,
+} from "./rerun.ts";
 export { episodeCost, type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
 export {
   baseUrlOf,
