@@ -42,8 +42,9 @@ export function cellKey(cell: CellKey): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { cellSeed } from "./cell.ts";
- * cellSeed("0", { agent: "oracle", task: "airline/0", run: 0, condition: "nominal", variant: null }).length; // 16
+ * assertEquals(cellSeed("0", { agent: "oracle", task: "airline/0", run: 0, condition: "nominal", variant: null }).length, 16);
  * ```
  */
 export function cellSeed(seed: string, cell: CellKey): string {
@@ -59,8 +60,9 @@ export function cellSeed(seed: string, cell: CellKey): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { taskIndex } from "./cell.ts";
- * [taskIndex("airline/7"), taskIndex("tau-bench:airline/3"), taskIndex("plain")]; // [7, 3, NaN]
+ * assertEquals([taskIndex("airline/7"), taskIndex("tau-bench:airline/3"), taskIndex("plain")], [7, 3, NaN]);
  * ```
  */
 export function taskIndex(task: string): number {

@@ -97,8 +97,9 @@ export interface CheckOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { checkConfig } from "./config.ts";
- * checkConfig({ tasks: 6, conditions: { env: false } }); // { tasks: 6, conditions: { env: false } }
+ * assertEquals(checkConfig({ tasks: 6, conditions: { env: false } }), { tasks: 6, conditions: { env: false } });
  * ```
  */
 export function checkConfig(input: unknown, options: CheckOptions = {}): ExperimentConfig {
@@ -161,9 +162,15 @@ export function resolveConfig(input: ExperimentConfig = {}): ResolvedConfig {
  * never the text: the file may be anything).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals, assertRejects } from "@std/assert";
  * import { loadConfigFile } from "./config.ts";
- * const config = resolveConfig(mergeConfigs(await loadConfigFile("exp.json"), flags));
+ * const path = Deno.makeTempFileSync({ suffix: ".json" });
+ * Deno.writeTextFileSync(path, '{"tasks": 6, "conditions": {"env": false}}');
+ * assertEquals(await loadConfigFile(path), { tasks: 6, conditions: { env: false } });
+ * Deno.writeTextFileSync(path, '{"tasks": 0}');
+ * await assertRejects(() => loadConfigFile(path), RangeError, '"tasks": expected the number of tasks');
+ * Deno.removeSync(path);
  * ```
  */
 export async function loadConfigFile(path: string): Promise<ExperimentConfig> {
@@ -193,9 +200,9 @@ export async function loadConfigFile(path: string): Promise<ExperimentConfig> {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { mergeConfigs } from "./config.ts";
- * mergeConfigs({ tasks: 6, conditions: { fault: { p_fault: 0.1 } } }, { conditions: { fault: { runs: 2 } } });
- * // { tasks: 6, conditions: { fault: { p_fault: 0.1, runs: 2 } } }
+ * assertEquals(mergeConfigs({ tasks: 6, conditions: { fault: { p_fault: 0.1 } } }, { conditions: { fault: { runs: 2 } } }), { tasks: 6, conditions: { fault: { p_fault: 0.1, runs: 2 } } });
  * ```
  */
 export function mergeConfigs(base: ExperimentConfig, over: ExperimentConfig): ExperimentConfig {

@@ -98,8 +98,9 @@ export function configIdentity(config: ResolvedConfig): Record<string, unknown> 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { changedFields } from "./experiment.ts";
- * changedFields({ tasks: 5, runs: 2 }, { tasks: 5, runs: 3, seed: "1" }); // ["runs", "seed"]
+ * assertEquals(changedFields({ tasks: 5, runs: 2 }, { tasks: 5, runs: 3, seed: "1" }), ["runs", "seed"]);
  * ```
  */
 export function changedFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
@@ -113,8 +114,9 @@ export function changedFields(a: Record<string, unknown>, b: Record<string, unkn
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { shownValue } from "./experiment.ts";
- * [shownValue(["a"]), shownValue(undefined)]; // ['["a"]', "absent"]
+ * assertEquals([shownValue(["a"]), shownValue(undefined)], ['["a"]', "absent"]);
  * ```
  */
 export function shownValue(value: unknown): string {

@@ -9,11 +9,13 @@
  * experiments live in `report/`; other tools' formats in `interop/`.
  *
  * @example
- * ```ts ignore
- * import { MemoryResults, resolveConfig, runExperiment, summarize, formatReport } from "./mod.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { MemoryResults, resolveConfig, runExperiment, sortRecords } from "./mod.ts";
  * const sink = new MemoryResults();
- * await runExperiment(resolveConfig({ tasks: 6, runs: 2 }), { sink });
- * console.log(formatReport(summarize(sink.records())));
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 2, runs: 2, suite: "tasks", conditions: { fault: false, env: false, prompt: false } });
+ * await runExperiment(config, { sink });
+ * assertEquals(sortRecords(sink.records()).map((r) => [r.task, r.run]), [["airline/0", 0], ["airline/0", 1], ["airline/1", 0], ["airline/1", 1]]);
  * ```
  *
  * @module

@@ -18,9 +18,10 @@ export { type Cell, type CellKey, cellKey, cellSeed, compareCells, type LooseCel
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { conditionVariants } from "./plan.ts";
  * import { resolveConfig } from "./config.ts";
- * conditionVariants(resolveConfig(), "env"); // [["low", 5], ["medium", 5], ["high", 5]]
+ * assertEquals(conditionVariants(resolveConfig(), "env"), [["low", 5], ["medium", 5], ["high", 5]]);
  * ```
  */
 export function conditionVariants(
@@ -44,10 +45,11 @@ export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones" | "
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { planCells } from "./plan.ts";
  * import { resolveConfig } from "./config.ts";
  * const config = resolveConfig({ agents: ["oracle"], runs: 2, conditions: { fault: false, env: false, prompt: false } });
- * planCells(config, [{ id: "airline/0" }, { id: "airline/1" }]).map((c) => c.run); // [0, 1, 0, 1]
+ * assertEquals(planCells(config, [{ id: "airline/0" }, { id: "airline/1" }]).map((c) => c.run), [0, 1, 0, 1]);
  * ```
  */
 export function planCells(
@@ -159,9 +161,10 @@ export const LONG_TASK_MILESTONES = 100;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { runsOf } from "./plan.ts";
  * const long = { milestones: new Array(100).fill({ kind: "told", label: "x", outputs: [] }) };
- * [runsOf(long, 5, 2), runsOf(long, 5, null), runsOf({ milestones: [] }, 5, 2)]; // [2, 5, 5]
+ * assertEquals([runsOf(long, 5, 2), runsOf(long, 5, null), runsOf({ milestones: [] }, 5, 2)], [2, 5, 5]);
  * ```
  */
 export function runsOf(task: Partial<Pick<Task, "milestones">>, runs: number, longRuns: number | null): number {

@@ -364,9 +364,14 @@ export function recordsJsonl(records: readonly EpisodeRecord[]): string {
  * is replaced atomically (written beside it, then renamed). Returns the number of records.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { writeRecordsJsonl } from "./records.ts";
- * await writeRecordsJsonl(store, "results/airline-s0-t50-k5/records.jsonl"); // 750
+ * const path = Deno.makeTempFileSync({ suffix: ".jsonl" });
+ * Deno.writeTextFileSync(path, "a line of an earlier run\n");
+ * assertEquals(await writeRecordsJsonl({ records: () => [] }, path), 0);
+ * assertEquals(Deno.readTextFileSync(path), "");
+ * Deno.removeSync(path);
  * ```
  */
 export function writeRecordsJsonl(sink: { records(): EpisodeRecord[] }, path: string): Promise<number> {

@@ -85,8 +85,9 @@ export interface RunSummary {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { episodeCost } from "./run.ts";
- * episodeCost({ resources: { cost: 0.01 }, user_resources: { cost: 0.002 } }); // 0.012
+ * assertEquals(episodeCost({ resources: { cost: 0.01 }, user_resources: { cost: 0.002 } }), 0.012);
  * ```
  */
 export function episodeCost(record: Pick<EpisodeRecord, "resources" | "user_resources" | "judge_resources">): number {

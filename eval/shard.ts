@@ -52,8 +52,9 @@ export class ShardError extends Error {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseShard } from "./shard.ts";
- * parseShard("2/3"); // { index: 2, count: 3 }
+ * assertEquals(parseShard("2/3"), { index: 2, count: 3 });
  * ```
  */
 export function parseShard(text: string, flag = "--shard"): Shard {
@@ -72,8 +73,9 @@ export function parseShard(text: string, flag = "--shard"): Shard {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { shardText } from "./shard.ts";
- * shardText({ index: 1, count: 3 }); // "1/3"
+ * assertEquals(shardText({ index: 1, count: 3 }), "1/3");
  * ```
  */
 export function shardText(shard: Shard): string {
@@ -85,8 +87,9 @@ export function shardText(shard: Shard): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { shardOut } from "./shard.ts";
- * shardOut("results/x", { index: 1, count: 3 }); // "results/x-shard1of3"
+ * assertEquals(shardOut("results/x", { index: 1, count: 3 }), "results/x-shard1of3");
  * ```
  */
 export function shardOut(out: string, shard: Shard): string {
@@ -112,9 +115,10 @@ function stableHash(text: string): number {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { shardOf } from "./shard.ts";
  * const cell = { agent: "oracle", task: "d/0", run: 0, condition: "nominal" as const, variant: null };
- * shardOf(cell, 1); // 1
+ * assertEquals(shardOf(cell, 1), 1);
  * ```
  */
 export function shardOf(cell: CellKey, count: number): number {

@@ -42,10 +42,12 @@ export interface ResultsSink {
  * The in-memory fake of `ResultsStore`: same behaviour, nothing on disk.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { MemoryResults } from "./sink.ts";
  * const sink = new MemoryResults();
- * sink.count(); // 0
+ * const cell = { agent: "oracle", task: "airline/0", run: 0, condition: "nominal" as const, variant: null };
+ * assertEquals([sink.count(), sink.finishedKeys().size, sink.events(cell), sink.updateRecords([])], [0, 0, [], 0]);
  * ```
  */
 export class MemoryResults implements ResultsSink {

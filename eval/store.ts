@@ -40,10 +40,17 @@ export const ARK_VERSION: string = denoJson.version;
  * so a killed process loses nothing committed; reopening with another config fails.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ResultsStore } from "./store.ts";
- * using store = ResultsStore.open("results/x/results.sqlite", { config });
- * store.finishedKeys().size; // episodes finished before, e.g. by a killed run
+ * import { resolveConfig } from "./config.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const config = resolveConfig({ domains: ["airline"], tasks: 3 });
+ * {
+ *   using store = ResultsStore.open(`${dir}/results.sqlite`, { config });
+ *   assertEquals([store.experiment().name, store.finishedKeys().size], [config.experiment, 0]);
+ * }
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class ResultsStore implements ResultsSink {

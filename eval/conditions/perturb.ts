@@ -118,8 +118,9 @@ function parametersOf(tool: Tool): Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { envDefinition } from "./perturb.ts";
- * envDefinition.models({ nominal: false, fault: false, env: { presets: ["low"], runs: 5 }, prompt: false }); // []
+ * assertEquals(envDefinition.models({ nominal: false, fault: false, env: { presets: ["low"], runs: 5 }, prompt: false }), []);
  * ```
  */
 export const envDefinition: ConditionDefinition = {

@@ -32,8 +32,9 @@ export const CONDITION_DEFINITIONS: Readonly<Record<Condition, ConditionDefiniti
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { conditionDefinition } from "./registry.ts";
- * conditionDefinition("env").name; // "env"
+ * assertEquals(conditionDefinition("env").name, "env");
  * ```
  */
 export function conditionDefinition(name: string): ConditionDefinition {
@@ -52,8 +53,9 @@ function unknownCondition(name: string): RangeError {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { conditionModels } from "./registry.ts";
- * conditionModels({ nominal: { runs: 5 }, fault: false, env: false, prompt: false }); // []
+ * assertEquals(conditionModels({ nominal: { runs: 5 }, fault: false, env: false, prompt: false }), []);
  * ```
  */
 export function conditionModels(conditions: ResolvedConditions): string[] {
