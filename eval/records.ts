@@ -88,11 +88,21 @@ export interface ToRecordOptions {
  * The record of a finished episode.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { agentFactory } from "../agents/mod.ts";
  * import { toRecord } from "./records.ts";
- * const result = await runEpisode(world, { task, agent, user, rng });
- * const record = toRecord(cell, result, { milestoneLabels: task.milestones.map((m) => m.label), verdict });
- * record.resources.time; // simulated seconds
+ * const airline = getDomain("airline");
+ * using world = World.open(airline);
+ * const task = world.defaultTasks(1)[0], rng = new Rng("0");
+ * const agent = agentFactory("oracle")({ rng: rng.child("agent"), domain: airline, task, run: 0 });
+ * const user = scriptedUser(task, rng.child("user"), { tools: airline.tools, vocabulary: airline.vocabulary });
+ * const result = await runEpisode(world, { task, agent, user, rng: rng.child("episode") });
+ * const cell = { agent: "oracle", task: task.id, run: 0, condition: "nominal" as const, variant: null };
+ * const record = toRecord(cell, result, { task });
+ * assertEquals([record.task, record.success, record.steps], ["airline/0", true, 5]);
+ * assertEquals(record.milestones, { total: 2, reached: 2, achieved: 2 });
  * ```
  */
 export function toRecord(cell: CellKey, result: EpisodeResult, options: ToRecordOptions = {}): EpisodeRecord {
@@ -174,8 +184,19 @@ function taskFields(
  * had succeeded too (a retry of a failed call is no repeat), `m` no tool call; upper case where a milestone was first reached at that step.
  *
  * @example
- * ```ts ignore
- * stepOutcomes(result); // "oxxrrM"
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { agentFactory } from "../agents/mod.ts";
+ * import { stepOutcomes } from "./records.ts";
+ * const airline = getDomain("airline");
+ * using world = World.open(airline);
+ * const task = world.defaultTasks(1)[0], rng = new Rng("0");
+ * const agent = agentFactory("oracle")({ rng: rng.child("agent"), domain: airline, task, run: 0 });
+ * const user = scriptedUser(task, rng.child("user"), { tools: airline.tools, vocabulary: airline.vocabulary });
+ * const result = await runEpisode(world, { task, agent, user, rng: rng.child("episode") });
+ * // Two calls that succeed, a message that reaches a milestone, a call that reaches the other, a message.
+ * assertEquals(stepOutcomes(result), "ooMOm");
  * ```
  */
 export function stepOutcomes(result: Pick<EpisodeResult, "events" | "steps" | "milestoneSteps">): string {

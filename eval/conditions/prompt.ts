@@ -58,9 +58,20 @@ export function openingOf(task: Pick<Task, "id" | "openings">, variant: string):
  * @throws {Error} when the model gives fewer than `count` paraphrases that keep every fact.
  *
  * @example
- * ```ts ignore
- * const paraphrased = await paraphrasedTask(client, task, { count: 5 });
- * paraphrased.openings.length; // 6
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { FakeModelClient } from "../../agents/model/mod.ts";
+ * import { getDomain, World } from "../../envs/mod.ts";
+ * import { paraphrasedTask } from "./prompt.ts";
+ * using world = World.open(getDomain("airline"));
+ * const task = { ...world.defaultTasks(1)[0], openings: ["Please cancel reservation ZFA04Y."] };
+ * const client = new FakeModelClient([{ content: "1. Cancel reservation ZFA04Y, please.\n2. I want ZFA04Y cancelled." }]);
+ * const paraphrased = await paraphrasedTask(client, task, { count: 2 });
+ * assertEquals(paraphrased.openings, [
+ *   "Please cancel reservation ZFA04Y.",
+ *   "Cancel reservation ZFA04Y, please.",
+ *   "I want ZFA04Y cancelled.",
+ * ]);
  * ```
  */
 export async function paraphrasedTask(client: ModelClient, task: Task, options: { count: number }): Promise<Task> {
