@@ -136,10 +136,21 @@ export interface RunModelsOptions {
  * a `ModelError` "cache_miss" and no endpoint is ever contacted.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertRejects } from "@std/assert";
+ * import { ModelError } from "../agents/model/mod.ts";
  * import { RunModels } from "./models.ts";
- * using models = RunModels.open(config, { cachePath: `${config.out}/model_cache.sqlite`, env: Deno.env.get });
- * await runExperiment(config, { sink, models: (spec) => models.client(spec) });
+ * import { resolveConfig } from "./config.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const cachePath = `${dir}/model_cache.sqlite`;
+ * const config = resolveConfig({ domains: ["airline"], agents: ["openai:gpt-4o-mini"], replay: cachePath });
+ * {
+ *   // A replay from an empty cache: the first call is a miss, and nothing is contacted.
+ *   using models = RunModels.open(config, { cachePath });
+ *   const chat = models.client("openai:gpt-4o-mini").chat({ messages: [{ role: "user", content: "Hi" }] });
+ *   await assertRejects(() => chat, ModelError, "No cached answer");
+ * }
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class RunModels implements Disposable {

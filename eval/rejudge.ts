@@ -106,10 +106,22 @@ export interface RejudgeOptions {
  * the store is left as it was; running it again asks the model only what the cache lacks.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { rejudge, storedConfig } from "./rejudge.ts";
- * using store = ResultsStore.read("results/x/results.sqlite");
- * const summary = await rejudge(store, storedConfig(store, { out: "results/x" }));
+ * import { resolveConfig } from "./config.ts";
+ * import { runExperiment } from "./run.ts";
+ * import { ResultsStore } from "./store.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 2, runs: 1, suite: "tasks", conditions: { fault: false, env: false, prompt: false } });
+ * {
+ *   using store = ResultsStore.open(`${dir}/results.sqlite`, { config });
+ *   await runExperiment(config, { sink: store });
+ * }
+ * using store = ResultsStore.read(`${dir}/results.sqlite`);
+ * const summary = await rejudge(store, storedConfig(store, { out: dir }));
+ * // Judged again by the same rules, nothing changes.
+ * assertEquals([summary.episodes, summary.successChanged, summary.violating], [2, 0, { before: 0, after: 0 }]);
  * ```
  */
 export async function rejudge(

@@ -268,11 +268,22 @@ async function openSources(dirs: readonly string[]): Promise<Source[]> {
  * "missing" unless `partial`. The folders' model caches are merged into `out`'s.
  *
  * @example
- * ```ts ignore
- * import { mergeShards } from "./shard.ts";
- * const merged = await mergeShards("results/x", ["results/x-shard1of2", "results/x-shard2of2"]);
- * using _store = merged.store;
- * merged.missing.length; // 0
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { mergeShards, shardOf } from "./shard.ts";
+ * import { resolveConfig } from "./config.ts";
+ * import { runExperiment } from "./run.ts";
+ * import { ResultsStore } from "./store.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 4, runs: 1, suite: "tasks", conditions: { fault: false, env: false, prompt: false } });
+ * for (const index of [1, 2]) {
+ *   Deno.mkdirSync(`${dir}/shard${index}`);
+ *   using store = ResultsStore.open(`${dir}/shard${index}/results.sqlite`, { config });
+ *   await runExperiment(config, { sink: store, only: (cell) => shardOf(cell, 2) === index });
+ * }
+ * const merged = await mergeShards(`${dir}/all`, [`${dir}/shard1`, `${dir}/shard2`]);
+ * using store = merged.store;
+ * assertEquals([merged.missing.length, store.count()], [0, 4]);
  * ```
  */
 export async function mergeShards(
