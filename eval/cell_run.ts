@@ -18,7 +18,7 @@ import { judgeSpec, scriptedTrust, userSpec } from "./specs.ts";
 import { applyScenario } from "./abstention.ts";
 import { applyGrade, type Judged, judgeEpisode, regrade } from "./judging.ts";
 import type { CellSetup } from "./conditions/mod.ts";
-import { toRecord } from "./records.ts";
+import { toRecord } from "./to_record.ts";
 import type { EpisodeRecord } from "./records.ts";
 import type { ResultsSink } from "./sink.ts";
 

@@ -9,7 +9,8 @@
 import { type EpisodeEvent, gradeEpisode, type JudgePolicy, type Task, type World } from "../envs/mod.ts";
 import { isRefusal, llmJudge, mergeVerdicts, rulesJudge } from "../judge/mod.ts";
 import { type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
-import { type EpisodeRecord, type JudgedFields, type ModelResources, outcomeOf } from "./records.ts";
+import type { EpisodeRecord, JudgedFields, ModelResources } from "./records.ts";
+import { outcomeOf } from "./to_record.ts";
 
 /** Model failures after which judging cannot go on: the run stops (the episode is not recorded). */
 export const FATAL_JUDGE_ERRORS: ReadonlySet<ModelErrorCode> = new Set(["cache_miss", "auth", "unreachable", "budget"]);

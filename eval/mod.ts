@@ -40,11 +40,10 @@ export {
   recordsJsonl,
   type Resources,
   sortRecords,
-  toRecord,
-  type ToRecordOptions,
   type Violation,
   writeRecordsJsonl,
 } from "./records.ts";
+export { toRecord, type ToRecordOptions } from "./to_record.ts";
 export { type AppendingSink, appendingSink } from "./records_append.ts";
 export {
   REPLAY_SETTINGS,

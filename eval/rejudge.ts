@@ -9,7 +9,8 @@ import { addCost, type ModelClient } from "../agents/model/mod.ts";
 import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
 import { reapplyScenario } from "./abstention.ts";
 import { ExperimentWorlds } from "./worlds.ts";
-import { type EpisodeRecord, judged } from "./records.ts";
+import type { EpisodeRecord } from "./records.ts";
+import { judged } from "./to_record.ts";
 import { type ImportSource, resolveConfig, type ResolvedConfig } from "./config.ts";
 import { type ResultsStore, ResultsStoreError } from "./store.ts";
 

@@ -13,7 +13,7 @@ import type { Domain, EpisodeCondition, Task, World } from "../../envs/mod.ts";
 import type { ModelClient } from "../../agents/model/mod.ts";
 import type { Condition, ResolvedConditions } from "../config.ts";
 import type { Cell } from "../cell.ts";
-import type { ToRecordOptions } from "../records.ts";
+import type { ToRecordOptions } from "../to_record.ts";
 
 /** What a condition is given once per experiment, before any of its cells runs. */
 export interface PrepareInput {
