@@ -16,7 +16,7 @@ import { listText, numberText, quoted } from "./_fields.ts";
 import { docOf, flag, flagsOf, type SettingDoc, type SettingFlag, type SettingSpec } from "./_setting.ts";
 import { CONDITIONS, type ExperimentConfig, type Suite, SUITES } from "./config_types.ts";
 import { CONDITION_SETTINGS, conditionsSchema, conditionsText } from "./condition_settings.ts";
-import { judgeSpec, userSpec } from "./specs.ts";
+import { DEFAULT_TRUST, judgeSpec, userSpec } from "./specs.ts";
 
 export { ANTHROPIC_BASE_URL, OPENAI_BASE_URL };
 export type { SettingDoc, SettingFlag, SettingSpec } from "./_setting.ts";
@@ -164,9 +164,10 @@ export const SETTINGS = {
     flags: [flag("--user U", [
       'user simulator: "scripted" (default), "scripted@trusting[=R]" (approves',
       "a proposal of its change with wrong or unknown details at rate R,",
-      'default 0.5) or "llm:PROVIDER:MODEL"',
+      `default ${DEFAULT_TRUST}) or "llm:PROVIDER:MODEL"`,
     ])],
-    doc: 'the user simulator: `"scripted"`, a trusting scripted user `"scripted@trusting"` (approves, at rate 0.5, ' +
+    doc: 'the user simulator: `"scripted"`, a trusting scripted user `"scripted@trusting"` ' +
+      `(approves, at rate ${DEFAULT_TRUST}, ` +
       "a proposal of the change it asked for whose details are wrong or that it cannot check) or " +
       '`"scripted@trusting=R"`, or `"llm:PROVIDER:MODEL"` ([users.md](users.md))',
   },

@@ -75,6 +75,19 @@ Deno.test("ExperimentConfig's @default of every setting with a value as its defa
   assert(checked.length >= 10, `checked ${checked.join(", ")}`);
 });
 
+Deno.test("ConditionsConfig's @default of each condition holds its parameters' declared defaults", async () => {
+  const source = await Deno.readTextFile(TYPES);
+  const body = source.slice(source.indexOf("export interface ConditionsConfig"));
+  const params = SETTING_DOCS.filter((s) => s.path.length === 3 && s.default.startsWith("`"));
+  for (const { path: [, condition, param], default: shown } of params) {
+    const at = body.indexOf(`\n  ${condition}?:`);
+    const comment = body.slice(body.lastIndexOf("/**", at), at).replace(/\n\s*\*/g, " ");
+    const documented = comment.match(/@default \{\{(.*)\}\}/)?.[1] ?? "";
+    assert(documented.includes(`${param}: ${shown.slice(1, -1)}`), `${condition}.${param}: ${documented}`);
+  }
+  assert(params.length >= 4);
+});
+
 Deno.test("docs/config.md's example config loads and resolves", async () => {
   const text = await Deno.readTextFile(DOC);
   const example = text.match(/```json\n([\s\S]*?)\n```/);
