@@ -41,8 +41,10 @@ export interface SettingSpec<In> {
 /** A flag as a setting declares it; `SETTING_FLAGS` adds where its value goes. */
 export type FlagSpec = Omit<SettingFlag, "path">;
 
-// A flag as the usage text shows it ("--tasks N"), what it does, and how its text becomes the
-// setting's value (`read`: the text itself unless given).
+/**
+ * A flag as the usage text shows it ("--tasks N"), what it does, and how its text becomes the
+ * setting's value (`read`: the text itself unless given).
+ */
 export function flag(usage: string, help: SettingFlag["help"], read?: SettingFlag["read"]): FlagSpec {
   const [name, arg = ""] = usage.split(" ");
   return { name, arg, help, read: read ?? ((text) => text) };
@@ -53,12 +55,14 @@ export function shownDefault(value: unknown): string {
   return Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(", ")}]` : JSON.stringify(value);
 }
 
-export const flagsOf = (path: readonly string[], spec: SettingSpec<unknown>): SettingFlag[] =>
-  (spec.flags ?? []).map((flag) => {
-    const fill = (line: string) => "default" in spec ? line.replace("{default}", shownDefault(spec.default)) : line;
+/** A setting's flags, each with where its value goes and `{default}` in its help filled in. */
+export function flagsOf(path: readonly string[], spec: SettingSpec<unknown>): SettingFlag[] {
+  const fill = (line: string) => "default" in spec ? line.replace("{default}", shownDefault(spec.default)) : line;
+  return (spec.flags ?? []).map((flag) => {
     const help = typeof flag.help === "string" ? fill(flag.help) : flag.help.map(fill);
     return { ...flag, help, path };
   });
+}
 
 /** One setting as docs/config.md lists it: where it goes, its flags and variable, its default, what it is. */
 export interface SettingDoc {
@@ -74,6 +78,7 @@ export interface SettingDoc {
   doc: string;
 }
 
+/** A setting as docs/config.md lists it. */
 export function docOf(path: readonly string[], spec: SettingSpec<unknown>): SettingDoc {
   const shown = spec.docDefault ?? ("default" in spec ? `\`${shownDefault(spec.default)}\`` : "");
   return {

@@ -81,10 +81,15 @@ export function corrupt(path: string, why: string, verb: "open" | "read" = "open
 
 // SQLite's words for a file that is not a database or whose pages do not hold together.
 const DAMAGE = /not a database|malformed|corrupt|file is encrypted|the file is damaged|no such (column|table)/i;
-export const isDamage = (err: unknown) => err instanceof Error && DAMAGE.test(err.message);
+export function isDamage(err: unknown): boolean {
+  return err instanceof Error && DAMAGE.test(err.message);
+}
 // What SQLite says of the damage, without what it quotes of the file (a damaged schema's text).
-export const damageOf = (err: unknown) =>
-  /not a database|encrypted/i.test((err as Error).message) ? "it is not a SQLite database" : "its pages are damaged";
+export function damageOf(err: unknown): string {
+  return /not a database|encrypted/i.test((err as Error).message)
+    ? "it is not a SQLite database"
+    : "its pages are damaged";
+}
 
 const SQLITE_HEADER = "SQLite format 3\0";
 

@@ -117,15 +117,15 @@ export const CONDITION_SETTINGS = {
   },
 } as const satisfies { [C in Condition]: ConditionSpec<C> };
 
-// `--conditions`: the ones listed with their defaults, the others off.
-export const conditionsText = (text: string, flag: string): ConditionsConfig => {
+/** `--conditions`: the ones listed with their defaults, the others off; an unknown one is a `RangeError`. */
+export function conditionsText(text: string, flag: string): ConditionsConfig {
   const on = listText("names")(text, flag);
   const bad = on.find((c) => !(CONDITIONS as readonly string[]).includes(c));
   if (bad !== undefined) {
     throw new RangeError(`Invalid value "${bad}" for ${flag}: expected some of ${quoted(CONDITIONS)}`);
   }
   return Object.fromEntries(CONDITIONS.map((c) => [c, on.includes(c) ? {} : false]));
-};
+}
 
 // What the conditions' schema gives, before their runs are filled in.
 type ParsedConditions = Record<Condition, false | { runs?: number }>;
