@@ -1,6 +1,7 @@
 /**
- * The flags of `deno task eval` and their usage text, both read from the settings' table in
- * `config.ts`: a flag's text becomes its setting's value and goes through the config's own schema.
+ * The flags of `deno task eval` and their usage text, both read from the settings' table
+ * (`eval/settings.ts`): a flag's text becomes its setting's value and goes through the config's
+ * own schema.
  *
  * @module
  */
@@ -131,8 +132,9 @@ export interface EvalArgs extends ExperimentConfig {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { parseEvalArgs } from "./_eval_args.ts";
- * parseEvalArgs(["--tasks", "6", "--runs=2"]); // { tasks: 6, runs: 2 }
+ * assertEquals(parseEvalArgs(["--tasks", "6", "--runs=2"]), { tasks: 6, runs: 2 });
  * ```
  */
 export function parseEvalArgs(args: readonly string[]): EvalArgs | "help" {

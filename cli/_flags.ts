@@ -99,8 +99,10 @@ export function readDirArgs(
  *
  * @example
  * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
  * import { wholeFlag } from "./_flags.ts";
- * wholeFlag("--resamples", "200"); // 200
+ * assertEquals(wholeFlag("--resamples", "200"), 200);
+ * assertThrows(() => wholeFlag("--resamples", "0"), RangeError, "expected a whole number of at least 1");
  * ```
  */
 export function wholeFlag(flag: string, value: string, min = 1): number {

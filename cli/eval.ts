@@ -33,7 +33,7 @@ import {
 } from "../eval/config.ts";
 import { writeRecordsJsonl } from "../eval/records.ts";
 import { appendingSink } from "../eval/records_append.ts";
-import { replayConfig, replayStorePath } from "../eval/rerun.ts";
+import { rerunConfig, rerunStorePath } from "../eval/rerun.ts";
 import { REPORT_FILES, writeReports } from "../report/mod.ts";
 import { type Progress, runExperiment } from "../eval/run.ts";
 import { ResultsStore, ResultsStoreError } from "../eval/store.ts";
@@ -73,10 +73,10 @@ const isUsageError = (err: unknown) =>
 /** Flags, then the config file, then the environment (e.g. `OPENAI_BASE_URL`), then the defaults. */
 async function configFrom(args: EvalArgs): Promise<ResolvedConfig> {
   const { configFile, shard, ...flags } = args;
-  // A results folder to replay: its stored experiment, whatever the environment says (nothing is contacted).
-  const stored = flags.replay == null ? null : replayStorePath(flags.replay);
+  // A results folder to rerun: its stored experiment, whatever the environment says (nothing is contacted).
+  const stored = flags.replay == null ? null : rerunStorePath(flags.replay);
   if (stored !== null) {
-    const config = replayConfig(stored, flags, { configFile });
+    const config = rerunConfig(stored, flags, { configFile });
     return shard === undefined || flags.out !== undefined ? config : { ...config, out: shardOut(config.out, shard) };
   }
   const input: ExperimentConfig = configFile === undefined

@@ -1,7 +1,16 @@
 // The building blocks of the config's schema (`config.ts`): how each kind of value is checked,
 // how a flag's text becomes one, and how a refused one is reported. Private to eval/.
 import { z } from "zod";
-import type { GivenText } from "./config.ts";
+
+/** A field given as text by name: by a flag or an environment variable. */
+export interface GivenText {
+  /** Where it goes in the config, e.g. `["conditions", "fault", "p_fault"]`. */
+  path: readonly string[];
+  /** The name that gave it, e.g. `"--p-fault"`. */
+  name: string;
+  /** The text given. */
+  text: string;
+}
 
 /**
  * How a message ends after what is accepted: a config file's with the value it holds (`, got 0`);

@@ -159,10 +159,11 @@ export type BlockingResponse = NonNullable<AbstentionOutcome["response"]>;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { blockingResponse } from "./abstention.ts";
  * const said = (text: string) => ({ step: 1, actor: "agent" as const, kind: "message" as const, text, latency_ms: 0 });
- * blockingResponse([said("Could you give me your reservation id?")], "airline")?.response; // "question"
- * blockingResponse([said("Sorry, something went wrong on my side")], "airline"); // null
+ * assertEquals(blockingResponse([said("Could you give me your reservation id?")], "airline")?.response, "question");
+ * assertEquals(blockingResponse([said("Sorry, something went wrong on my side")], "airline"), null);
  * ```
  */
 export function blockingResponse(
@@ -257,10 +258,11 @@ const APPROVAL = new RegExp(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { namesPrecondition } from "./abstention.ts";
  * const s = { gap: "specification" as const, missing: "reservation_id" };
- * [namesPrecondition("Could you give me your booking reference?", s, "airline"),
- *   namesPrecondition("Sorry, something went wrong", s, "airline")]; // [true, false]
+ * assertEquals(namesPrecondition("Could you give me your booking reference?", s, "airline"), true);
+ * assertEquals(namesPrecondition("Sorry, something went wrong", s, "airline"), false);
  * ```
  */
 export function namesPrecondition(

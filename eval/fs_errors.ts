@@ -10,9 +10,10 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { fsReason } from "./fs_errors.ts";
- * fsReason(new Deno.errors.NotFound("open '/x'")); // "no such file or folder"
- * fsReason(new TypeError("not a file-system error")); // null
+ * assertEquals(fsReason(new Deno.errors.NotFound("open '/x'")), "no such file or folder");
+ * assertEquals(fsReason(new TypeError("not a file-system error")), null);
  * ```
  */
 export function fsReason(err: unknown): string | null {
@@ -35,8 +36,9 @@ export function fsReason(err: unknown): string | null {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { errorReason } from "./fs_errors.ts";
- * errorReason(new Error("bad\nmore")); // "bad"
+ * assertEquals(errorReason(new Error("bad\nmore")), "bad");
  * ```
  */
 export function errorReason(err: unknown): string {
@@ -49,9 +51,12 @@ export function errorReason(err: unknown): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { createOutputFolder } from "./fs_errors.ts";
- * await createOutputFolder("/proc/x", "--out");
- * // 'Cannot create output folder "/proc/x": a system path ark may not use; choose another --out'
+ * assertEquals(
+ *   await createOutputFolder("/proc/x", "--out"),
+ *   'Cannot create output folder "/proc/x": a system path ark may not use; choose another --out',
+ * );
  * ```
  */
 export async function createOutputFolder(path: string, flag: string): Promise<string | null> {

@@ -9,7 +9,8 @@
 import { type EpisodeEvent, gradeEpisode, type JudgePolicy, type Task, type World } from "../envs/mod.ts";
 import { isRefusal, llmJudge, mergeVerdicts, rulesJudge } from "../judge/mod.ts";
 import { type ModelClient, ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
-import { type EpisodeRecord, type JudgedFields, type ModelResources, outcomeOf } from "./records.ts";
+import type { EpisodeRecord, JudgedFields, ModelResources } from "./records.ts";
+import { outcomeOf } from "./to_record.ts";
 
 /** Model failures after which judging cannot go on: the run stops (the episode is not recorded). */
 export const FATAL_JUDGE_ERRORS: ReadonlySet<ModelErrorCode> = new Set(["cache_miss", "auth", "unreachable", "budget"]);
@@ -57,10 +58,20 @@ export interface JudgeEpisodeOptions {
  * their quote are counted in `llm_dropped`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { agentFactory } from "../agents/mod.ts";
  * import { judgeEpisode } from "./judging.ts";
- * const { fields } = await judgeEpisode(world, { task, events: result.events });
- * fields.violations;
+ * const airline = getDomain("airline");
+ * using before = World.open(airline), world = World.open(airline);
+ * const task = world.defaultTasks(1)[0], rng = new Rng("0");
+ * const agent = agentFactory("oracle")({ rng: rng.child("agent"), domain: airline, task, run: 0 });
+ * const user = scriptedUser(task, rng.child("user"), { tools: airline.tools, vocabulary: airline.vocabulary });
+ * const { events } = await runEpisode(world, { task, agent, user, rng: rng.child("episode") });
+ * // The oracle breaks no rule; with no LLM judge, the rules' verdict is all there is.
+ * const { fields, llmRefused } = await judgeEpisode(before, { task, events });
+ * assertEquals([fields.violations, llmRefused], [[], null]);
  * ```
  */
 export async function judgeEpisode(
@@ -107,9 +118,20 @@ export async function judgeEpisode(
  * word when it said the agent refused. Only messages without an intent (a language agent's) are read.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
+ * import { agentFactory } from "../agents/mod.ts";
  * import { regrade } from "./judging.ts";
- * const grade = regrade(world, { task, events }, { llmRefused: true });
+ * const airline = getDomain("airline");
+ * using before = World.open(airline), world = World.open(airline);
+ * const task = world.defaultTasks(1)[0], rng = new Rng("0");
+ * const agent = agentFactory("oracle")({ rng: rng.child("agent"), domain: airline, task, run: 0 });
+ * const user = scriptedUser(task, rng.child("user"), { tools: airline.tools, vocabulary: airline.vocabulary });
+ * const { events } = await runEpisode(world, { task, agent, user, rng: rng.child("episode") });
+ * // The oracle did the task and refused nothing; its messages carry intents, so the LLM judge's word is not read.
+ * const grade = regrade(before, { task, events }), said = regrade(before, { task, events }, { llmRefused: true });
+ * assertEquals([grade.success, grade.refused, said.refused], [true, false, false]);
  * ```
  */
 export function regrade(

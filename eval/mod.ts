@@ -9,11 +9,13 @@
  * experiments live in `report/`; other tools' formats in `interop/`.
  *
  * @example
- * ```ts ignore
- * import { MemoryResults, resolveConfig, runExperiment, summarize, formatReport } from "./mod.ts";
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { MemoryResults, resolveConfig, runExperiment, sortRecords } from "./mod.ts";
  * const sink = new MemoryResults();
- * await runExperiment(resolveConfig({ tasks: 6, runs: 2 }), { sink });
- * console.log(formatReport(summarize(sink.records())));
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 2, runs: 2, suite: "tasks", conditions: { fault: false, env: false, prompt: false } });
+ * await runExperiment(config, { sink });
+ * assertEquals(sortRecords(sink.records()).map((r) => [r.task, r.run]), [["airline/0", 0], ["airline/0", 1], ["airline/1", 0], ["airline/1", 1]]);
  * ```
  *
  * @module
@@ -38,13 +40,21 @@ export {
   recordsJsonl,
   type Resources,
   sortRecords,
-  toRecord,
-  type ToRecordOptions,
   type Violation,
   writeRecordsJsonl,
 } from "./records.ts";
+export { toRecord, type ToRecordOptions } from "./to_record.ts";
 export { type AppendingSink, appendingSink } from "./records_append.ts";
-export { REPLAY_SETTINGS, replayConfig, type ReplayConfigOptions, replayStorePath } from "./rerun.ts";
+export {
+  REPLAY_SETTINGS,
+  replayConfig,
+  type ReplayConfigOptions,
+  replayStorePath,
+  RERUN_SETTINGS,
+  rerunConfig,
+  type RerunConfigOptions,
+  rerunStorePath,
+} from "./rerun.ts";
 export { episodeCost, type Progress, runExperiment, type RunOptions, type RunSummary } from "./run.ts";
 export {
   baseUrlOf,

@@ -37,9 +37,9 @@ export const KEY_VARS: Readonly<Record<ModelSpec["provider"], string>> = Object.
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { modelSpecs } from "./models.ts";
- * modelSpecs({ agents: ["oracle", "openai:gpt-4o-mini"], user: "llm:anthropic:claude-3-5-haiku-latest" });
- * // ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest"]
+ * assertEquals(modelSpecs({ agents: ["oracle", "openai:gpt-4o-mini"], user: "llm:anthropic:claude-3-5-haiku-latest" }), ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest"]);
  * ```
  */
 export function modelSpecs(config: Pick<ResolvedConfig, "agents" | "user"> & { judge?: string }): string[] {
@@ -56,9 +56,9 @@ export function modelSpecs(config: Pick<ResolvedConfig, "agents" | "user"> & { j
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { baseUrlOf } from "./models.ts";
- * baseUrlOf({ baseUrl: "http://localhost:11434/v1", anthropicBaseUrl: "https://api.anthropic.com" }, "openai");
- * // "http://localhost:11434/v1"
+ * assertEquals(baseUrlOf({ baseUrl: "http://localhost:11434/v1", anthropicBaseUrl: "https://api.anthropic.com" }, "openai"), "http://localhost:11434/v1");
  * ```
  */
 export function baseUrlOf(config: Pick<ResolvedConfig, "baseUrl" | "anthropicBaseUrl">, provider: string): string {
@@ -70,8 +70,9 @@ export function baseUrlOf(config: Pick<ResolvedConfig, "baseUrl" | "anthropicBas
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { unpricedModels } from "./models.ts";
- * unpricedModels({ agents: ["openai:gpt-4o-mini", "openai:llama3.1"], user: "scripted" }); // ["openai:llama3.1"]
+ * assertEquals(unpricedModels({ agents: ["openai:gpt-4o-mini", "openai:llama3.1"], user: "scripted" }), ["openai:llama3.1"]);
  * ```
  */
 export function unpricedModels(
@@ -89,9 +90,13 @@ export function unpricedModels(
  * folder. Throws `Deno.errors.NotFound` with a one-line message when there is none.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { replayCachePath } from "./models.ts";
- * await replayCachePath("results/airline-s0-t50-k5-openai_gpt-4o-mini"); // ".../model_cache.sqlite"
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/model_cache.sqlite`, "");
+ * assertEquals(await replayCachePath(dir), `${dir}/model_cache.sqlite`);
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export async function replayCachePath(replay: string): Promise<string> {
@@ -131,10 +136,21 @@ export interface RunModelsOptions {
  * a `ModelError` "cache_miss" and no endpoint is ever contacted.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertRejects } from "@std/assert";
+ * import { ModelError } from "../agents/model/mod.ts";
  * import { RunModels } from "./models.ts";
- * using models = RunModels.open(config, { cachePath: `${config.out}/model_cache.sqlite`, env: Deno.env.get });
- * await runExperiment(config, { sink, models: (spec) => models.client(spec) });
+ * import { resolveConfig } from "./config.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const cachePath = `${dir}/model_cache.sqlite`;
+ * const config = resolveConfig({ domains: ["airline"], agents: ["openai:gpt-4o-mini"], replay: cachePath });
+ * {
+ *   // A replay from an empty cache: the first call is a miss, and nothing is contacted.
+ *   using models = RunModels.open(config, { cachePath });
+ *   const chat = models.client("openai:gpt-4o-mini").chat({ messages: [{ role: "user", content: "Hi" }] });
+ *   await assertRejects(() => chat, ModelError, "No cached answer");
+ * }
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class RunModels implements Disposable {

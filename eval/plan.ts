@@ -1,38 +1,16 @@
 /**
  * The plan of an experiment: one cell per domain × agent × task × condition × variant × run,
- * each with its own child seed. The config it is made from lives in `config.ts`.
+ * each with its own child seed. The config it is made from lives in `config.ts`, the cell itself
+ * (its key, seed and order) in `cell.ts`.
  *
  * @module
  */
-import { deriveSeed, getDomain, LONG_SOURCE, parseTaskId, type Task, taskSuite, World } from "../envs/mod.ts";
-import { textModeOf } from "../agents/mod.ts";
+import { getDomain, LONG_SOURCE, parseTaskId, type Task, taskSuite, World } from "../envs/mod.ts";
 import { type Condition, CONDITIONS, DEFAULT_LONG_TASKS, type ResolvedConfig, suiteParts } from "./config.ts";
 import { conditionDefinition } from "./conditions/registry.ts";
+import { type Cell, type CellKey, cellSeed } from "./cell.ts";
 
-/** What identifies a cell's episode in a results store. */
-export interface CellKey {
-  /** The agent's spec, as the config names it (e.g. `"oracle"`, `"noisy@2x"`, `"openai:gpt-4o-mini"`). */
-  agent: string;
-  /** The task id, `<domain>/<index>`. */
-  task: string;
-  /** The run index, 0 to K − 1. */
-  run: number;
-  /** The condition the episode runs under. */
-  condition: Condition;
-  /** Paraphrase, fault schedule or perturbation preset; `null` for none. */
-  variant: string | null;
-}
-
-/** One episode to run. */
-export interface Cell extends CellKey {
-  /** Child seed: `cellSeed(seed, cell)`. */
-  seed: string;
-}
-
-/** A string key of a cell, unique per (agent, task, run, condition, variant). */
-export function cellKey(cell: CellKey): string {
-  return [cell.agent, cell.task, cell.run, cell.condition, cell.variant ?? ""].join("\u001f");
-}
+export { type Cell, type CellKey, cellKey, cellSeed, compareCells, type LooseCellKey, taskIndex } from "./cell.ts";
 
 /**
  * The variants of a condition as the config sets it, each with its runs: `null` (one variant)
@@ -40,9 +18,10 @@ export function cellKey(cell: CellKey): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { conditionVariants } from "./plan.ts";
  * import { resolveConfig } from "./config.ts";
- * conditionVariants(resolveConfig(), "env"); // [["low", 5], ["medium", 5], ["high", 5]]
+ * assertEquals(conditionVariants(resolveConfig(), "env"), [["low", 5], ["medium", 5], ["high", 5]]);
  * ```
  */
 export function conditionVariants(
@@ -50,26 +29,6 @@ export function conditionVariants(
   condition: Condition,
 ): [variant: string | null, runs: number][] {
   return conditionDefinition(condition).variants(config.conditions);
-}
-
-/**
- * A cell's child seed: `deriveSeed(seed, agent, task, run, condition)`, plus the variant when
- * there is one (so nominal cells keep the seeds they had before conditions existed). An agent in
- * text mode (`AGENT@text`) draws as `AGENT` does: speaking in words is the only difference, so the
- * two can be compared cell by cell.
- *
- * @example
- * ```ts
- * import { cellSeed } from "./plan.ts";
- * cellSeed("0", { agent: "oracle", task: "airline/0", run: 0, condition: "nominal", variant: null }).length; // 16
- * ```
- */
-export function cellSeed(seed: string, cell: CellKey): string {
-  const { task, run, condition, variant } = cell;
-  const agent = textModeOf(cell.agent) ?? cell.agent;
-  return variant === null
-    ? deriveSeed(seed, agent, task, run, condition)
-    : deriveSeed(seed, agent, task, run, condition, variant);
 }
 
 /** What the plan reads of a task: its id, its milestones when it may be long, whether it is a scenario. */
@@ -86,10 +45,11 @@ export type PlannedTask = Pick<Task, "id"> & Partial<Pick<Task, "milestones" | "
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { planCells } from "./plan.ts";
  * import { resolveConfig } from "./config.ts";
  * const config = resolveConfig({ agents: ["oracle"], runs: 2, conditions: { fault: false, env: false, prompt: false } });
- * planCells(config, [{ id: "airline/0" }, { id: "airline/1" }]).map((c) => c.run); // [0, 1, 0, 1]
+ * assertEquals(planCells(config, [{ id: "airline/0" }, { id: "airline/1" }]).map((c) => c.run), [0, 1, 0, 1]);
  * ```
  */
 export function planCells(
@@ -201,43 +161,13 @@ export const LONG_TASK_MILESTONES = 100;
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { runsOf } from "./plan.ts";
  * const long = { milestones: new Array(100).fill({ kind: "told", label: "x", outputs: [] }) };
- * [runsOf(long, 5, 2), runsOf(long, 5, null), runsOf({ milestones: [] }, 5, 2)]; // [2, 5, 5]
+ * assertEquals([runsOf(long, 5, 2), runsOf(long, 5, null), runsOf({ milestones: [] }, 5, 2)], [2, 5, 5]);
  * ```
  */
 export function runsOf(task: Partial<Pick<Task, "milestones">>, runs: number, longRuns: number | null): number {
   const long = (task.milestones?.length ?? 0) >= LONG_TASK_MILESTONES;
   return long && longRuns !== null ? Math.min(runs, longRuns) : runs;
-}
-
-/**
- * The index of a task id (`parseTaskId()`), or `NaN` when it is not a task id.
- *
- * @example
- * ```ts
- * import { taskIndex } from "./plan.ts";
- * [taskIndex("airline/7"), taskIndex("tau-bench:airline/3"), taskIndex("plain")]; // [7, 3, NaN]
- * ```
- */
-export function taskIndex(task: string): number {
-  return parseTaskId(task)?.index ?? NaN;
-}
-
-const cmp = (x: string, y: string) => x < y ? -1 : x > y ? 1 : 0;
-
-// By suite (the domain, after its source), then index; ids that are not task ids as text.
-function compareTasks(a: string, b: string): number {
-  const ia = parseTaskId(a), ib = parseTaskId(b);
-  if (ia === null || ib === null) return cmp(a, b);
-  return cmp(taskSuite(ia), taskSuite(ib)) || ia.index - ib.index;
-}
-
-/** A cell key whose variant may be left out (a record of another harness): none, like `null`. */
-export type LooseCellKey = Omit<CellKey, "variant"> & { variant?: string | null };
-
-/** Compares cell keys by agent, task (domain, then index numerically), run, condition and variant (none first). */
-export function compareCells(a: LooseCellKey, b: LooseCellKey): number {
-  return cmp(a.agent, b.agent) || compareTasks(a.task, b.task) || a.run - b.run ||
-    cmp(a.condition, b.condition) || cmp(a.variant ?? "", b.variant ?? "");
 }

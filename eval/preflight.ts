@@ -43,8 +43,9 @@ export interface PreflightOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { isLoopback } from "./preflight.ts";
- * [isLoopback("http://localhost:11434/v1"), isLoopback("https://api.openai.com/v1")]; // [true, false]
+ * assertEquals([isLoopback("http://localhost:11434/v1"), isLoopback("https://api.openai.com/v1")], [true, false]);
  * ```
  */
 export function isLoopback(url: string): boolean {
@@ -62,9 +63,14 @@ export function isLoopback(url: string): boolean {
  * problem. The key is not sent: any answer, even 401, proves the endpoint is there.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertRejects } from "@std/assert";
  * import { preflight } from "./preflight.ts";
- * await preflight(config, { env: (name) => Deno.env.get(name) });
+ * import { resolveConfig } from "./config.ts";
+ * // Scripted agents and user: nothing to check, nothing contacted.
+ * await preflight(resolveConfig({ domains: ["airline"] }), { env: () => undefined });
+ * // A model without its key is refused before any episode starts.
+ * await assertRejects(() => preflight(resolveConfig({ domains: ["airline"], agents: ["openai:gpt-4o-mini"] }), { env: () => undefined }));
  * ```
  */
 export async function preflight(config: ResolvedConfig, options: PreflightOptions = {}): Promise<void> {

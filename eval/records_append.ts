@@ -9,7 +9,7 @@
  */
 import { type EpisodeRecord, recordLine, writeRecordsJsonlSync } from "./records.ts";
 import type { FinishedEpisode, ResultsSink } from "./store.ts";
-import type { CellKey } from "./plan.ts";
+import type { CellKey } from "./cell.ts";
 import type { EpisodeEvent } from "../envs/mod.ts";
 
 /** A results sink that also appends each added record to a JSON Lines file; close it before rewriting the file. */
@@ -27,11 +27,12 @@ export interface AppendingSink extends ResultsSink, Disposable {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { appendingSink } from "./records_append.ts";
  * import { MemoryResults } from "./store.ts";
  * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
  * using sink = appendingSink(new MemoryResults(), path);
- * sink.count(); // 0, and the file is empty
+ * assertEquals([sink.count(), Deno.readTextFileSync(path)], [0, ""]);
  * ```
  */
 export function appendingSink(sink: ResultsSink, path: string): AppendingSink {

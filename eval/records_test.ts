@@ -1,7 +1,8 @@
 import { assert, assertEquals } from "@std/assert";
 import type { EpisodeResult } from "../envs/mod.ts";
 import type { CellKey } from "./plan.ts";
-import { type EpisodeRecord, recordLine, recordsJsonl, toRecord, writeRecordsJsonl } from "./records.ts";
+import { type EpisodeRecord, recordLine, recordsJsonl, writeRecordsJsonl } from "./records.ts";
+import { toRecord } from "./to_record.ts";
 import { MemoryResults } from "./store.ts";
 import { type EpisodeRecord as ScoringRecord, EpisodeRecordSchema } from "../scoring/mod.ts";
 

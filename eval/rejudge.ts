@@ -9,7 +9,8 @@ import { addCost, type ModelClient } from "../agents/model/mod.ts";
 import { applyGrade, judgeEpisode, regrade } from "./judging.ts";
 import { reapplyScenario } from "./abstention.ts";
 import { ExperimentWorlds } from "./worlds.ts";
-import { type EpisodeRecord, judged } from "./records.ts";
+import type { EpisodeRecord } from "./records.ts";
+import { judged } from "./to_record.ts";
 import { type ImportSource, resolveConfig, type ResolvedConfig } from "./config.ts";
 import { type ResultsStore, ResultsStoreError } from "./store.ts";
 
@@ -106,10 +107,22 @@ export interface RejudgeOptions {
  * the store is left as it was; running it again asks the model only what the cache lacks.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { rejudge, storedConfig } from "./rejudge.ts";
- * using store = ResultsStore.read("results/x/results.sqlite");
- * const summary = await rejudge(store, storedConfig(store, { out: "results/x" }));
+ * import { resolveConfig } from "./config.ts";
+ * import { runExperiment } from "./run.ts";
+ * import { ResultsStore } from "./store.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 2, runs: 1, suite: "tasks", conditions: { fault: false, env: false, prompt: false } });
+ * {
+ *   using store = ResultsStore.open(`${dir}/results.sqlite`, { config });
+ *   await runExperiment(config, { sink: store });
+ * }
+ * using store = ResultsStore.read(`${dir}/results.sqlite`);
+ * const summary = await rejudge(store, storedConfig(store, { out: dir }));
+ * // Judged again by the same rules, nothing changes.
+ * assertEquals([summary.episodes, summary.successChanged, summary.violating], [2, 0, { before: 0, after: 0 }]);
  * ```
  */
 export async function rejudge(

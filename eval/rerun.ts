@@ -1,7 +1,9 @@
 /**
- * Replaying a finished experiment from its results folder: the experiment's config comes from the
- * folder's results store, and a setting given beside `--replay` that would change the experiment
- * is refused (one that gives the stored value, or only changes how the run goes, is accepted).
+ * Rerunning a finished experiment from its results folder (`deno task eval --replay DIR`): the
+ * experiment's config comes from the folder's results store, and its model answers from the
+ * folder's model cache. A setting given beside `--replay` that would change the experiment is
+ * refused (one that gives the stored value, or only changes how the run goes, is accepted).
+ * ("Replay" itself means running recorded tool calls in a fresh world, `envs/`.)
  *
  * @module
  */
@@ -21,9 +23,9 @@ const RESULTS_FILE = "results.sqlite";
 
 /**
  * The settings that change how a run goes but not what an episode is (`configIdentity()` leaves
- * them out): the only ones a replay from a results store takes.
+ * them out): the only ones a rerun from a results store takes.
  */
-export const REPLAY_SETTINGS: readonly (keyof ExperimentConfig)[] = [
+export const RERUN_SETTINGS: readonly (keyof ExperimentConfig)[] = [
   "replay",
   "out",
   "concurrency",
@@ -40,22 +42,27 @@ export const REPLAY_SETTINGS: readonly (keyof ExperimentConfig)[] = [
  *
  * @example
  * ```ts
- * import { replayStorePath } from "./rerun.ts";
- * replayStorePath("results/no-such-folder"); // null
+ * import { assertEquals } from "@std/assert";
+ * import { rerunStorePath } from "./rerun.ts";
+ * const dir = Deno.makeTempDirSync();
+ * assertEquals(rerunStorePath(dir), null);
+ * Deno.writeTextFileSync(`${dir}/results.sqlite`, "");
+ * assertEquals(rerunStorePath(`${dir}/`), `${dir}/results.sqlite`);
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
-export function replayStorePath(replay: string): string | null {
-  const path = `${replay.replace(/\/+$/, "")}/${RESULTS_FILE}`;
+export function rerunStorePath(folder: string): string | null {
+  const path = `${folder.replace(/\/+$/, "")}/${RESULTS_FILE}`;
   try {
-    return Deno.statSync(replay).isDirectory && Deno.statSync(path).isFile ? path : null;
+    return Deno.statSync(folder).isDirectory && Deno.statSync(path).isFile ? path : null;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return null;
     throw err;
   }
 }
 
-/** Options of `replayConfig()`. */
-export interface ReplayConfigOptions {
+/** Options of `rerunConfig()`. */
+export interface RerunConfigOptions {
   /**
    * The `--config` file given beside `--replay`, refused: the experiment comes from the store.
    * @default {none}
@@ -64,22 +71,29 @@ export interface ReplayConfigOptions {
 }
 
 /**
- * The config of replaying the experiment stored at `storePath` (see `replayStorePath()`), with the
+ * The config of rerunning the experiment stored at `storePath` (see `rerunStorePath()`), with the
  * settings `given` by flags over it. A setting that would change the experiment is a `RangeError`
  * naming its flag and the settings accepted; a store that is missing, not ark's, imported, or of
  * another ark version is a `ResultsStoreError`.
  *
  * @example
- * ```ts ignore
- * import { replayConfig, replayStorePath } from "./rerun.ts";
- * const config = replayConfig(replayStorePath("results/x")!, { replay: "results/x", out: "results/y" });
- * config.tasks; // the stored experiment's
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
+ * import { rerunConfig, rerunStorePath } from "./rerun.ts";
+ * import { resolveConfig } from "./config.ts";
+ * import { ResultsStore } from "./store.ts";
+ * const dir = Deno.makeTempDirSync();
+ * ResultsStore.open(`${dir}/results.sqlite`, { config: resolveConfig({ domains: ["airline"], tasks: 3 }) }).close();
+ * const config = rerunConfig(rerunStorePath(dir)!, { replay: dir, out: `${dir}/again` });
+ * assertEquals([config.tasks, config.replay, config.out], [3, dir, `${dir}/again`]);
+ * assertThrows(() => rerunConfig(`${dir}/results.sqlite`, { replay: dir, tasks: 4 }), RangeError, "--tasks");
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
-export function replayConfig(
+export function rerunConfig(
   storePath: string,
   given: ExperimentConfig,
-  options: ReplayConfigOptions = {},
+  options: RerunConfigOptions = {},
 ): ResolvedConfig {
   const folder = given.replay ?? storePath;
   const accepted = acceptedFlags();
@@ -130,7 +144,27 @@ function flagOf(path: readonly string[]): string {
 }
 
 function acceptedFlags(): string {
-  const names = SETTING_FLAGS.filter((f) => REPLAY_SETTINGS.includes(f.path[0] as keyof ExperimentConfig))
+  const names = SETTING_FLAGS.filter((f) => RERUN_SETTINGS.includes(f.path[0] as keyof ExperimentConfig))
     .map((f) => f.name);
   return `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
+/** @deprecated Use `RERUN_SETTINGS`: "replay" means running recorded tool calls in a world. */
+export const REPLAY_SETTINGS: readonly (keyof ExperimentConfig)[] = RERUN_SETTINGS;
+
+/** @deprecated Use `RerunConfigOptions`. */
+export type ReplayConfigOptions = RerunConfigOptions;
+
+/** @deprecated Use `rerunConfig()`: "replay" means running recorded tool calls in a world. */
+export function replayConfig(
+  storePath: string,
+  given: ExperimentConfig,
+  options: RerunConfigOptions = {},
+): ResolvedConfig {
+  return rerunConfig(storePath, given, options);
+}
+
+/** @deprecated Use `rerunStorePath()`. */
+export function replayStorePath(folder: string): string | null {
+  return rerunStorePath(folder);
 }

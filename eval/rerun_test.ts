@@ -1,7 +1,7 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { configIdentity, type ExperimentConfig, resolveConfig } from "./config.ts";
 import { parseEvalArgs } from "../cli/_eval_args.ts";
-import { REPLAY_SETTINGS, replayConfig, replayStorePath } from "./rerun.ts";
+import { RERUN_SETTINGS, rerunConfig, rerunStorePath } from "./rerun.ts";
 import { ResultsStore, ResultsStoreError } from "./store.ts";
 
 // Every config names its domain, so registering another changes none of these.
@@ -28,34 +28,34 @@ function flags(...args: string[]) {
   return parsed;
 }
 
-Deno.test("replayStorePath() finds a results folder's store, and nothing for a cache file or a missing folder", async () => {
+Deno.test("rerunStorePath() finds a results folder's store, and nothing for a cache file or a missing folder", async () => {
   const dir = await storedFolder();
-  assertEquals(replayStorePath(dir), `${dir}/results.sqlite`);
-  assertEquals(replayStorePath(`${dir}/`), `${dir}/results.sqlite`);
-  assertEquals(replayStorePath(`${dir}/results.sqlite`), null);
-  assertEquals(replayStorePath(`${dir}/missing`), null);
+  assertEquals(rerunStorePath(dir), `${dir}/results.sqlite`);
+  assertEquals(rerunStorePath(`${dir}/`), `${dir}/results.sqlite`);
+  assertEquals(rerunStorePath(`${dir}/results.sqlite`), null);
+  assertEquals(rerunStorePath(`${dir}/missing`), null);
   await Deno.mkdir(`${dir}/empty`);
-  assertEquals(replayStorePath(`${dir}/empty`), null);
+  assertEquals(rerunStorePath(`${dir}/empty`), null);
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("replayConfig() takes the experiment from the store, with --out, --replay and the run's own settings", async () => {
+Deno.test("rerunConfig() takes the experiment from the store, with --out, --replay and the run's own settings", async () => {
   const dir = await storedFolder();
-  const replayed = replayConfig(
+  const rerun = rerunConfig(
     `${dir}/results.sqlite`,
     flags("--replay", dir, "--out", `${dir}/new`, "--concurrency", "3", "--max-cost", "2"),
   );
-  assertEquals(configIdentity(replayed), configIdentity(config));
+  assertEquals(configIdentity(rerun), configIdentity(config));
   assertEquals(
-    [replayed.out, replayed.replay, replayed.concurrency, replayed.maxCost],
+    [rerun.out, rerun.replay, rerun.concurrency, rerun.maxCost],
     [`${dir}/new`, dir, 3, 2],
   );
   // Without --out: the experiment's default folder, as for a live run.
-  assertEquals(replayConfig(`${dir}/results.sqlite`, { replay: dir }).out, `results/${config.experiment}`);
+  assertEquals(rerunConfig(`${dir}/results.sqlite`, { replay: dir }).out, `results/${config.experiment}`);
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("replayConfig() accepts flags that give the stored experiment's own values", async () => {
+Deno.test("rerunConfig() accepts flags that give the stored experiment's own values", async () => {
   const dir = await storedFolder();
   const same = flags(
     "--replay",
@@ -75,11 +75,11 @@ Deno.test("replayConfig() accepts flags that give the stored experiment's own va
     "--suite",
     "tasks",
   );
-  assertEquals(configIdentity(replayConfig(`${dir}/results.sqlite`, same)), configIdentity(config));
+  assertEquals(configIdentity(rerunConfig(`${dir}/results.sqlite`, same)), configIdentity(config));
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("replayConfig() refuses, in one line naming the flag, any flag that would change the experiment", async () => {
+Deno.test("rerunConfig() refuses, in one line naming the flag, any flag that would change the experiment", async () => {
   const dir = await storedFolder();
   const store = `${dir}/results.sqlite`;
   const cases: [string[], string][] = [
@@ -98,7 +98,7 @@ Deno.test("replayConfig() refuses, in one line naming the flag, any flag that wo
     [["--temperature", "0.5"], "--temperature with"],
   ];
   for (const [args, part] of cases) {
-    const err = assertThrows(() => replayConfig(store, flags("--replay", dir, ...args)), RangeError);
+    const err = assertThrows(() => rerunConfig(store, flags("--replay", dir, ...args)), RangeError);
     const message = err.message.replaceAll(dir, "DIR");
     assertEquals(message.includes(part), true, message);
     assertEquals(message.includes("\n"), false, message);
@@ -111,26 +111,26 @@ Deno.test("replayConfig() refuses, in one line naming the flag, any flag that wo
     );
   }
   assertThrows(
-    () => replayConfig(store, { replay: dir }, { configFile: "x.json" }),
+    () => rerunConfig(store, { replay: dir }, { configFile: "x.json" }),
     RangeError,
     `Cannot use --config with --replay "${dir}": the experiment comes from its results store`,
   );
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("replayConfig() fails with a ResultsStoreError on a store that is missing or not ark's", async () => {
+Deno.test("rerunConfig() fails with a ResultsStoreError on a store that is missing or not ark's", async () => {
   const dir = await Deno.makeTempDir();
   assertThrows(
-    () => replayConfig(`${dir}/results.sqlite`, { replay: dir }),
+    () => rerunConfig(`${dir}/results.sqlite`, { replay: dir }),
     ResultsStoreError,
     "Cannot read results store",
   );
   await Deno.writeTextFile(`${dir}/results.sqlite`, "not sqlite");
-  assertThrows(() => replayConfig(`${dir}/results.sqlite`, { replay: dir }), ResultsStoreError);
+  assertThrows(() => rerunConfig(`${dir}/results.sqlite`, { replay: dir }), ResultsStoreError);
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("REPLAY_SETTINGS leave the experiment's identity as it is", () => {
+Deno.test("RERUN_SETTINGS leave the experiment's identity as it is", () => {
   const input: ExperimentConfig = { suite: "tasks", domains: ["airline"], tasks: 3 };
   const run = {
     replay: "x",
@@ -141,6 +141,6 @@ Deno.test("REPLAY_SETTINGS leave the experiment's identity as it is", () => {
     baseUrl: "http://127.0.0.1:1/v1",
     anthropicBaseUrl: "http://127.0.0.1:2",
   };
-  assertEquals(Object.keys(run).toSorted(), [...REPLAY_SETTINGS].toSorted());
+  assertEquals(Object.keys(run).toSorted(), [...RERUN_SETTINGS].toSorted());
   assertEquals(configIdentity(resolveConfig({ ...input, ...run })), configIdentity(resolveConfig(input)));
 });

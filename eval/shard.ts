@@ -1,6 +1,6 @@
 /**
- * Shards of an experiment: `--shard I/N` runs the cells whose stable hash (of `cellKey()`, see `shardOf()`)
- * falls in shard I of N, so every shard knows its cells without asking the others, and
+ * Shards of an experiment: `--shard I/N` runs the cells whose stable hash (of `cellKey()`, see `shardOf()`
+ * in `shard_cells.ts`, re-exported here) falls in shard I of N, so every shard knows its cells without asking the others, and
  * `mergeShards()` puts the shards' results folders back together into one, whose records and
  * reports are those of the experiment run in one piece. A shard is not part of the experiment's
  * identity (`configIdentity()`): its folder says which shard it holds in `shard.json`.
@@ -10,6 +10,7 @@
 import { getDomain, Store, World } from "../envs/mod.ts";
 import { ModelCache } from "../agents/model/mod.ts";
 import { type Cell, type CellKey, cellKey, planCells } from "./plan.ts";
+import { parseShard, type Shard, shardText } from "./shard_cells.ts";
 import type { ResolvedConfig } from "./config.ts";
 import { experimentTasks } from "./worlds.ts";
 import { changedFields, ResultsStore, ResultsStoreError, shownValue } from "./store.ts";
@@ -18,13 +19,7 @@ import type { EpisodeRecord } from "./records.ts";
 import { MODEL_CACHE_FILE } from "./models.ts";
 import { createOutputFolder, errorReason, jsonErrorWhere } from "./fs_errors.ts";
 
-/** Shard `index` (1-based) of `count`. */
-export interface Shard {
-  /** Which shard, from 1 to `count`. */
-  index: number;
-  /** How many shards the experiment is cut into. */
-  count: number;
-}
+export { parseShard, type Shard, shardOf, shardOut, shardText } from "./shard_cells.ts";
 
 /** The file a shard's results folder says which shard it holds in. */
 export const SHARD_FILE = "shard.json";
@@ -44,81 +39,6 @@ export class ShardError extends Error {
     this.name = "ShardError";
     this.code = code;
   }
-}
-
-/**
- * Reads `I/N` (whole numbers, 1 ≤ I ≤ N): a `SyntaxError` when it is not of that form, a
- * `RangeError` when I is out of range; both name the flag and say what is accepted.
- *
- * @example
- * ```ts
- * import { parseShard } from "./shard.ts";
- * parseShard("2/3"); // { index: 2, count: 3 }
- * ```
- */
-export function parseShard(text: string, flag = "--shard"): Shard {
-  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const accepted = "expected I/N with whole numbers 1 ≤ I ≤ N, e.g. 1/3";
-  if (match === null) throw new SyntaxError(`Invalid value "${text}" for ${flag}: ${accepted}`);
-  const [index, count] = [Number(match[1]), Number(match[2])];
-  if (!Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
-    throw new RangeError(`Invalid value "${text}" for ${flag}: ${accepted}`);
-  }
-  return { index, count };
-}
-
-/**
- * A shard as `--shard` takes it.
- *
- * @example
- * ```ts
- * import { shardText } from "./shard.ts";
- * shardText({ index: 1, count: 3 }); // "1/3"
- * ```
- */
-export function shardText(shard: Shard): string {
-  return `${shard.index}/${shard.count}`;
-}
-
-/**
- * The default output folder of a shard: the experiment's, suffixed `-shard<I>of<N>`.
- *
- * @example
- * ```ts
- * import { shardOut } from "./shard.ts";
- * shardOut("results/x", { index: 1, count: 3 }); // "results/x-shard1of3"
- * ```
- */
-export function shardOut(out: string, shard: Shard): string {
-  return `${out.replace(/\/+$/, "")}-shard${shard.index}of${shard.count}`;
-}
-
-// FNV-1a, 32 bits, over the key's UTF-8 bytes, then MurmurHash3's finalizer (keys differing in one
-// character spread over every shard): stable across runs, machines and versions.
-function stableHash(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b) >>> 0;
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35) >>> 0;
-  return (hash ^ (hash >>> 16)) >>> 0;
-}
-
-/**
- * The shard (1-based) of `count` a cell belongs to: a stable 32-bit hash of its `cellKey()` (FNV-1a,
- * then MurmurHash3's finalizer), mod `count`, plus 1.
- *
- * @example
- * ```ts
- * import { shardOf } from "./shard.ts";
- * const cell = { agent: "oracle", task: "d/0", run: 0, condition: "nominal" as const, variant: null };
- * shardOf(cell, 1); // 1
- * ```
- */
-export function shardOf(cell: CellKey, count: number): number {
-  return (stableHash(cellKey(cell)) % count) + 1;
 }
 
 /** Every cell of an experiment ark runs (not an imported one), in plan order. */
@@ -264,11 +184,22 @@ async function openSources(dirs: readonly string[]): Promise<Source[]> {
  * "missing" unless `partial`. The folders' model caches are merged into `out`'s.
  *
  * @example
- * ```ts ignore
- * import { mergeShards } from "./shard.ts";
- * const merged = await mergeShards("results/x", ["results/x-shard1of2", "results/x-shard2of2"]);
- * using _store = merged.store;
- * merged.missing.length; // 0
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { mergeShards, shardOf } from "./shard.ts";
+ * import { resolveConfig } from "./config.ts";
+ * import { runExperiment } from "./run.ts";
+ * import { ResultsStore } from "./store.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const config = resolveConfig({ domains: ["airline"], agents: ["oracle"], tasks: 4, runs: 1, suite: "tasks", conditions: { fault: false, env: false, prompt: false } });
+ * for (const index of [1, 2]) {
+ *   Deno.mkdirSync(`${dir}/shard${index}`);
+ *   using store = ResultsStore.open(`${dir}/shard${index}/results.sqlite`, { config });
+ *   await runExperiment(config, { sink: store, only: (cell) => shardOf(cell, 2) === index });
+ * }
+ * const merged = await mergeShards(`${dir}/all`, [`${dir}/shard1`, `${dir}/shard2`]);
+ * using store = merged.store;
+ * assertEquals([merged.missing.length, store.count()], [0, 4]);
  * ```
  */
 export async function mergeShards(

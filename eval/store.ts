@@ -1,219 +1,56 @@
 /**
- * Where finished episodes go: the `ResultsSink` interface, `ResultsStore` (a
- * SQLite file that survives a killed process and lets a re-run resume) and
- * `MemoryResults` (the in-memory fake). Both pass one contract test.
+ * The results store: `ResultsStore`, a SQLite file of finished episodes that survives a killed
+ * process and lets a re-run resume, one writer at a time. It implements `ResultsSink` (`sink.ts`,
+ * with `MemoryResults`, the in-memory fake, re-exported here); its file's format and checks are in
+ * `_store_file.ts`, its tables' encoding in `_store_tables.ts`.
  *
  * @module
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { type EpisodeEvent, type SqlValue, Store } from "../envs/mod.ts";
-import { type Cell, type CellKey, cellKey } from "./plan.ts";
-import { configIdentity, type ResolvedConfig } from "./config.ts";
+import { type CellKey, cellKey } from "./cell.ts";
+import type { ResolvedConfig } from "./config_types.ts";
+import { configIdentity, shownValue } from "./experiment.ts";
 import type { EpisodeRecord } from "./records.ts";
-import { Dictionaries, DICTIONARY_SCHEMA } from "./_store_tables.ts";
+import type { FinishedEpisode, ResultsSink } from "./sink.ts";
+import { Dictionaries } from "./_store_tables.ts";
+import {
+  checkFile,
+  corrupt,
+  damageOf,
+  folderOf,
+  FORMAT,
+  isDamage,
+  ResultsStoreError,
+  SCHEMA,
+  wellFormed,
+} from "./_store_file.ts";
 import { errorReason, fsReason } from "./fs_errors.ts";
 import { StoreLock } from "./_store_lock.ts";
 
+export { type FinishedEpisode, MemoryResults, type ResultsSink } from "./sink.ts";
+export { ResultsStoreError } from "./_store_file.ts";
+export { changedFields, shownValue } from "./experiment.ts";
+
 /** The version of ark, from `deno.json`. */
 export const ARK_VERSION: string = denoJson.version;
-
-/** A finished episode: its cell, its record and its events in order. */
-export interface FinishedEpisode {
-  /** The cell of the plan it ran. */
-  cell: Cell;
-  /** Its episode record (METRICS.md). */
-  record: EpisodeRecord;
-  /** Its trajectory, in order. */
-  events: readonly EpisodeEvent[];
-}
-
-/** What the runner needs from a results store. */
-export interface ResultsSink {
-  /** Keys (`cellKey()`) of the episodes already finished. */
-  finishedKeys(): Set<string>;
-  /** Adds a finished episode at once (all or nothing); returns false and changes nothing when its cell is already there. */
-  add(episode: FinishedEpisode): boolean;
-  /** How many episodes are stored. */
-  count(): number;
-  /** Every stored record, in the order added. */
-  records(): EpisodeRecord[];
-  /** The events of one episode, in order; empty when the episode is not stored. */
-  events(cell: CellKey): EpisodeEvent[];
-  /**
-   * Replaces the records of stored episodes (e.g. judged again), all or none; returns how many were
-   * stored (episodes not stored are skipped).
-   */
-  updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number;
-}
-
-/**
- * The fields whose values differ between two stored configs (`configIdentity()`), `a`'s fields
- * first, each compared as JSON.
- *
- * @example
- * ```ts
- * import { changedFields } from "./store.ts";
- * changedFields({ tasks: 5, runs: 2 }, { tasks: 5, runs: 3, seed: "1" }); // ["runs", "seed"]
- * ```
- */
-export function changedFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) =>
-    JSON.stringify(a[k]) !== JSON.stringify(b[k])
-  );
-}
-
-/**
- * A config value as a message shows it: its JSON, cut to 120 characters, or "absent".
- *
- * @example
- * ```ts
- * import { shownValue } from "./store.ts";
- * [shownValue(["a"]), shownValue(undefined)]; // ['["a"]', "absent"]
- * ```
- */
-export function shownValue(value: unknown): string {
-  const text = JSON.stringify(value) ?? "absent";
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
-/** A results store that cannot be used; `code` says why. */
-export class ResultsStoreError extends Error {
-  /**
-   * Why: `"unreadable"`, the file is missing or cannot be opened; `"not_results"`, it is not an ark
-   * results store of this format; `"mismatch"`, it holds another experiment than the config's;
-   * `"corrupt"`, the file is empty or damaged (not SQLite's, pages that do not check, a record that
-   * does not decode); `"locked"`, another process is writing it.
-   */
-  readonly code: "unreadable" | "not_results" | "mismatch" | "corrupt" | "locked";
-
-  /** Makes an error with a code and a one-line message. */
-  constructor(code: ResultsStoreError["code"], message: string) {
-    super(message);
-    this.name = "ResultsStoreError";
-    this.code = code;
-  }
-}
-
-// 2: events carry the fault a condition injected. 3: events carry the arguments that reached the
-// world and the rows a call changed (what the judge reads); records carry outcome grading. 4: compact
-// (about 7x smaller): cell fields and the records' key lists in a names table, each distinct event
-// field value stored once, records and events packed and deflated (eval/_store_tables.ts).
-const FORMAT = 4;
-
-const SCHEMA = `
-CREATE TABLE experiment (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  name TEXT NOT NULL,
-  config TEXT NOT NULL,
-  seed TEXT NOT NULL,
-  ark_version TEXT NOT NULL
-);
-${DICTIONARY_SCHEMA}
--- agent, task, condition and variant are ids in names; record and events are packed and deflated.
-CREATE TABLE episodes (
-  id INTEGER PRIMARY KEY,
-  agent INTEGER NOT NULL,
-  task INTEGER NOT NULL,
-  run INTEGER NOT NULL,
-  condition INTEGER NOT NULL,
-  variant INTEGER,
-  seed TEXT NOT NULL,
-  success INTEGER NOT NULL,
-  steps INTEGER NOT NULL,
-  n_events INTEGER NOT NULL,
-  record BLOB NOT NULL,
-  events BLOB NOT NULL
-);
--- NULLs are distinct in a plain UNIQUE constraint; a missing variant must count as one value.
-CREATE UNIQUE INDEX episodes_cell ON episodes (agent, task, run, condition, ifnull(variant, 0));
--- One row per event (episode and index), for counting with SQL; the events themselves are in episodes.
-CREATE VIEW events AS WITH RECURSIVE ev (episode_id, idx) AS (
-  SELECT id, 0 FROM episodes WHERE n_events > 0
-  UNION ALL
-  SELECT ev.episode_id, ev.idx + 1 FROM ev JOIN episodes ep ON ep.id = ev.episode_id WHERE ev.idx + 1 < ep.n_events
-) SELECT episode_id, idx FROM ev;
-CREATE TABLE notes (
-  key TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
-PRAGMA user_version = ${FORMAT};
-`;
-
-// The folder a store's file is in, as a message names it.
-function folderOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
-}
-
-function corrupt(path: string, why: string, verb: "open" | "read" = "open"): ResultsStoreError {
-  return new ResultsStoreError(
-    "corrupt",
-    `Cannot ${verb} results store "${path}": not an ark store (${why}); move it away`,
-  );
-}
-
-// SQLite's words for a file that is not a database or whose pages do not hold together.
-const DAMAGE = /not a database|malformed|corrupt|file is encrypted|the file is damaged|no such (column|table)/i;
-const isDamage = (err: unknown) => err instanceof Error && DAMAGE.test(err.message);
-// What SQLite says of the damage, without what it quotes of the file (a damaged schema's text).
-const damageOf = (err: unknown) =>
-  /not a database|encrypted/i.test((err as Error).message) ? "it is not a SQLite database" : "its pages are damaged";
-
-const SQLITE_HEADER = "SQLite format 3\0";
-
-// A decoded record whose cell is not one: deflate keeps no checksum, so flipped bytes may inflate to
-// other JSON, and the cell is what every reader of a record relies on.
-function wellFormed(record: EpisodeRecord): EpisodeRecord {
-  const r = record as unknown as Record<string, unknown> | null;
-  const cell = typeof r === "object" && r !== null && typeof r.agent === "string" && typeof r.task === "string" &&
-    Number.isInteger(r.run) && typeof r.condition === "string" && typeof r.success === "boolean";
-  if (!cell) throw new TypeError("Not an episode record");
-  return record;
-}
-
-/**
- * Whether a store's file is there, once it is known not to be empty or another kind of file: SQLite
- * would take an empty file for a new store (an experiment's results gone unnoticed), and read any
- * file as a damaged one. A file with a write-ahead log beside it is SQLite's to read.
- */
-function checkFile(path: string): boolean {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.statSync(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
-  if (!info.isFile) {
-    throw new ResultsStoreError("unreadable", `Cannot open results store "${path}": it is not a regular file`);
-  }
-  let wal = 0;
-  try {
-    wal = Deno.statSync(`${path}-wal`).size;
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  if (info.size === 0 && wal === 0) throw corrupt(path, "the file is empty");
-  if (info.size > 0) {
-    using file = Deno.openSync(path, { read: true });
-    const head = new Uint8Array(SQLITE_HEADER.length);
-    const n = file.readSync(head) ?? 0;
-    if (n < head.length || new TextDecoder().decode(head) !== SQLITE_HEADER) {
-      throw corrupt(path, "the file is corrupt: it is not a SQLite database");
-    }
-  }
-  return true;
-}
 
 /**
  * Results in a SQLite file. Each episode commits in one transaction, in WAL mode,
  * so a killed process loses nothing committed; reopening with another config fails.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ResultsStore } from "./store.ts";
- * using store = ResultsStore.open("results/x/results.sqlite", { config });
- * store.finishedKeys().size; // episodes finished before, e.g. by a killed run
+ * import { resolveConfig } from "./config.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const config = resolveConfig({ domains: ["airline"], tasks: 3 });
+ * {
+ *   using store = ResultsStore.open(`${dir}/results.sqlite`, { config });
+ *   assertEquals([store.experiment().name, store.finishedKeys().size], [config.experiment, 0]);
+ * }
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class ResultsStore implements ResultsSink {
@@ -557,56 +394,3 @@ export class ResultsStore implements ResultsSink {
 }
 
 type CellIds = { agent: number; task: number; condition: number; variant: number | null };
-
-/**
- * The in-memory fake of `ResultsStore`: same behaviour, nothing on disk.
- *
- * @example
- * ```ts ignore
- * import { MemoryResults } from "./store.ts";
- * const sink = new MemoryResults();
- * sink.count(); // 0
- * ```
- */
-export class MemoryResults implements ResultsSink {
-  #episodes = new Map<string, FinishedEpisode>();
-
-  finishedKeys(): Set<string> {
-    return new Set(this.#episodes.keys());
-  }
-
-  add(episode: FinishedEpisode): boolean {
-    const key = cellKey(episode.cell);
-    if (this.#episodes.has(key)) return false;
-    // A JSON copy, exactly what the SQLite store gives back (undefined fields dropped, later edits not seen).
-    this.#episodes.set(key, JSON.parse(JSON.stringify(episode)));
-    return true;
-  }
-
-  count(): number {
-    return this.#episodes.size;
-  }
-
-  records(): EpisodeRecord[] {
-    return [...this.#episodes.values()].map((e) => JSON.parse(JSON.stringify(e.record)));
-  }
-
-  events(cell: CellKey): EpisodeEvent[] {
-    return JSON.parse(JSON.stringify(this.#episodes.get(cellKey(cell))?.events ?? []));
-  }
-
-  updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number {
-    const copies = updates.map(({ cell, record }) => ({
-      key: cellKey(cell),
-      record: JSON.parse(JSON.stringify(record)),
-    }));
-    let n = 0;
-    for (const { key, record } of copies) {
-      const episode = this.#episodes.get(key);
-      if (episode === undefined) continue;
-      episode.record = record;
-      n++;
-    }
-    return n;
-  }
-}

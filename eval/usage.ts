@@ -65,9 +65,10 @@ export interface UsageOptions {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { summarizeUsage } from "./usage.ts";
  * const r = { agent: "openai:m", resources: { api_calls: 3, tokens: 900, cost: 0.002 }, agent_error: "timeout: …" };
- * summarizeUsage([r]).map((u) => [u.agentUsage?.calls, u.agentErrors]); // [[3, 1]]
+ * assertEquals(summarizeUsage([r]).map((u) => [u.agentUsage?.calls, u.agentErrors]), [[3, 1]]);
  * ```
  */
 export function summarizeUsage(
@@ -126,8 +127,9 @@ function add(
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { formatDollars } from "./usage.ts";
- * [formatDollars(0.000123), formatDollars(0.5), formatDollars(12)]; // ["$0.000123", "$0.500", "$12.00"]
+ * assertEquals([formatDollars(0.000123), formatDollars(0.5), formatDollars(12)], ["$0.000123", "$0.500", "$12.00"]);
  * ```
  */
 export function formatDollars(dollars: number): string {
@@ -140,9 +142,10 @@ export function formatDollars(dollars: number): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { totalCost } from "./usage.ts";
  * const usage = (cost: number) => ({ calls: 1, tokens: 10, cost, costKnown: true });
- * totalCost([{ agent: "openai:m", agentUsage: usage(0.5), userUsage: usage(0.25), agentErrors: 0, userErrors: 0 }]); // 0.75
+ * assertEquals(totalCost([{ agent: "openai:m", agentUsage: usage(0.5), userUsage: usage(0.25), agentErrors: 0, userErrors: 0 }]), 0.75);
  * ```
  */
 export function totalCost(usage: readonly UsageSummary[]): number {
@@ -160,12 +163,10 @@ export function totalCost(usage: readonly UsageSummary[]): number {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { formatUsage } from "./usage.ts";
  * const usage = { calls: 12, tokens: 3400, cost: 0.0021, costKnown: true };
- * formatUsage([{ agent: "openai:m", agentUsage: usage, userUsage: null, agentErrors: 1, userErrors: 0 }]);
- * // "agent     model calls  tokens      cost  agent errors  user errors\n" +
- * // "openai:m           12    3400  $0.00210             1            0\n" +
- * // "Model cost of the experiment: $0.00210\n"
+ * assertEquals(formatUsage([{ agent: "openai:m", agentUsage: usage, userUsage: null, agentErrors: 1, userErrors: 0 }]), "agent     model calls  tokens      cost  agent errors  user errors\n" + "openai:m           12    3400  $0.00210             1            0\n" + "Model cost of the experiment: $0.00210\n");
  * ```
  */
 export function formatUsage(usage: readonly UsageSummary[], options: Pick<UsageOptions, "unpriced"> = {}): string {

@@ -29,7 +29,8 @@ export interface AnthropicClientOptions extends ClientOptions {
   maxTokens?: number;
 }
 
-const ANTHROPIC_URL = "https://api.anthropic.com";
+/** The default API root of `anthropic:` models (Anthropic's own endpoint). */
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 const VERSION = "2023-06-01";
 
 /**
@@ -47,7 +48,7 @@ export function anthropicClient(options: AnthropicClientOptions): ModelClient {
   const { model, baseUrl, apiKey, resilience, price, label, keyHint } = clientSetup(options, {
     name: "anthropic",
     title: "Anthropic",
-    defaultUrl: ANTHROPIC_URL,
+    defaultUrl: ANTHROPIC_BASE_URL,
     keyVar: "ANTHROPIC_API_KEY",
   });
   const maxTokens = options.maxTokens ?? 1024;

@@ -33,8 +33,8 @@ export type {
   Usage,
 } from "./types.ts";
 export { ModelError } from "./types.ts";
-export { openaiClient, type OpenAIClientOptions } from "./openai.ts";
-export { anthropicClient, type AnthropicClientOptions } from "./anthropic.ts";
+export { OPENAI_BASE_URL, openaiClient, type OpenAIClientOptions } from "./openai.ts";
+export { ANTHROPIC_BASE_URL, anthropicClient, type AnthropicClientOptions } from "./anthropic.ts";
 export { ConcurrencyLimiter, DEFAULT_CONCURRENCY, limiterFor } from "./limiter.ts";
 export {
   addCost,

@@ -33,7 +33,8 @@ export interface OpenAIClientOptions extends ClientOptions {
   apiKey?: string;
 }
 
-const OPENAI_URL = "https://api.openai.com/v1";
+/** The default API root of `openai:` models (OpenAI's own endpoint). */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 /**
  * A `ModelClient` for an OpenAI-compatible `POST {baseUrl}/chat/completions`.
@@ -50,7 +51,7 @@ export function openaiClient(options: OpenAIClientOptions): ModelClient {
   const { model, baseUrl, apiKey, resilience, price, label, keyHint } = clientSetup(options, {
     name: "openai",
     title: "OpenAI-compatible",
-    defaultUrl: OPENAI_URL,
+    defaultUrl: OPENAI_BASE_URL,
     keyVar: "OPENAI_API_KEY",
   });
 

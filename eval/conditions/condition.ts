@@ -12,8 +12,8 @@
 import type { Domain, EpisodeCondition, Task, World } from "../../envs/mod.ts";
 import type { ModelClient } from "../../agents/model/mod.ts";
 import type { Condition, ResolvedConditions } from "../config.ts";
-import type { Cell } from "../plan.ts";
-import type { ToRecordOptions } from "../records.ts";
+import type { Cell } from "../cell.ts";
+import type { ToRecordOptions } from "../to_record.ts";
 
 /** What a condition is given once per experiment, before any of its cells runs. */
 export interface PrepareInput {
@@ -80,9 +80,14 @@ export interface ConditionDefinition {
  * opening, the agent's own model client, nothing added to the record.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, World } from "../../envs/mod.ts";
  * import { unchangedSetup } from "./condition.ts";
- * const setup = { ...unchangedSetup(task), opening: 2 };
+ * using world = World.open(getDomain("airline"));
+ * const task = world.defaultTasks(1)[0];
+ * const setup = unchangedSetup(task);
+ * assertEquals([setup.userTask, setup.opening, setup.record()], [task, 0, { modelFaults: 0 }]);
  * ```
  */
 export function unchangedSetup(task: Task): CellSetup {
@@ -94,8 +99,9 @@ export function unchangedSetup(task: Task): CellSetup {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { nominalDefinition } from "./condition.ts";
- * nominalDefinition.models({ nominal: { runs: 5 }, fault: false, env: false, prompt: false }); // []
+ * assertEquals(nominalDefinition.models({ nominal: { runs: 5 }, fault: false, env: false, prompt: false }), []);
  * ```
  */
 export const nominalDefinition: ConditionDefinition = {

@@ -53,9 +53,10 @@ function checkP(p: number): void {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { faultAt } from "./faults.ts";
- * faultAt({ seed: "s", p: 0 }, 0); // null
- * faultAt({ seed: "s", p: 1 }, 0) !== null; // true
+ * assertEquals(faultAt({ seed: "s", p: 0 }, 0), null);
+ * assertEquals(faultAt({ seed: "s", p: 1 }, 0) !== null, true);
  * ```
  */
 export function faultAt(options: FaultOptions, index: number): FaultKind | null {
@@ -72,9 +73,10 @@ export function faultAt(options: FaultOptions, index: number): FaultKind | null 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { faultMessage } from "./faults.ts";
- * faultMessage("server_error", { reservation_id: "ZFA04Y" }); // "503 service unavailable"
- * faultMessage("partial", { reservation_id: "ZFA04Y" }); // 'partial response: {"reserv'
+ * assertEquals(faultMessage("server_error", { reservation_id: "ZFA04Y" }), "503 service unavailable");
+ * assertEquals(faultMessage("partial", { reservation_id: "ZFA04Y" }), 'partial response: {"reserv');
  * ```
  */
 export function faultMessage(kind: FaultKind, args: unknown): string {
@@ -104,12 +106,13 @@ export function faultMessage(kind: FaultKind, args: unknown): string {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { faultCondition } from "./faults.ts";
  * const condition = faultCondition({ seed: "s", p: 1 });
  * const result = condition.dispatch!({ step: 1, name: "look", args: {} }, () => {
  *   throw new Error("never called");
  * });
- * [result.ok, result.error?.code, typeof result.fault]; // [false, "fault", "string"]
+ * assertEquals([result.ok, result.error?.code, typeof result.fault], [false, "fault", "string"]);
  * ```
  */
 export function faultCondition(options: FaultOptions): EpisodeCondition {
@@ -137,11 +140,12 @@ export function faultCondition(options: FaultOptions): EpisodeCondition {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { FakeModelClient } from "../../agents/model/mod.ts";
  * import { FaultyModel } from "./faults.ts";
  * const model = new FaultyModel(new FakeModelClient([{ content: "Hi" }]), { seed: "s", p: 0 });
- * (await model.chat({ messages: [{ role: "user", content: "Hello" }] })).content; // "Hi"
- * model.faults; // []
+ * assertEquals((await model.chat({ messages: [{ role: "user", content: "Hello" }] })).content, "Hi");
+ * assertEquals(model.faults, []);
  * ```
  */
 export class FaultyModel implements ModelClient {
@@ -181,8 +185,9 @@ export class FaultyModel implements ModelClient {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { faultDefinition } from "./faults.ts";
- * faultDefinition.models({ nominal: false, fault: { p_fault: 0.2, runs: 5 }, env: false, prompt: false }); // []
+ * assertEquals(faultDefinition.models({ nominal: false, fault: { p_fault: 0.2, runs: 5 }, env: false, prompt: false }), []);
  * ```
  */
 export const faultDefinition: ConditionDefinition = {

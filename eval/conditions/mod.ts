@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { faultAt, openingOf, promptVariants } from "./mod.ts";
- * faultAt({ seed: "0", p: 0 }, 3); // null
- * promptVariants(2).map((v) => openingOf({ id: "t/1", openings: ["a", "b", "c"] }, v)); // [1, 2]
+ * assertEquals(faultAt({ seed: "0", p: 0 }, 3), null);
+ * assertEquals(promptVariants(2).map((v) => openingOf({ id: "t/1", openings: ["a", "b", "c"] }, v)), [1, 2]);
  * ```
  *
  * @module

@@ -51,9 +51,16 @@ export interface EnvCondition extends EpisodeCondition {
  * The `env` condition of a preset for one episode.
  *
  * @example
- * ```ts ignore
- * const condition = envCondition({ preset: "high", tools: domain.tools, columns: columnRenames(world.store), seed });
- * await runEpisode(world, { task, agent, user, rng, condition });
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, toolParameters, World } from "../../envs/mod.ts";
+ * import { columnRenames, envCondition } from "./perturb.ts";
+ * using world = World.open(getDomain("airline"));
+ * const condition = envCondition({ preset: "low", tools: world.domain.tools, columns: columnRenames(world.store), seed: "0" });
+ * // The low preset shows camelCase parameters, and tells the agent so.
+ * const tool = condition.tools.find((t) => t.name === "get_reservation_details")!;
+ * assertEquals(toolParameters(tool).required, ["reservationId"]);
+ * assertEquals(condition.hints.perturbation.names.reservation_id, "reservationId");
  * ```
  */
 export function envCondition(options: EnvOptions): EnvCondition {
@@ -118,8 +125,9 @@ function parametersOf(tool: Tool): Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { envDefinition } from "./perturb.ts";
- * envDefinition.models({ nominal: false, fault: false, env: { presets: ["low"], runs: 5 }, prompt: false }); // []
+ * assertEquals(envDefinition.models({ nominal: false, fault: false, env: { presets: ["low"], runs: 5 }, prompt: false }), []);
  * ```
  */
 export const envDefinition: ConditionDefinition = {

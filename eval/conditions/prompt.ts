@@ -18,8 +18,9 @@ import { type ConditionDefinition, unchangedSetup } from "./condition.ts";
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { promptVariants } from "./prompt.ts";
- * promptVariants(3); // ["j1", "j2", "j3"]
+ * assertEquals(promptVariants(3), ["j1", "j2", "j3"]);
  * ```
  */
 export function promptVariants(count: number): string[] {
@@ -35,9 +36,10 @@ export function promptVariants(count: number): string[] {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { openingOf } from "./prompt.ts";
  * const task = { id: "t/1", openings: ["hi", "hello", "hey"] };
- * ["j1", "j2", "j3", "j4"].map((v) => openingOf(task, v)); // [1, 2, 1, 2]
+ * assertEquals(["j1", "j2", "j3", "j4"].map((v) => openingOf(task, v)), [1, 2, 1, 2]);
  * ```
  */
 export function openingOf(task: Pick<Task, "id" | "openings">, variant: string): number {
@@ -56,9 +58,20 @@ export function openingOf(task: Pick<Task, "id" | "openings">, variant: string):
  * @throws {Error} when the model gives fewer than `count` paraphrases that keep every fact.
  *
  * @example
- * ```ts ignore
- * const paraphrased = await paraphrasedTask(client, task, { count: 5 });
- * paraphrased.openings.length; // 6
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { FakeModelClient } from "../../agents/model/mod.ts";
+ * import { getDomain, World } from "../../envs/mod.ts";
+ * import { paraphrasedTask } from "./prompt.ts";
+ * using world = World.open(getDomain("airline"));
+ * const task = { ...world.defaultTasks(1)[0], openings: ["Please cancel reservation ZFA04Y."] };
+ * const client = new FakeModelClient([{ content: "1. Cancel reservation ZFA04Y, please.\n2. I want ZFA04Y cancelled." }]);
+ * const paraphrased = await paraphrasedTask(client, task, { count: 2 });
+ * assertEquals(paraphrased.openings, [
+ *   "Please cancel reservation ZFA04Y.",
+ *   "Cancel reservation ZFA04Y, please.",
+ *   "I want ZFA04Y cancelled.",
+ * ]);
  * ```
  */
 export async function paraphrasedTask(client: ModelClient, task: Task, options: { count: number }): Promise<Task> {
@@ -74,9 +87,10 @@ export async function paraphrasedTask(client: ModelClient, task: Task, options: 
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { promptDefinition } from "./prompt.ts";
  * const prompt = { variants: 5, paraphrases: "llm:openai:gpt-4o-mini", runs: 1 };
- * promptDefinition.models({ nominal: false, fault: false, env: false, prompt }); // ["openai:gpt-4o-mini"]
+ * assertEquals(promptDefinition.models({ nominal: false, fault: false, env: false, prompt }), ["openai:gpt-4o-mini"]);
  * ```
  */
 export const promptDefinition: ConditionDefinition = {

@@ -6,7 +6,7 @@
  * @module
  */
 import { type Condition, CONDITIONS, type ResolvedConditions } from "../config.ts";
-import type { Cell } from "../plan.ts";
+import type { Cell } from "../cell.ts";
 import {
   type CellSetup,
   type ConditionDefinition,
@@ -32,8 +32,9 @@ export const CONDITION_DEFINITIONS: Readonly<Record<Condition, ConditionDefiniti
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { conditionDefinition } from "./registry.ts";
- * conditionDefinition("env").name; // "env"
+ * assertEquals(conditionDefinition("env").name, "env");
  * ```
  */
 export function conditionDefinition(name: string): ConditionDefinition {
@@ -52,8 +53,9 @@ function unknownCondition(name: string): RangeError {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { conditionModels } from "./registry.ts";
- * conditionModels({ nominal: { runs: 5 }, fault: false, env: false, prompt: false }); // []
+ * assertEquals(conditionModels({ nominal: { runs: 5 }, fault: false, env: false, prompt: false }), []);
  * ```
  */
 export function conditionModels(conditions: ResolvedConditions): string[] {
@@ -71,10 +73,20 @@ export interface PreparedConditions {
  * of `input.cells` (those still to run).
  *
  * @example
- * ```ts ignore
- * const conditions = await prepareConditions({ conditions: config.conditions, worlds, tasks, cells: todo, models });
- * const setup = conditions.setup(cell, { task, domain: world.domain });
- * await runEpisode(world, { task, agent, user, rng, condition: setup.condition });
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain, World } from "../../envs/mod.ts";
+ * import { resolveConfig } from "../config.ts";
+ * import { prepareConditions } from "./registry.ts";
+ * using world = World.open(getDomain("airline"));
+ * const task = world.defaultTasks(1)[0];
+ * const { conditions } = resolveConfig({ domains: ["airline"] });
+ * const prepared = await prepareConditions({ conditions, worlds: [world], tasks: new Map([[task.id, task]]), cells: [] });
+ * const cell = (condition: "nominal" | "env", variant: string | null) =>
+ *   ({ agent: "oracle", task: task.id, run: 0, condition, variant, seed: "s" });
+ * // The nominal cell runs the episode as it is; the env cell through the preset's wrapper.
+ * assertEquals(prepared.setup(cell("nominal", null), { task, domain: world.domain }).condition, undefined);
+ * assertEquals(prepared.setup(cell("env", "low"), { task, domain: world.domain }).condition !== undefined, true);
  * ```
  */
 export async function prepareConditions(input: PrepareInput): Promise<PreparedConditions> {

@@ -17,7 +17,8 @@ import {
 import { isRefusal } from "../../judge/mod.ts";
 import { judgeEpisode } from "../../eval/judging.ts";
 import { type CellKey, cellKey, cellSeed } from "../../eval/plan.ts";
-import { type EpisodeRecord, type Resources, toRecord } from "../../eval/records.ts";
+import type { EpisodeRecord, Resources } from "../../eval/records.ts";
+import { toRecord } from "../../eval/to_record.ts";
 import type { ResultsSink } from "../../eval/store.ts";
 import type { ExperimentWorlds } from "../../eval/worlds.ts";
 import { type CallCheck, type ChatMessage, replayChat, TranscriptError } from "./chat.ts";
