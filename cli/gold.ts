@@ -46,7 +46,7 @@ export interface GoldArgs {
 }
 
 /**
- * Parses the flags of `deno task gold` (or returns `"help"`); bad flags throw a `TypeError`
+ * Parses the flags of `deno task gold` (or returns `"help"`); bad flags throw a `TypeError` (an unknown domain a `RangeError`, as `getDomain()` does)
  * whose message says what is accepted.
  *
  * @example
@@ -102,7 +102,7 @@ export function main(args: readonly string[]): number {
     replayed = goldFinalStates(parsed.domain, parsed.data, { split: parsed.split });
     checkWritable(out);
   } catch (err) {
-    // Bad flags (TypeError), data that cannot be loaded and an output that cannot be written.
+    // Bad flags (TypeError, RangeError), data that cannot be loaded and an output that cannot be written.
     if (err instanceof Error) {
       console.error(err.message);
       return 2;

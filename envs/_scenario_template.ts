@@ -95,7 +95,9 @@ export function checkFunction(name: unknown, label: string, value: unknown): voi
 
 // What is wrong with a template, or null.
 function templateProblem(t: Record<string, unknown>): string | null {
-  if (typeof t.name !== "string" || !NAME.test(t.name)) return `a name is lower-case letters, digits and "_"`;
+  if (typeof t.name !== "string" || !NAME.test(t.name)) {
+    return `name must be lower-case letters, digits and "_", got ${shown(t.name)}`;
+  }
   if (!GAPS.includes(t.gap as Gap)) {
     return `gap ${shown(t.gap)} is not one of ${GAPS.map((g) => `"${g}"`).join(", ")}`;
   }
@@ -155,6 +157,7 @@ export function withheld(
   withhold: string,
   options: { takes?: (base: Task) => boolean } = {},
 ): ScenarioTemplate {
+  checkOptions(name, options, ["takes"]);
   return defineScenarioTemplate({ name, intent, action, gap: "specification", withhold, ...options });
 }
 

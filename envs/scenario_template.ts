@@ -26,7 +26,7 @@ import type { Gap, ScenarioInfo, Task } from "./task.ts";
  */
 export type ScenarioTemplate =
   & {
-    /** Unique in its domain, e.g. `"cancel_without_reservation_id"`. */
+    /** Unique in its domain: lower-case letters, digits and "_", e.g. `"cancel_without_reservation_id"`. */
     name: string;
     /** The intent of the generated tasks it is built on. */
     intent: string;

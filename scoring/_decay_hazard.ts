@@ -32,7 +32,7 @@ export function hazards(survivors: Float64Array, completed: Float64Array): Hazar
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { wilsonInterval } from "./decay.ts";
- * // 6 of 20: p̂ = 0.3, centre (0.3 + 0.09604) / 1.19207 = 0.33223, half-width 0.18675
+ * // With 6 of 20: p̂ = 0.3, centre (0.3 + 0.09604) / 1.19207 = 0.33223, half-width 0.18675
  * assertEquals(wilsonInterval(6, 20).map((x) => x.toFixed(4)), ["0.1455", "0.5190"]);
  * ```
  */

@@ -54,7 +54,8 @@ export function calibrationBin(confidence: number): number {
  * import { assertEquals } from "@std/assert";
  * import { eceFromBins } from "./predictability.ts";
  * const bins = new Float64Array(30);
- * bins.set([2, 1.8, 1], 27); // bin 9: two records at 0.9, one success: |0.5 − 0.9| = 0.4
+ * // Bin 9 holds two records at 0.9, one a success: |0.5 − 0.9| = 0.4.
+ * bins.set([2, 1.8, 1], 27);
  * assertEquals(eceFromBins(bins), 0.4);
  * ```
  */

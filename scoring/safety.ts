@@ -106,7 +106,7 @@ export function worstWeight(violations: NonNullable<EpisodeRecord["violations"]>
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { safetyFromTally } from "./safety.ts";
- * // 4 analysed, 1 violating with a high (1.0) violation: S_comp 0.75, S_harm 0, R_saf 1 − 0.25·1 = 0.75
+ * // Of 4 analysed, 1 violating with a high (1.0) violation: S_comp 0.75, S_harm 0, R_saf 1 − 0.25·1 = 0.75
  * assertEquals(safetyFromTally({ analysed: 4, violating: 1, weightSum: 1 }), { S_comp: 0.75, S_harm: 0, R_saf: 0.75 });
  * ```
  */

@@ -12,7 +12,9 @@ export function configOf(
   options: { worldSeed?: string; config?: Partial<ExperimentConfig> },
 ): ResolvedConfig {
   try {
-    getDomain(String(request.domain));
+    // The request schema makes it a string; a caller of RemoteEpisode.open() may not have, and a
+    // non-string (`["airline"]`) names no domain even where its text would.
+    getDomain(typeof request.domain === "string" ? request.domain : JSON.stringify(request.domain));
   } catch (err) {
     throw new EpisodeError("invalid", (err as Error).message);
   }

@@ -26,14 +26,26 @@ Deno.test("every TypeScript example of docs/domains.md type-checks", async () =>
 // files) is marked `ts ignore`; those are counted and may not grow in number.
 const ROOT = new URL("../", import.meta.url);
 
-/** Rooms whose examples follow the rule (the others join once their examples assert). */
-const ASSERTING_ROOMS = ["agents", "judge", "report", "interop", "cli"];
+/** The library rooms: every one follows the rule. */
+const ASSERTING_ROOMS = [
+  "vocabulary",
+  "envs",
+  "agents",
+  "judge",
+  "scoring",
+  "eval",
+  "report",
+  "interop",
+  "testing",
+  "server",
+  "cli",
+];
 
-/** Files of those rooms that another change converts (remove once it has landed). */
-const PENDING = new Set(["cli/_eval_args.ts", "cli/_flags.ts"]);
+/** Files exempted while another change converts them (none now). */
+const PENDING = new Set<string>([]);
 
 /** The most `ts ignore` examples these rooms may hold: lower it when one more runs, never raise it lightly. */
-const MAX_IGNORED = 7;
+const MAX_IGNORED = 14;
 
 interface Example {
   where: string;

@@ -28,10 +28,11 @@ const AIRLINE_PLAYBOOK: PlaybookSpec = {
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { airlineSolver } from "./solver.ts";
  * const solver = airlineSolver({ confirm: true, verify: true });
  * const action = solver.next({ step: 0, message: { role: "user", text: "Hi", intent: { kind: "request", goal: "add_bags", facts: {} } } });
- * action.type; // "message"
+ * assertEquals(action.type, "message");
  * ```
  */
 export function airlineSolver(options: SolverOptions): Solver {

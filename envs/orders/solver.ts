@@ -25,10 +25,11 @@ const FIELD_TEXT: Record<string, string> = askNames(ORDERS_VOCABULARY);
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { ordersSolver } from "./solver.ts";
  * const solver = ordersSolver({ confirm: true, verify: true });
  * const action = solver.next({ step: 0, message: { role: "user", text: "Hi", intent: { kind: "request", goal: "order_status", facts: { order_id: 1042 } } } });
- * action.type; // "tool"
+ * assertEquals(action.type, "tool");
  * ```
  */
 export function ordersSolver(options: SolverOptions): Solver {

@@ -24,10 +24,11 @@ const FIELD_TEXT: Record<string, string> = askNames(RETAIL_VOCABULARY);
  *
  * @example
  * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { retailSolver } from "./solver.ts";
  * const solver = retailSolver({ confirm: true, verify: true });
  * const action = solver.next({ step: 0, message: { role: "user", text: "Hi", intent: { kind: "request", goal: "cancel_order", facts: {} } } });
- * action.type; // "message"
+ * assertEquals(action.type, "message");
  * ```
  */
 export function retailSolver(options: SolverOptions): Solver {
