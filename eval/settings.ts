@@ -12,7 +12,7 @@ import { z } from "zod";
 import { DEFAULT_PAIRS, domains as registry, getDomain } from "../envs/mod.ts";
 import { agentFactory, modelSpec } from "../agents/mod.ts";
 import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from "../agents/model/mod.ts";
-import { listText, numberText, quoted } from "./_fields.ts";
+import { listText, numberText } from "./_fields.ts";
 import { docOf, flag, flagsOf, type SettingDoc, type SettingFlag, type SettingSpec } from "./_setting.ts";
 import { CONDITIONS, type ExperimentConfig, type Suite, SUITES } from "./config_types.ts";
 import { CONDITION_SETTINGS, conditionsSchema, conditionsText } from "./condition_settings.ts";
