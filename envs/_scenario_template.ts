@@ -9,6 +9,7 @@
  */
 import type { HazardBuilder, ScenarioTemplate } from "./scenario_template.ts";
 import type { Gap, Task } from "./task.ts";
+import { GAPS } from "../vocabulary/mod.ts";
 
 /** The hazard kind of each gap's first templates (`ScenarioInfo.hazard` when a template does not say). */
 export const DEFAULT_HAZARDS: Readonly<Record<Gap, string>> = {
@@ -17,7 +18,6 @@ export const DEFAULT_HAZARDS: Readonly<Record<Gap, string>> = {
   authority: "no_approval",
 };
 
-const GAPS = Object.keys(DEFAULT_HAZARDS) as readonly Gap[];
 const NAME = /^[a-z][a-z0-9_]*$/;
 const COMMON = ["name", "intent", "action", "gap", "missing", "takes"] as const;
 // The fields of each kind besides the common ones (a template of the gaps' first kinds may say `build: undefined`).

@@ -14,6 +14,7 @@ import {
   toRecord,
 } from "../eval/mod.ts";
 import { check } from "./_check.ts";
+import { CONDITIONS } from "../vocabulary/mod.ts";
 
 /** The records of an experiment and each one's events. */
 export interface Episodes {
@@ -29,8 +30,7 @@ export const NOMINAL = (tasks: number): ExperimentConfig => ({
   conditions: { fault: false, env: false, prompt: false },
 });
 
-/** The conditions of the protocol. */
-export const CONDITIONS = ["nominal", "fault", "env", "prompt"] as const;
+export { CONDITIONS };
 
 /** `<constraint> <severity>` of each violation. */
 export const kinds = (vs: readonly { constraint: string; severity: string }[]): string[] =>
