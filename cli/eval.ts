@@ -79,6 +79,15 @@ async function configFrom(args: EvalArgs): Promise<ResolvedConfig> {
     const config = rerunConfig(stored, flags, { configFile });
     return shard === undefined || flags.out !== undefined ? config : { ...config, out: shardOut(config.out, shard) };
   }
+  // Else a model cache to answer the flags' experiment from: one must be there, even when no agent asks
+  // a model (a mistyped folder would otherwise run the whole default experiment anew).
+  if (flags.replay != null) {
+    await replayCachePath(flags.replay).catch((err) => {
+      throw err instanceof Deno.errors.NotFound
+        ? new RangeError(`${err.message}, nor a results folder to rerun (one holding results.sqlite)`)
+        : err;
+    });
+  }
   const input: ExperimentConfig = configFile === undefined
     ? flags
     : mergeConfigs(await loadConfigFile(configFile), flags);

@@ -302,3 +302,29 @@ Deno.test("eval CLI refuses an empty results.sqlite in one line instead of start
     await Deno.remove(out, { recursive: true });
   }
 });
+
+Deno.test("eval CLI --replay on a path holding no results folder and no model cache says so in one line and runs nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const missing = `${dir}/no-such-folder`;
+    const { code, stderr } = await evalCli([
+      "--replay",
+      missing,
+      "--domains",
+      "airline",
+      "--tasks",
+      "1",
+      "--out",
+      `${dir}/out`,
+    ]);
+    assertEquals(code, 2);
+    assertEquals(
+      stderr,
+      `Cannot replay from "${missing}": no model cache there (expected a model_cache.sqlite file or a results folder ` +
+        "holding one), nor a results folder to rerun (one holding results.sqlite)\n",
+    );
+    assertEquals([...Deno.readDirSync(dir)].length, 0, "nothing was written");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
