@@ -268,6 +268,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
       onProgress: progress,
       models: models ? (spec) => models.client(spec) : undefined,
       signal: stop.signal,
+      workers: config.workers ?? navigator.hardwareConcurrency,
       ...(shard ? { only: (cell: CellKey) => shardOf(cell, shard.count) === shard.index } : {}),
     });
   } catch (err) {

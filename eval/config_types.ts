@@ -111,6 +111,8 @@ export interface ExperimentConfig {
   maxCost?: number | null;
   /** Episodes in flight at once, each in its own world. @default {1} */
   concurrency?: number;
+  /** Worker threads that run the episodes (1: the main thread). @default {null} (one per core) */
+  workers?: number | null;
   /** Output folder. @default {"results/<experiment>"} */
   out?: string;
 }

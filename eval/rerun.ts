@@ -29,6 +29,7 @@ export const RERUN_SETTINGS: readonly (keyof ExperimentConfig)[] = [
   "replay",
   "out",
   "concurrency",
+  "workers",
   "maxCost",
   "prices",
   "baseUrl",

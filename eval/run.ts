@@ -12,7 +12,7 @@
 import { getDomain, parseTaskId, type Task, World } from "../envs/mod.ts";
 import type { AgentFactory } from "../envs/mod.ts";
 import type { ModelClient } from "../agents/model/mod.ts";
-import { type Cell, type CellKey, cellKey, planCells } from "./plan.ts";
+import { type Cell, type CellKey, cellKey, compareCells, planCells } from "./plan.ts";
 import { experimentTasks } from "./worlds.ts";
 import { stoppableTasks } from "./_tasks.ts";
 import type { ResolvedConfig } from "./config.ts";
@@ -21,6 +21,7 @@ import type { EpisodeRecord } from "./records.ts";
 import type { ResultsSink } from "./sink.ts";
 import { runCell } from "./cell_run.ts";
 import { modelSpecs } from "./models.ts";
+import { runOnWorkers } from "./_workers.ts";
 
 export { runCell, type RunCellOptions } from "./cell_run.ts";
 
@@ -62,6 +63,15 @@ export interface RunOptions {
    * @default {every cell of the plan}
    */
   only?: (cell: CellKey) => boolean;
+  /**
+   * Worker threads that run the cells, each with its own worlds and `config.concurrency` episodes
+   * in flight; their episodes reach the sink in the same order as on one thread, so the results
+   * are the same bytes whatever the number. Model calls go through `models` on this thread (its
+   * cache, budget and rate limits). With `agents` the cells run on this thread (factories cannot
+   * cross to a worker).
+   * @default {1: this thread}
+   */
+  workers?: number;
 }
 
 /** What a run did. */
@@ -135,13 +145,37 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   };
   onProgress?.({ done: summary.skipped, total: summary.total });
 
+  const overBudget = () => config.maxCost !== null && summary.cost >= config.maxCost;
+  const added = (record: EpisodeRecord) => {
+    summary.cost += episodeCost(record);
+    summary.ran++;
+    onProgress?.({ done: summary.skipped + summary.ran, total: summary.total });
+  };
+  const workers = options.agents === undefined ? Math.max(1, options.workers ?? 1) : 1;
+  if (workers > 1 && todo.length > 1) {
+    const end = await runOnWorkers({
+      config,
+      tasks,
+      todo,
+      sink,
+      workers,
+      models: options.models,
+      signal: options.signal,
+      overBudget,
+      added: (episode) => added(episode.record),
+    });
+    if (end.stoppedAtBudget) summary.stoppedAtBudget = true;
+    if (end.stoppedBySignal) summary.stoppedBySignal = true;
+    if (end.failure !== null) throw end.failure.error;
+    return summary;
+  }
+
   let next = 0;
   let failure: { error: unknown } | null = null;
   let lastTurn = -Infinity;
-  const overBudget = () => config.maxCost !== null && summary.cost >= config.maxCost;
-  // Each worker owns a world per domain (episodes reset it, so it serves one episode at a time)
+  // Each lane owns a world per domain (episodes reset it, so it serves one episode at a time)
   // and takes the next cell until none is left, one failed, or the budget is spent.
-  const worker = async () => {
+  const lane = async () => {
     const worlds = new Map<string, World>();
     try {
       while (next < todo.length && failure === null) {
@@ -167,13 +201,11 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
             models: options.models,
             agents: options.agents,
           });
-          summary.cost += episodeCost(record);
+          added(record);
         } catch (error) {
           failure ??= { error };
           return;
         }
-        summary.ran++;
-        onProgress?.({ done: summary.skipped + summary.ran, total: summary.total });
         if (options.signal && performance.now() - lastTurn >= TURN_MS) {
           await new Promise((resolve) => setTimeout(resolve, 0));
           lastTurn = performance.now();
@@ -183,7 +215,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
       for (const world of worlds.values()) world.close();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(todo.length, 1)) }, worker));
+  await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(todo.length, 1)) }, lane));
   if (failure !== null) throw (failure as { error: unknown }).error;
   return summary;
 }
@@ -220,7 +252,8 @@ async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Pre
     const cells = options.only ? planned.filter(options.only) : planned;
     if (await stopRequested(signal)) return null;
     const finished = options.sink.finishedKeys();
-    const todo = cells.filter((c) => !finished.has(cellKey(c)));
+    // In canonical order (`compareCells()`), the order of records.jsonl: episodes reach the sink in it.
+    const todo = cells.filter((c) => !finished.has(cellKey(c))).sort(compareCells);
     if (await stopRequested(signal)) return null;
     const conditions = await prepareConditions({
       conditions: config.conditions,

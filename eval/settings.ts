@@ -250,6 +250,14 @@ export const SETTINGS = {
     flags: [flag("--concurrency N", "episodes in flight at once (default {default})", numberText)],
     doc: "episodes in flight at once, each in its own world",
   },
+  workers: {
+    schema: (f) => f.count("the workers").nullable(),
+    default: null,
+    flags: [flag("--workers N", "worker threads running episodes (default one per core)", numberText)],
+    doc: "worker threads that run the episodes, each with its own worlds and `concurrency` episodes in flight; " +
+      "the results are the same bytes whatever the number (1 runs them on the main thread)",
+    docDefault: "`null` (one per core)",
+  },
   out: {
     schema: (f) => f.text("the output folder").optional(),
     flags: [flag("--out DIR", 'output folder (default "results/<experiment>")')],

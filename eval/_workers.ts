@@ -1,0 +1,143 @@
+// The runner's side of worker threads (`_worker.ts`): each worker runs the cells it is handed with
+// its own worlds, and every finished episode comes back here, where it is added to the sink in the
+// order of the cells (a reorder buffer), so the store and records.jsonl get the same episodes in
+// the same order whatever the number of workers. Cells are handed out here only, so the budget,
+// a stop and a failure decide from one place, as on one thread. Private to eval/.
+import type { Task } from "../envs/mod.ts";
+import type { ModelClient } from "../agents/model/mod.ts";
+import type { Cell } from "./cell.ts";
+import type { ResolvedConfig } from "./config_types.ts";
+import type { FinishedEpisode, ResultsSink } from "./sink.ts";
+import { type FromWorker, fromThreadError, threadError, type ToWorker } from "./_worker_protocol.ts";
+
+/** What `runOnWorkers()` needs: the run's state it shares with the runner. */
+export interface WorkersRun {
+  config: ResolvedConfig;
+  tasks: Map<string, Task>;
+  /** The cells to run, in the order they reach the sink. */
+  todo: Cell[];
+  sink: ResultsSink;
+  workers: number;
+  models: ((spec: string) => ModelClient) | undefined;
+  signal: AbortSignal | undefined;
+  /** Whether no new episode may start because the budget is spent. */
+  overBudget(): boolean;
+  /** Called with each episode once the sink has it. */
+  added(episode: FinishedEpisode): void;
+}
+
+/** How a run on workers ended. */
+export interface WorkersEnd {
+  /** Cells left unrun because the budget was spent. */
+  stoppedAtBudget: boolean;
+  /** Cells left unrun because the signal aborted. */
+  stoppedBySignal: boolean;
+  /** The first failure of an episode (thrown by the runner once every worker is done). */
+  failure: { error: unknown } | null;
+}
+
+/**
+ * Runs `run.todo` on `run.workers` worker threads, `config.concurrency` episodes in flight on
+ * each; resolves when every worker is done and each finished episode is in the sink.
+ */
+export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
+  const { todo, sink } = run;
+  const end: WorkersEnd = { stoppedAtBudget: false, stoppedBySignal: false, failure: null };
+  const count = Math.max(1, Math.min(run.workers, todo.length));
+  const pending = new Map<number, FinishedEpisode | null>(); // null: failed, nothing to add
+  let next = 0; // the next cell to hand out
+  let nextAdd = 0; // the next cell to add to the sink
+  let stopping = false;
+  const clients = new Map<string, ModelClient>();
+  const client = (spec: string) => {
+    let c = clients.get(spec);
+    if (c === undefined) clients.set(spec, c = run.models!(spec));
+    return c;
+  };
+
+  const drain = (all: boolean) => {
+    while (pending.has(nextAdd) || (all && nextAdd < next)) {
+      const episode = pending.get(nextAdd);
+      pending.delete(nextAdd++);
+      if (episode === undefined || episode === null) continue;
+      if (sink.add(episode)) run.added(episode);
+    }
+  };
+  const flush = () => (sink as { flush?: () => void }).flush?.();
+  const timer = setInterval(flush, 100);
+
+  const threads: Worker[] = [];
+  const finished: Promise<void>[] = [];
+  const stopAll = () => {
+    if (stopping) return;
+    stopping = true;
+    for (const thread of threads) thread.postMessage({ type: "stop" } satisfies ToWorker);
+  };
+  const onAbort = () => {
+    if (next < todo.length) end.stoppedBySignal = true;
+    stopAll();
+  };
+  run.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const hand = (thread: Worker, n: number) => {
+    const indices: number[] = [];
+    if (!stopping && end.failure === null) {
+      if (run.signal?.aborted) onAbort();
+      else if (run.overBudget()) end.stoppedAtBudget = next < todo.length;
+      else while (indices.length < n && next < todo.length) indices.push(next++);
+    }
+    thread.postMessage({ type: "cells", indices } satisfies ToWorker);
+  };
+
+  for (let i = 0; i < count; i++) {
+    const thread = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
+    threads.push(thread);
+    const { promise, resolve } = Promise.withResolvers<void>();
+    finished.push(promise);
+    thread.onmessage = ({ data }: MessageEvent<FromWorker>) => {
+      if (data.type === "want") hand(thread, data.n);
+      else if (data.type === "episode") {
+        pending.set(data.index, data.episode);
+        drain(false);
+      } else if (data.type === "failed") {
+        end.failure ??= { error: fromThreadError(data.error) };
+        if (data.index >= 0) pending.set(data.index, null);
+        stopAll();
+        drain(false);
+      } else if (data.type === "chat") {
+        const { id } = data;
+        client(data.spec).chat(data.request, data.runIndex === undefined ? {} : { runIndex: data.runIndex }).then(
+          (response) => thread.postMessage({ type: "answer", id, response } satisfies ToWorker),
+          (error) => thread.postMessage({ type: "answer", id, error: threadError(error) } satisfies ToWorker),
+        );
+      } else if (data.type === "done") resolve();
+    };
+    thread.onerror = (event) => {
+      event.preventDefault();
+      end.failure ??= { error: new Error(`A worker thread of the run failed: ${event.message}`) };
+      stopAll();
+      resolve();
+    };
+    thread.postMessage(
+      {
+        type: "start",
+        config: run.config,
+        tasks: [...run.tasks],
+        todo,
+        lanes: Math.max(1, run.config.concurrency),
+        models: run.models !== undefined,
+      } satisfies ToWorker,
+    );
+  }
+  try {
+    await Promise.all(finished);
+  } finally {
+    clearInterval(timer);
+    run.signal?.removeEventListener("abort", onAbort);
+    for (const thread of threads) thread.terminate();
+    // Episodes that finished after a gap (one failed or never started) are kept all the same.
+    drain(true);
+    flush();
+  }
+  return end;
+}
