@@ -185,6 +185,17 @@ function storeProblem(err: ResultsStoreError): string {
   return err.message;
 }
 
+/**
+ * The worker threads of a run whose config does not say: one per core, but none idle for lack of
+ * episodes (each starts its own worlds, a fraction of a second, so a small run stays on one thread).
+ */
+export function defaultWorkers(episodes: number): number {
+  return Math.max(1, Math.min(navigator.hardwareConcurrency, Math.floor(episodes / EPISODES_PER_WORKER)));
+}
+
+// Episodes a worker thread is worth starting for: about a tenth of a second of scripted ones.
+const EPISODES_PER_WORKER = 200;
+
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
   try {
@@ -268,7 +279,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
       onProgress: progress,
       models: models ? (spec) => models.client(spec) : undefined,
       signal: stop.signal,
-      workers: config.workers ?? navigator.hardwareConcurrency,
+      workers: config.workers ?? defaultWorkers(plannedEpisodes(config)),
       ...(shard ? { only: (cell: CellKey) => shardOf(cell, shard.count) === shard.index } : {}),
     });
   } catch (err) {

@@ -10,7 +10,7 @@ import { runCell } from "./cell_run.ts";
 import type { Cell } from "./cell.ts";
 import type { ResolvedConfig } from "./config_types.ts";
 import type { FinishedEpisode, ResultsSink } from "./sink.ts";
-import { type FromWorker, fromThreadError, threadError, type ToWorker } from "./_worker_protocol.ts";
+import { fromThreadError, type FromWorker, threadError, type ToWorker } from "./_worker_protocol.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
@@ -51,7 +51,13 @@ function remoteModel(spec: string): ModelClient {
       const id = nextCall++;
       const answer = Promise.withResolvers<ChatResponse>();
       answers.set(id, answer);
-      post({ type: "chat", id, spec, request, ...(options?.runIndex !== undefined ? { runIndex: options.runIndex } : {}) });
+      post({
+        type: "chat",
+        id,
+        spec,
+        request,
+        ...(options?.runIndex !== undefined ? { runIndex: options.runIndex } : {}),
+      });
       return answer.promise;
     },
   };

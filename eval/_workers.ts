@@ -8,7 +8,7 @@ import type { ModelClient } from "../agents/model/mod.ts";
 import type { Cell } from "./cell.ts";
 import type { ResolvedConfig } from "./config_types.ts";
 import type { FinishedEpisode, ResultsSink } from "./sink.ts";
-import { type FromWorker, fromThreadError, threadError, type ToWorker } from "./_worker_protocol.ts";
+import { fromThreadError, type FromWorker, threadError, type ToWorker } from "./_worker_protocol.ts";
 
 /** What `runOnWorkers()` needs: the run's state it shares with the runner. */
 export interface WorkersRun {

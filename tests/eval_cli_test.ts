@@ -53,12 +53,14 @@ async function exists(path: string): Promise<boolean> {
 
 Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives a byte-identical file", async () => {
   const dir = await Deno.makeTempDir();
-  const [a, b, other] = await Promise.all([
-    evalCli([...SMALL, "--out", `${dir}/a`]),
-    evalCli([...SMALL, "--out", `${dir}/b`]),
+  // The same bytes whatever the worker threads: episodes reach the store in the cells' order.
+  const [a, b, four, other] = await Promise.all([
+    evalCli([...SMALL, "--workers", "1", "--out", `${dir}/a`]),
+    evalCli([...SMALL, "--workers", "2", "--out", `${dir}/b`]),
+    evalCli([...SMALL, "--workers", "4", "--out", `${dir}/d`]),
     evalCli([...SMALL, "--seed", "1", "--out", `${dir}/c`]),
   ]);
-  assertEquals([a.code, b.code, other.code], [0, 0, 0], a.stderr + b.stderr + other.stderr);
+  assertEquals([a.code, b.code, four.code, other.code], [0, 0, 0, 0], a.stderr + b.stderr + four.stderr + other.stderr);
   assertEquals(a.stderr, "");
   // The whole protocol per agent and task: nominal 2, fault 2, env 3 presets × 2, prompt 5.
   const perAgent = 6 * (2 + 2 + 3 * 2 + 5);
@@ -72,10 +74,11 @@ Deno.test("eval CLI writes the store and records.jsonl, and the same seed gives 
   assertEquals(lines.length, total);
   assertEquals(lines[0].agent, "literal");
   assertEquals(new Set(lines.map((r) => `${r.condition}/${r.variant}`)).size, 1 + 1 + 3 + 5);
-  assertEquals(await Deno.readTextFile(`${dir}/b/records.jsonl`), records);
   // Reports are as reproducible as the records.
-  for (const file of ["report.json", "report.html"]) {
-    assertEquals(await Deno.readTextFile(`${dir}/b/${file}`), await Deno.readTextFile(`${dir}/a/${file}`), file);
+  for (const out of ["b", "d"]) {
+    for (const file of ["records.jsonl", "report.json", "report.html"]) {
+      assertEquals(await Deno.readTextFile(`${dir}/${out}/${file}`), await Deno.readTextFile(`${dir}/a/${file}`), file);
+    }
   }
   assertNotEquals(await Deno.readTextFile(`${dir}/c/records.jsonl`), records);
   assertEquals(episodes(`${dir}/a/results.sqlite`).count, total);
