@@ -147,14 +147,14 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
   for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
   const models = message.models ? remoteModel : undefined;
   const conditions = await prepareConditions({ conditions: config.conditions, worlds, tasks, cells: todo, models });
-  for (const world of worlds) world.close();
   state = { config, tasks, todo, conditions, models };
   // Scripted episodes take a millisecond or so: ask for a few dozen at once. Model-bound ones may
   // cost money: one per free lane, so the runner's budget check comes before each.
   chunk = message.models ? lanes : Math.max(32, lanes);
   const running: Promise<void>[] = [];
   for (let i = 0; i < lanes; i++) {
-    const own = new Map<string, World>();
+    // The worlds the conditions were prepared in serve the first lane.
+    const own = new Map(i === 0 ? worlds.map((w) => [w.domain.name, w]) : []);
     running.push(lane(own).finally(() => own.forEach((w) => w.close())));
   }
   await Promise.all(running);

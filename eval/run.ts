@@ -136,6 +136,8 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
     return { total: 0, skipped: 0, ran: 0, cost, stoppedAtBudget: false, stoppedBySignal: true };
   }
   const { cells, todo, conditions, tasks } = prepared;
+  // The worlds the plan was made in serve the first lane (opening one takes a tenth of a second or so).
+  const opened = new Map(prepared.worlds.map((w) => [w.domain.name, w]));
   const summary: RunSummary = {
     total: cells.length,
     skipped: cells.length - todo.length,
@@ -153,6 +155,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   };
   const workers = options.agents === undefined ? Math.max(1, options.workers ?? 1) : 1;
   if (workers > 1 && todo.length > 1) {
+    for (const world of opened.values()) world.close();
     const end = await runOnWorkers({
       config,
       tasks,
@@ -175,8 +178,8 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   let lastTurn = -Infinity;
   // Each lane owns a world per domain (episodes reset it, so it serves one episode at a time)
   // and takes the next cell until none is left, one failed, or the budget is spent.
-  const lane = async () => {
-    const worlds = new Map<string, World>();
+  const lane = async (_: unknown, index: number) => {
+    const worlds = index === 0 ? opened : new Map<string, World>();
     try {
       while (next < todo.length && failure === null) {
         if (overBudget()) {
@@ -231,11 +234,13 @@ interface Prepared {
   cells: Cell[];
   todo: Cell[];
   conditions: PreparedConditions;
+  /** The worlds of the config's domains, open: the caller closes them. */
+  worlds: World[];
 }
 
 // The experiment's tasks and cells from its generated worlds, the cells the sink has not finished,
-// and every condition prepared for those (with the worlds still open); `null` when `options.signal`
-// aborts first. With a signal the tasks are drawn in a worker (`stoppableTasks()`), and each long
+// every condition prepared for those, and the worlds, left open for the caller to use and close;
+// `null` when `options.signal` aborts first (nothing is left open). With a signal the tasks are drawn in a worker (`stoppableTasks()`), and each long
 // step after looks at the signal before the next.
 async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Prepared | null> {
   const { signal } = options;
@@ -262,7 +267,9 @@ async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Pre
       cells: todo,
       models: options.models,
     });
-    return { tasks, cells, todo, conditions };
+    const ready = { tasks, cells, todo, conditions, worlds: [...worlds] };
+    worlds.length = 0;
+    return ready;
   } finally {
     done.abort();
     for (const world of worlds) world.close();

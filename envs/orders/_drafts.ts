@@ -59,7 +59,13 @@ export class Pool {
 }
 
 const plain = (o: OrderRow) => o.is_test === 0 && plantedTarget(o.note) === null;
-const ageOf = (o: OrderRow) => o.delivered_at === null ? Infinity : daysBetween(o.delivered_at, TODAY);
+// Days since an order's delivery, worked out once per order: every draft of a pool filters them all.
+const AGES = new WeakMap<OrderRow, number>();
+const ageOf = (o: OrderRow) => {
+  let age = AGES.get(o);
+  if (age === undefined) AGES.set(o, age = o.delivered_at === null ? Infinity : daysBetween(o.delivered_at, TODAY));
+  return age;
+};
 
 // ---- information ------------------------------------------------------------------------------
 

@@ -103,9 +103,8 @@ function otherCustomer(base: Task, data: unknown, rng: Rng): WrongRecord | null 
   const meant = d.orders.find((o) => o.order_id === base.facts.order_id);
   if (meant === undefined) return null;
   const amount = typeof base.facts.amount === "number" ? base.facts.amount : null;
-  const sum = (rows: readonly { order_id: number; amount: number }[], id: number) =>
-    rows.filter((r) => r.order_id === id).reduce((s, r) => s + r.amount, 0);
-  const refundable = (id: number) => round2(sum(d.payments, id) - sum(d.refunds, id));
+  const { paid, refunded } = totalsOf(d);
+  const refundable = (id: number) => round2((paid.get(id) ?? 0) - (refunded.get(id) ?? 0));
   const others = d.orders.filter((o) =>
     o.customer_id !== meant.customer_id && o.status === meant.status && o.is_test === meant.is_test &&
     o.note === null && (amount === null || refundProblem(o, refundable(o.order_id), amount) === null)
@@ -116,6 +115,22 @@ function otherCustomer(base: Task, data: unknown, rng: Rng): WrongRecord | null 
     describe: { customer_id: meant.customer_id },
     says: `It's customer ${meant.customer_id}'s order.`,
   };
+}
+
+// Each order's payments and refunds summed, once per world's data (each summed in row order, as a
+// filter and a reduce over the rows would): every base task asks for them.
+const TOTALS = new WeakMap<OrdersData, { paid: Map<number, number>; refunded: Map<number, number> }>();
+function totalsOf(d: OrdersData): { paid: Map<number, number>; refunded: Map<number, number> } {
+  let totals = TOTALS.get(d);
+  if (totals === undefined) {
+    const sums = (rows: readonly { order_id: number; amount: number }[]) => {
+      const out = new Map<number, number>();
+      for (const r of rows) out.set(r.order_id, (out.get(r.order_id) ?? 0) + r.amount);
+      return out;
+    };
+    TOTALS.set(d, totals = { paid: sums(d.payments), refunded: sums(d.refunds) });
+  }
+  return totals;
 }
 
 /**
