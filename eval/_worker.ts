@@ -35,7 +35,10 @@ let state: State | null = null;
 const queue: number[] = [];
 let ended = false; // no more cells will come
 let asked = 0; // cells asked for and not yet given
+const requests: number[] = []; // the cells each request not answered yet asked for
 let chunk = 1;
+let prefetch = true;
+let idle = 0; // lanes waiting for a cell
 let wake: (() => void) | null = null;
 let lastTurn = performance.now();
 const answers = new Map<number, PromiseWithResolvers<ChatResponse>>();
@@ -63,11 +66,15 @@ function remoteModel(spec: string): ModelClient {
   };
 }
 
-// Asks for more cells when fewer than a chunk wait and none are asked for already.
+// Asks the runner for cells: scripted ones a chunk ahead, so a lane never waits long; model-bound
+// ones only for lanes that are free, so the runner's budget check comes right before each starts.
 function askMore(): void {
-  if (ended || asked > 0 || queue.length >= chunk) return;
-  asked = chunk;
-  post({ type: "want", n: chunk });
+  if (ended) return;
+  const n = prefetch ? (asked === 0 && queue.length < chunk ? chunk : 0) : idle - queue.length - asked;
+  if (n <= 0) return;
+  asked += n;
+  requests.push(n);
+  post({ type: "want", n });
 }
 
 function notify(): void {
@@ -96,6 +103,7 @@ async function lane(worlds: Map<string, World>): Promise<void> {
   while (true) {
     if (queue.length === 0) {
       if (ended) return;
+      idle++;
       askMore();
       await new Promise<void>((resolve) => {
         const previous = wake;
@@ -104,10 +112,11 @@ async function lane(worlds: Map<string, World>): Promise<void> {
           resolve();
         };
       });
+      idle--;
       continue;
     }
     const index = queue.shift()!;
-    askMore();
+    if (prefetch) askMore();
     const cell = s.todo[index];
     const task = s.tasks.get(cell.task)!;
     const name = parseTaskId(cell.task)!.domain;
@@ -140,17 +149,20 @@ function stopAll(): void {
   notify();
 }
 
+// The experiment and its worlds, opened as soon as the runner says which (`open`).
+let opened: { config: ResolvedConfig; worlds: World[] } | null = null;
+
 async function start(message: Extract<ToWorker, { type: "start" }>): Promise<void> {
-  const { config, todo, lanes } = message;
+  const { config, worlds } = opened!;
+  const { todo, lanes } = message;
   const tasks = new Map(message.tasks);
-  const worlds: World[] = [];
-  for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
   const models = message.models ? remoteModel : undefined;
   const conditions = await prepareConditions({ conditions: config.conditions, worlds, tasks, cells: todo, models });
   state = { config, tasks, todo, conditions, models };
   // Scripted episodes take a millisecond or so: ask for a few dozen at once. Model-bound ones may
   // cost money: one per free lane, so the runner's budget check comes before each.
-  chunk = message.models ? lanes : Math.max(32, lanes);
+  prefetch = !message.models;
+  chunk = Math.max(32, lanes);
   const running: Promise<void>[] = [];
   for (let i = 0; i < lanes; i++) {
     // The worlds the conditions were prepared in serve the first lane.
@@ -162,13 +174,22 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
 }
 
 scope.onmessage = ({ data }) => {
-  if (data.type === "start") {
+  if (data.type === "open") {
+    const { config } = data;
+    const worlds: World[] = [];
+    opened = { config, worlds };
+    try {
+      for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
+    } catch {
+      // The runner opened the same worlds first: it reports the error; this worker is ended unused.
+    }
+  } else if (data.type === "start") {
     start(data).catch((error) => {
       post({ type: "failed", index: -1, error: threadError(error) });
       post({ type: "done" });
     });
   } else if (data.type === "cells") {
-    asked = 0;
+    asked -= requests.shift() ?? 0;
     if (data.indices.length === 0) ended = true;
     else queue.push(...data.indices);
     notify();

@@ -18,8 +18,10 @@ export interface ThreadError {
 
 /** What the runner tells a worker. */
 export type ToWorker =
-  /** Once, first: the experiment, its tasks, the cells to run (by index below) and the lanes per worker. */
-  | { type: "start"; config: ResolvedConfig; tasks: [string, Task][]; todo: Cell[]; lanes: number; models: boolean }
+  /** Once, first: the experiment, whose worlds the worker opens while the runner makes the plan. */
+  | { type: "open"; config: ResolvedConfig }
+  /** Once, next: its tasks, the cells to run (by index below), the lanes, and whether models answer. */
+  | { type: "start"; tasks: [string, Task][]; todo: Cell[]; lanes: number; models: boolean }
   /** Cells to run, by index in `todo`; none: there will be no more. */
   | { type: "cells"; indices: number[] }
   /** Start no new cell (those running finish). */

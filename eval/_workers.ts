@@ -10,14 +10,42 @@ import type { ResolvedConfig } from "./config_types.ts";
 import type { FinishedEpisode, ResultsSink } from "./sink.ts";
 import { fromThreadError, type FromWorker, threadError, type ToWorker } from "./_worker_protocol.ts";
 
+/**
+ * Worker threads started before the plan is made, so that loading their code and opening their
+ * worlds overlap the runner's own preparation; `runOnWorkers()` gives them the cells. Close it in
+ * any case (a run that never starts leaves no thread behind).
+ */
+export class WorkerPool implements Disposable {
+  readonly threads: Worker[] = [];
+  readonly config: ResolvedConfig;
+
+  constructor(config: ResolvedConfig, count: number) {
+    this.config = config;
+    for (let i = 0; i < count; i++) {
+      const thread = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
+      thread.postMessage({ type: "open", config } satisfies ToWorker);
+      this.threads.push(thread);
+    }
+  }
+
+  /** Ends every thread (those running stop at once). */
+  close(): void {
+    for (const thread of this.threads) thread.terminate();
+    this.threads.length = 0;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
 /** What `runOnWorkers()` needs: the run's state it shares with the runner. */
 export interface WorkersRun {
-  config: ResolvedConfig;
+  pool: WorkerPool;
   tasks: Map<string, Task>;
   /** The cells to run, in the order they reach the sink. */
   todo: Cell[];
   sink: ResultsSink;
-  workers: number;
   models: ((spec: string) => ModelClient) | undefined;
   signal: AbortSignal | undefined;
   /** Whether no new episode may start because the budget is spent. */
@@ -37,13 +65,12 @@ export interface WorkersEnd {
 }
 
 /**
- * Runs `run.todo` on `run.workers` worker threads, `config.concurrency` episodes in flight on
- * each; resolves when every worker is done and each finished episode is in the sink.
+ * Runs `run.todo` on the pool's threads, `config.concurrency` episodes in flight on each; resolves
+ * when every thread is done and each finished episode is in the sink, and closes the pool.
  */
 export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
-  const { todo, sink } = run;
+  const { todo, sink, pool } = run;
   const end: WorkersEnd = { stoppedAtBudget: false, stoppedBySignal: false, failure: null };
-  const count = Math.max(1, Math.min(run.workers, todo.length));
   const pending = new Map<number, FinishedEpisode | null>(); // null: failed, nothing to add
   let next = 0; // the next cell to hand out
   let nextAdd = 0; // the next cell to add to the sink
@@ -66,7 +93,7 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
   const flush = () => (sink as { flush?: () => void }).flush?.();
   const timer = setInterval(flush, 100);
 
-  const threads: Worker[] = [];
+  const threads = pool.threads;
   const finished: Promise<void>[] = [];
   const stopAll = () => {
     if (stopping) return;
@@ -89,9 +116,7 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
     thread.postMessage({ type: "cells", indices } satisfies ToWorker);
   };
 
-  for (let i = 0; i < count; i++) {
-    const thread = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
-    threads.push(thread);
+  for (const thread of threads) {
     const { promise, resolve } = Promise.withResolvers<void>();
     finished.push(promise);
     thread.onmessage = ({ data }: MessageEvent<FromWorker>) => {
@@ -121,10 +146,9 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
     thread.postMessage(
       {
         type: "start",
-        config: run.config,
         tasks: [...run.tasks],
         todo,
-        lanes: Math.max(1, run.config.concurrency),
+        lanes: Math.max(1, pool.config.concurrency),
         models: run.models !== undefined,
       } satisfies ToWorker,
     );
@@ -134,7 +158,7 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
   } finally {
     clearInterval(timer);
     run.signal?.removeEventListener("abort", onAbort);
-    for (const thread of threads) thread.terminate();
+    pool.close();
     // Episodes that finished after a gap (one failed or never started) are kept all the same.
     drain(true);
     flush();

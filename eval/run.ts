@@ -21,7 +21,7 @@ import type { EpisodeRecord } from "./records.ts";
 import type { ResultsSink } from "./sink.ts";
 import { runCell } from "./cell_run.ts";
 import { modelSpecs } from "./models.ts";
-import { runOnWorkers } from "./_workers.ts";
+import { runOnWorkers, WorkerPool } from "./_workers.ts";
 
 export { runCell, type RunCellOptions } from "./cell_run.ts";
 
@@ -129,6 +129,9 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   if (specs.length > 0 && options.models === undefined) {
     throw new TypeError(`Cannot run "${specs[0]}": runExperiment() needs options.models for language models`);
   }
+  // Worker threads load and open their worlds while the plan is made here.
+  const threads = options.agents === undefined ? Math.max(1, options.workers ?? 1) : 1;
+  using pool = threads > 1 ? new WorkerPool(config, threads) : null;
   const prepared = await prepare(config, options);
   if (prepared === null) {
     // Stopped while the plan was being made: nothing ran, nothing is planned yet.
@@ -153,15 +156,13 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
     summary.ran++;
     onProgress?.({ done: summary.skipped + summary.ran, total: summary.total });
   };
-  const workers = options.agents === undefined ? Math.max(1, options.workers ?? 1) : 1;
-  if (workers > 1 && todo.length > 1) {
+  if (pool !== null && todo.length > 1) {
     for (const world of opened.values()) world.close();
     const end = await runOnWorkers({
-      config,
+      pool,
       tasks,
       todo,
       sink,
-      workers,
       models: options.models,
       signal: options.signal,
       overBudget,
