@@ -217,6 +217,7 @@ Deno.test("ResultsStore gives back every episode of a run exactly: records and e
     const both: ResultsSink = {
       finishedKeys: () => store.finishedKeys(),
       add: (e) => memory.add(e) && store.add(e),
+      flush: () => store.flush(),
       count: () => store.count(),
       records: () => store.records(),
       events: (cell) => store.events(cell),
