@@ -159,6 +159,8 @@ const KNOWN = new Set<string>(FIELDS);
 const ORDER = ["step", "actor", "kind", ...FIELDS.slice(4), "latency_ms"].map((f) =>
   [f, (FIELDS as readonly string[]).indexOf(f)] as const
 );
+// Key lists as a tree of their keys, each list's name id at its last key.
+type ShapeNode = { id?: number; next: Map<string, ShapeNode> };
 // How many episodes' texts are kept decoded for the values they hold.
 const TEXTS_KEPT = 256;
 
@@ -177,7 +179,8 @@ export class Format5Rows implements EpisodeRows<Encoded> {
   // Else the ids of the stored values by hash, read once.
   #hashes: Map<number, number | number[]> | undefined;
   #next: number | undefined;
-  #shapeIds = new Map<string, number>();
+  #shapeIds: ShapeNode = { next: new Map() };
+  #shapeCount = 0;
   #shapes = new Map<number, string[]>();
   // Reading: values' JSON by id, and episodes' texts split in lines.
   #values = new Map<number, string>();
@@ -285,14 +288,19 @@ export class Format5Rows implements EpisodeRows<Encoded> {
     return undefined;
   }
 
+  // A key list's name id, found key by key (no string made of the list).
   #shape = (keys: string[]): number => {
-    const key = keys.join("\u0000");
-    let id = this.#shapeIds.get(key);
-    if (id === undefined) {
-      id = this.#names.id(JSON.stringify(keys), { add: true })!;
-      this.#shapeIds.set(key, id);
+    let node = this.#shapeIds;
+    for (const key of keys) {
+      let next = node.next.get(key);
+      if (next === undefined) {
+        node.next.set(key, next = { next: new Map() });
+        this.#shapeCount++;
+      }
+      node = next;
     }
-    return id;
+    node.id ??= this.#names.id(JSON.stringify(keys), { add: true })!;
+    return node.id;
   };
 
   #keys = (id: number): string[] => {
@@ -336,7 +344,7 @@ export class Format5Rows implements EpisodeRows<Encoded> {
       this.#complete = false;
       this.#hashes = undefined;
     }
-    if (this.#shapeIds.size > CACHE_LIMIT) this.#shapeIds.clear();
+    if (this.#shapeCount > CACHE_LIMIT) this.#forgetShapes();
   }
 
   finishedKeys(): Set<string> {
@@ -410,6 +418,11 @@ export class Format5Rows implements EpisodeRows<Encoded> {
     return text;
   }
 
+  #forgetShapes(): void {
+    this.#shapeIds = { next: new Map() };
+    this.#shapeCount = 0;
+  }
+
   forget(): void {
     this.#names.forget();
     this.#texts.clear();
@@ -417,7 +430,7 @@ export class Format5Rows implements EpisodeRows<Encoded> {
     this.#complete = undefined;
     this.#hashes = undefined;
     this.#next = undefined;
-    this.#shapeIds.clear();
+    this.#forgetShapes();
     this.#shapes.clear();
     this.#values.clear();
     this.#lines.clear();

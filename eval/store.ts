@@ -47,6 +47,9 @@ export const ARK_VERSION: string = denoJson.version;
 /** How many episodes `ResultsStore` commits together at most. */
 export const BATCH = 64;
 
+// How many committed cells' keys a store keeps to answer add() without a query (about 100 bytes each).
+const COMMITTED_KEPT = 200_000;
+
 /**
  * Results in a SQLite file, in WAL mode. Added episodes commit in batches (see the module doc), so a
  * killed process loses at most the batch not yet committed; reopening with another config fails.
@@ -74,6 +77,9 @@ export class ResultsStore implements ResultsSink {
   // Added episodes not committed yet, and their cells' keys.
   #pending: unknown[] = [];
   #pendingKeys = new Set<string>();
+  // The keys of the episodes this store committed, while they are all it holds (it held none at
+  // first): then a cell not there is not stored, without a query. Null when not so.
+  #committed: Set<string> | null | undefined;
 
   private constructor(path: string, db: Store, format: number) {
     this.path = path;
@@ -253,7 +259,9 @@ export class ResultsStore implements ResultsSink {
   add(episode: FinishedEpisode): boolean {
     checkEpisode(episode);
     const key = cellKey(episode.cell);
-    if (this.#pendingKeys.has(key) || this.#rows.find(episode.cell) !== undefined) return false;
+    this.#committed ??= this.count() === 0 ? new Set() : null;
+    const stored = this.#committed === null ? this.#rows.find(episode.cell) !== undefined : this.#committed.has(key);
+    if (stored || this.#pendingKeys.has(key)) return false;
     this.#pending.push(this.#rows.prepare(episode));
     this.#pendingKeys.add(key);
     if (this.#pending.length >= BATCH) this.flush();
@@ -263,10 +271,12 @@ export class ResultsStore implements ResultsSink {
   /** Commits the pending episodes in one transaction; when that fails, none is stored and the error is thrown. */
   flush(): void {
     if (this.#pending.length === 0) return;
-    const batch = this.#pending;
+    const [batch, keys] = [this.#pending, this.#pendingKeys];
     this.#pending = [];
-    this.#pendingKeys.clear();
+    this.#pendingKeys = new Set();
     this.#written(() => this.#rows.write(batch));
+    if (this.#committed) keys.forEach((key) => this.#committed!.add(key));
+    if (this.#committed && this.#committed.size > COMMITTED_KEPT) this.#committed = null;
   }
 
   // Runs writes in one transaction; after a rollback no cache may hold an id it gave.
