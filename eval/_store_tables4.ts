@@ -6,7 +6,7 @@
 import type { EpisodeEvent, SqlValue, Store } from "../envs/mod.ts";
 import type { EpisodeRecord } from "./records.ts";
 import type { FinishedEpisode } from "./sink.ts";
-import { episodeOf, type EpisodeRows, finishedKeysOf } from "./_store_tables.ts";
+import { episodeOf, type EpisodeRows, finishedKeysOf } from "./_store_rows.ts";
 import { hash53, pack, squeeze, unpack, unsqueeze } from "./_store_codec.ts";
 import type { CellKey } from "./cell.ts";
 

@@ -20,7 +20,8 @@ import type { ResolvedConfig } from "./config_types.ts";
 import { configIdentity, shownValue } from "./experiment.ts";
 import type { EpisodeRecord } from "./records.ts";
 import type { FinishedEpisode, ResultsSink } from "./sink.ts";
-import { type EpisodeRows, Format5Rows } from "./_store_tables.ts";
+import { checkEpisode, type EpisodeRows } from "./_store_rows.ts";
+import { Format5Rows } from "./_store_tables.ts";
 import { Format4Rows } from "./_store_tables4.ts";
 import {
   checkFile,
@@ -380,19 +381,4 @@ export class ResultsStore implements ResultsSink {
   [Symbol.dispose](): void {
     this.close();
   }
-}
-
-// What SQLite would refuse only when the batch commits, refused at once instead (a bug of the caller's
-// should not cost the batch's other episodes).
-function checkEpisode({ cell, record, events }: FinishedEpisode): void {
-  const bad = typeof cell.seed !== "string"
-    ? "its cell's seed is not a string"
-    : !Number.isInteger(cell.run)
-    ? "its cell's run is not an integer"
-    : typeof record.steps !== "number"
-    ? "its record's steps are not a number"
-    : !Array.isArray(events)
-    ? "its events are not an array"
-    : null;
-  if (bad !== null) throw new TypeError(`Cannot store an episode of "${cell.task}": ${bad}`);
 }
