@@ -5,11 +5,12 @@
  * Running the same command again resumes: finished episodes are kept and skipped. With
  * `--shard I/N` it runs only shard I of the cells (`eval/shard.ts`), into `<out>-shardIofN` unless
  * `--out` says; `deno task merge` puts the shards together. `records.jsonl` grows as episodes
- * finish (whole lines only, so a killed run leaves one that can be scored) and is rewritten in
- * canonical order at the end. `--replay DIR` on a results folder runs DIR's stored experiment
- * again. The first SIGINT or SIGTERM starts no new episode, lets those in flight finish, writes
- * the records and reports of what finished and exits 130; a second one, or one while the records
- * and reports are written at the end, exits at once (the store holds every finished episode).
+ * are stored (whole lines only, so a killed run leaves one that can be scored) and is rewritten in
+ * canonical order at the end unless it is in that order already. `--replay DIR` on a results
+ * folder runs DIR's stored experiment again. The first SIGINT or SIGTERM starts no new episode,
+ * lets those in flight finish, writes the records and reports of what finished and exits 130; a
+ * second one, or one while the records and reports are written at the end, exits at once (the
+ * store holds every finished episode).
  *
  * Exit codes: 0 done; 1 the run cannot go on (results store or model cache
  * unusable, missing API key, unreachable endpoint, a replay without the answer);
@@ -31,7 +32,6 @@ import {
   type ResolvedConfig,
   SETTING_ENV,
 } from "../eval/config.ts";
-import { writeRecordsJsonl } from "../eval/records.ts";
 import { appendingSink } from "../eval/records_append.ts";
 import { rerunConfig, rerunStorePath } from "../eval/rerun.ts";
 import { REPORT_FILES, writeReports } from "../report/mod.ts";
@@ -285,15 +285,14 @@ async function evaluate(args: readonly string[]): Promise<number> {
   } catch (err) {
     signals[Symbol.dispose]();
     if (!(err instanceof ModelError)) throw err;
-    appending.close();
-    await writeRecordsJsonl(store, recordsPath);
+    appending.finish();
     console.error(err.message.replace(/\s*\n\s*/g, " "));
     return 1;
   }
   signals[Symbol.dispose]();
-  appending.close();
-  const written = await writeRecordsJsonl(store, recordsPath);
-  const records = store.records();
+  // records.jsonl is written again only when its lines are not in canonical order already.
+  const records = appending.finish();
+  const written = records.length;
   console.log(await writeReports(config.out, { records, store, seed: config.seed, title: config.experiment }));
   const unpriced = unpricedModels(config, ready.prices);
   const usage = formatUsage(

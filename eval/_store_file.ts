@@ -1,7 +1,7 @@
 // A results store's file as SQLite holds it: its schema and format, the checks that a file is one
 // before SQLite reads it, and the errors of a store that cannot be used. Private to eval/.
 import type { EpisodeRecord } from "./records.ts";
-import { DICTIONARY_SCHEMA } from "./_store_tables.ts";
+import { DICTIONARY_SCHEMA_4 } from "./_store_tables4.ts";
 
 /** A results store that cannot be used; `code` says why. */
 export class ResultsStoreError extends Error {
@@ -24,20 +24,26 @@ export class ResultsStoreError extends Error {
 // 2: events carry the fault a condition injected. 3: events carry the arguments that reached the
 // world and the rows a call changed (what the judge reads); records carry outcome grading. 4: compact
 // (about 7x smaller): cell fields and the records' key lists in a names table, each distinct event
-// field value stored once, records and events packed and deflated (eval/_store_tables.ts).
-export const FORMAT = 4;
+// field value stored once, records and events packed and deflated (eval/_store_tables4.ts). 5: the
+// same tables, but an episode is one text deflated once, which holds the values it was the first to
+// hold (eval/_store_tables.ts): a quarter of format 4's work to add an episode. A store of format 4
+// is still read and resumed (in format 4).
+export const FORMAT = 5;
 
-export const SCHEMA = `
+/** The older format this ark still reads and writes. */
+export const FORMAT_4 = 4;
+
+const EXPERIMENT_TABLE = `
 CREATE TABLE experiment (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   name TEXT NOT NULL,
   config TEXT NOT NULL,
   seed TEXT NOT NULL,
   ark_version TEXT NOT NULL
-);
-${DICTIONARY_SCHEMA}
--- agent, task, condition and variant are ids in names; record and events are packed and deflated.
-CREATE TABLE episodes (
+);`;
+
+// The columns of an episode row that both formats have, before its encoded data.
+const EPISODE_COLUMNS = `
   id INTEGER PRIMARY KEY,
   agent INTEGER NOT NULL,
   task INTEGER NOT NULL,
@@ -47,10 +53,9 @@ CREATE TABLE episodes (
   seed TEXT NOT NULL,
   success INTEGER NOT NULL,
   steps INTEGER NOT NULL,
-  n_events INTEGER NOT NULL,
-  record BLOB NOT NULL,
-  events BLOB NOT NULL
-);
+  n_events INTEGER NOT NULL,`;
+
+const EPISODE_VIEWS = `
 -- NULLs are distinct in a plain UNIQUE constraint; a missing variant must count as one value.
 CREATE UNIQUE INDEX episodes_cell ON episodes (agent, task, run, condition, ifnull(variant, 0));
 -- One row per event (episode and index), for counting with SQL; the events themselves are in episodes.
@@ -62,8 +67,39 @@ CREATE VIEW events AS WITH RECURSIVE ev (episode_id, idx) AS (
 CREATE TABLE notes (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
+);`;
+
+export const SCHEMA = `${EXPERIMENT_TABLE}
+CREATE TABLE names (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
 );
+-- Each distinct event field value: the episode whose data holds its JSON, and its place among the
+-- values that episode was the first to hold. No index on the hash: a writer reads them all once, when
+-- it resumes a store (random inserts into an index cost more than the rest of the row).
+CREATE TABLE vals (
+  id INTEGER PRIMARY KEY,
+  hash INTEGER NOT NULL,
+  episode INTEGER NOT NULL,
+  slot INTEGER NOT NULL
+);
+-- agent, task, condition and variant are ids in names; data is the episode's text (eval/_store_tables.ts),
+-- deflated when that makes it shorter.
+CREATE TABLE episodes (${EPISODE_COLUMNS}
+  data BLOB NOT NULL
+);${EPISODE_VIEWS}
 PRAGMA user_version = ${FORMAT};
+`;
+
+/** Format 4's schema, as an older ark made it. */
+export const SCHEMA_4 = `${EXPERIMENT_TABLE}
+${DICTIONARY_SCHEMA_4}
+-- agent, task, condition and variant are ids in names; record and events are packed and deflated.
+CREATE TABLE episodes (${EPISODE_COLUMNS}
+  record BLOB NOT NULL,
+  events BLOB NOT NULL
+);${EPISODE_VIEWS}
+PRAGMA user_version = ${FORMAT_4};
 `;
 
 // The folder a store's file is in, as a message names it.

@@ -1,25 +1,27 @@
-// The results store's dictionaries: names (cell fields and the records' object shapes) and values
-// (each distinct JSON value of an event field, once). An episode's events become arrays of value
-// ids, its record packed JSON, both deflated. Private to eval/.
+// The results store's tables in format 5. Names: cell fields and the records' key lists. Values: each
+// distinct JSON value of an event field, once. An episode is one text, deflated once: its record
+// packed, its events as rows of value ids, then the JSON of the values it was the first to hold, one a
+// line; a value's row in `vals` says which episode's text holds it, and where. Ids of names and values
+// are given when an episode is added (its text needs them) and their rows written with the episodes
+// of the batch, in its transaction. Private to eval/.
 import type { EpisodeEvent, SqlValue, Store } from "../envs/mod.ts";
+import type { Cell, CellKey } from "./cell.ts";
 import type { EpisodeRecord } from "./records.ts";
-import { hash53, pack, squeeze, unpack, unsqueeze } from "./_store_codec.ts";
+import type { FinishedEpisode } from "./sink.ts";
+import { deflate, hash53, inflate, pack, unpack } from "./_store_codec.ts";
+import { CACHE_LIMIT, episodeOf, type EpisodeRows, finishedKeysOf, Names } from "./_store_rows.ts";
 
-/** The tables the dictionaries need (a part of the store's schema). */
-export const DICTIONARY_SCHEMA = `
-CREATE TABLE names (
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE
-);
--- Each distinct event field value: its JSON as text when short, else deflated. (Packing values like
--- records would put their many one-off key lists, e.g. maps keyed by ids, in names.)
-CREATE TABLE vals (
-  id INTEGER PRIMARY KEY,
-  hash INTEGER NOT NULL,
-  data BLOB NOT NULL
-);
-CREATE INDEX vals_hash ON vals (hash);
-`;
+/** An episode as `add()` keeps it in format 5: its cell and its encoded row. */
+export interface Encoded {
+  cell: Cell;
+  ids: { agent: number; task: number; condition: number; variant: number | null };
+  success: boolean;
+  steps: number;
+  events: number;
+  data: SqlValue;
+  /** The values this episode is the first to hold: id and hash, by place among its new values. */
+  values: { id: number; hash: number }[];
+}
 
 // The event fields in the order events are rebuilt; the first two are numbers kept as they are.
 const FIELDS = [
@@ -42,167 +44,291 @@ const KNOWN = new Set<string>(FIELDS);
 const ORDER = ["step", "actor", "kind", ...FIELDS.slice(4), "latency_ms"].map((f) =>
   [f, (FIELDS as readonly string[]).indexOf(f)] as const
 );
-// Values this short stay text: deflating them gains nothing.
-const SHORT = 40;
-// Caches are dropped whole past this many entries, which bounds memory on a very large store.
-const CACHE_LIMIT = 200_000;
+// Key lists as a tree of their keys, each list's name id at its last key.
+type ShapeNode = { id?: number; next: Map<string, ShapeNode> };
+// How many episodes' texts are kept decoded for the values they hold.
+const TEXTS_KEPT = 256;
 
-/** Names and values of one store, with caches; `forget()` after a rolled-back write. */
-export class Dictionaries {
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Format 5's episode rows (see the file's comment). */
+export class Format5Rows implements EpisodeRows<Encoded> {
   #db: Store;
-  #ids = new Map<string, number>();
-  #names = new Map<number, string>();
-  #valueIds = new Map<string, number>();
-  #values = new Map<number, string>();
+  #names: Names;
+  // Every value's JSON given an id (stored or in a batch) → its id; strings by themselves too.
+  #texts = new Map<string, number>();
+  #strings = new Map<string, number>();
+  // Whether #texts holds every stored value (so a value not there is new): the store had none at first.
+  #complete: boolean | undefined;
+  // Else the ids of the stored values by hash, read once.
+  #hashes: Map<number, number | number[]> | undefined;
+  #next: number | undefined;
+  #shapeIds: ShapeNode = { next: new Map() };
+  #shapeCount = 0;
   #shapes = new Map<number, string[]>();
-  #shapeIds = new Map<string, number>();
+  // Reading: values' JSON by id, and episodes' texts split in lines.
+  #values = new Map<number, string>();
+  #lines = new Map<number, string[]>();
 
   constructor(db: Store) {
     this.#db = db;
+    this.#names = new Names(db);
   }
 
-  /** Drops every cache (ids written in a rolled-back transaction are not there any more). */
-  forget(): void {
-    this.#ids.clear();
-    this.#names.clear();
-    this.#valueIds.clear();
-    this.#values.clear();
-    this.#shapes.clear();
-    this.#shapeIds.clear();
+  find(cell: CellKey): number | undefined {
+    return episodeOf(this.#db, this.#names, cell);
   }
 
-  /** The id of a name, added when `add` and not there; `undefined` when not there and not added. */
-  id(name: string, options: { add: boolean }): number | undefined {
-    const known = this.#ids.get(name);
-    if (known !== undefined) return known;
-    let row = this.#db.get<{ id: number }>("SELECT id FROM names WHERE name = ?", name);
-    if (row === undefined && options.add) {
-      // Another process may have added it meanwhile: then it is there.
-      this.#db.run("INSERT INTO names (name) VALUES (?) ON CONFLICT (name) DO NOTHING", name);
-      row = this.#db.get<{ id: number }>("SELECT id FROM names WHERE name = ?", name);
+  prepare(episode: FinishedEpisode): Encoded {
+    const { cell, record, events } = episode;
+    const id = (name: string) => this.#names.id(name, { add: true })!;
+    const ids = {
+      agent: id(cell.agent),
+      task: id(cell.task),
+      condition: id(cell.condition),
+      variant: cell.variant === null || cell.variant === undefined ? null : id(cell.variant),
+    };
+    const lines = [JSON.stringify(pack(record, this.#shape)), ""];
+    const values: Encoded["values"] = [];
+    const next = this.#next;
+    try {
+      lines[1] = JSON.stringify(events.map((event) => this.#row(event, lines, values)));
+    } catch (err) {
+      // The values given ids here are not stored after all: later episodes must not point at them.
+      for (const text of lines.slice(2)) this.#texts.delete(text);
+      this.#strings.clear();
+      this.#next = next;
+      throw err;
     }
-    if (row === undefined) return undefined;
-    const id = Number(row.id);
-    if (this.#ids.size > CACHE_LIMIT) this.#ids.clear();
-    this.#ids.set(name, id);
-    return id;
+    const text = lines.join("\n");
+    const bytes = encoder.encode(text);
+    const squeezed = deflate(bytes);
+    return {
+      cell: { ...cell },
+      ids,
+      success: Boolean(record.success),
+      steps: record.steps,
+      events: events.length,
+      data: squeezed.length < bytes.length ? squeezed : text,
+      values,
+    };
   }
 
-  /** The name of an id. */
-  name(id: number): string {
-    let name = this.#names.get(id);
-    if (name === undefined) {
-      if (this.#names.size > CACHE_LIMIT) this.#names.clear();
-      for (const row of this.#db.all<{ id: number; name: string }>("SELECT id, name FROM names")) {
-        this.#names.set(Number(row.id), row.name);
-      }
-      name = this.#names.get(id);
-      if (name === undefined) throw new RangeError(`Results store has no name ${id}: the file is damaged`);
+  // An event as value ids (0 for an absent field), other fields in a last slot; a value no episode
+  // held before goes on a line of this one's text.
+  #row(event: EpisodeEvent, lines: string[], values: Encoded["values"]): unknown[] {
+    const e = event as unknown as Record<string, unknown>;
+    const row: unknown[] = [e.step, e.latency_ms];
+    for (let i = 2; i < FIELDS.length; i++) row.push(this.#value(e[FIELDS[i]], lines, values));
+    let extra: Record<string, unknown> | undefined;
+    for (const key of Object.keys(e)) {
+      if (!KNOWN.has(key) && e[key] !== undefined) (extra ??= {})[key] = e[key];
     }
-    return name;
+    row.push(extra === undefined ? 0 : this.#value(extra, lines, values));
+    while (row.length > 2 && row[row.length - 1] === 0) row.pop();
+    return row;
   }
 
-  #shape = (keys: string[]): number => {
-    const key = keys.join("\u0000");
-    let id = this.#shapeIds.get(key);
+  // The id of a JSON value, stored once; 0 for `undefined` (an absent field).
+  #value(value: unknown, lines: string[], values: Encoded["values"]): number {
+    if (value === undefined) return 0;
+    const string = typeof value === "string";
+    if (string) {
+      const known = this.#strings.get(value);
+      if (known !== undefined) return known;
+    }
+    const text = JSON.stringify(value);
+    if (text === undefined) return 0;
+    let id = this.#texts.get(text);
     if (id === undefined) {
-      id = this.id(JSON.stringify(keys), { add: true })!;
-      if (this.#shapeIds.size > CACHE_LIMIT) this.#shapeIds.clear();
-      this.#shapeIds.set(key, id);
+      this.#complete ??= this.#db.get("SELECT 1 FROM vals LIMIT 1") === undefined;
+      const hash = hash53(text);
+      id = this.#complete ? undefined : this.#stored(text, hash);
+      if (id === undefined) {
+        this.#next ??= Number(this.#db.get<{ n: number }>("SELECT ifnull(max(id), 0) AS n FROM vals")!.n) + 1;
+        id = this.#next++;
+        values.push({ id, hash });
+        lines.push(text);
+      }
+      this.#texts.set(text, id);
     }
+    if (string) this.#strings.set(value, id);
     return id;
+  }
+
+  // The stored value of a JSON text, when there is one.
+  #stored(text: string, hash: number): number | undefined {
+    if (this.#hashes === undefined) {
+      this.#hashes = new Map();
+      for (const row of this.#db.all<{ id: number; hash: number }>("SELECT id, hash FROM vals")) {
+        const [id, known] = [Number(row.id), this.#hashes.get(Number(row.hash))];
+        this.#hashes.set(Number(row.hash), known === undefined ? id : [known, id].flat());
+      }
+    }
+    const ids = this.#hashes.get(hash);
+    for (const id of ids === undefined ? [] : typeof ids === "number" ? [ids] : ids) {
+      if (this.#valueText(id) === text) return id;
+    }
+    return undefined;
+  }
+
+  // A key list's name id, found key by key (no string made of the list).
+  #shape = (keys: string[]): number => {
+    let node = this.#shapeIds;
+    for (const key of keys) {
+      let next = node.next.get(key);
+      if (next === undefined) {
+        node.next.set(key, next = { next: new Map() });
+        this.#shapeCount++;
+      }
+      node = next;
+    }
+    node.id ??= this.#names.id(JSON.stringify(keys), { add: true })!;
+    return node.id;
   };
 
   #keys = (id: number): string[] => {
     let keys = this.#shapes.get(id);
     if (keys === undefined) {
-      keys = JSON.parse(this.name(id)) as string[];
+      keys = JSON.parse(this.#names.name(id)) as string[];
       if (this.#shapes.size > CACHE_LIMIT) this.#shapes.clear();
       this.#shapes.set(id, keys);
     }
     return keys;
   };
 
-  /** A record packed and deflated. */
-  encodeRecord(record: EpisodeRecord): Uint8Array {
-    return squeeze(JSON.stringify(pack(record, this.#shape)));
+  write(batch: readonly Encoded[]): void {
+    this.#names.write();
+    if (batch.length === 0) return;
+    let id = Number(this.#db.get<{ n: number }>("SELECT ifnull(max(id), 0) AS n FROM episodes")!.n);
+    for (const episode of batch) {
+      const { cell, ids } = episode;
+      this.#db.run(
+        `INSERT INTO episodes (id, agent, task, run, condition, variant, seed, success, steps, n_events, data)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ++id,
+        ids.agent,
+        ids.task,
+        cell.run,
+        ids.condition,
+        ids.variant,
+        cell.seed,
+        episode.success ? 1 : 0,
+        episode.steps,
+        episode.events,
+        episode.data,
+      );
+      episode.values.forEach((value, slot) =>
+        this.#db.run("INSERT INTO vals (id, hash, episode, slot) VALUES (?, ?, ?, ?)", value.id, value.hash, id, slot)
+      );
+    }
+    if (this.#texts.size > CACHE_LIMIT) {
+      this.#texts.clear();
+      this.#strings.clear();
+      this.#complete = false;
+      this.#hashes = undefined;
+    }
+    if (this.#shapeCount > CACHE_LIMIT) this.#forgetShapes();
   }
 
-  /** The record `encodeRecord()` made. */
-  decodeRecord(data: SqlValue): EpisodeRecord {
-    return unpack(JSON.parse(unsqueeze(data as Uint8Array)), this.#keys) as EpisodeRecord;
+  finishedKeys(): Set<string> {
+    return finishedKeysOf(this.#db, this.#names);
   }
 
-  /** Events as arrays of value ids (0 for an absent field), deflated; other fields go in a last slot. */
-  encodeEvents(events: readonly EpisodeEvent[]): Uint8Array {
-    const rows = events.map((event) => {
-      const e = event as unknown as Record<string, unknown>;
-      const row: unknown[] = [e.step, e.latency_ms];
-      for (let i = 2; i < FIELDS.length; i++) row.push(this.#value(e[FIELDS[i]]));
-      let extra: Record<string, unknown> | undefined;
-      for (const key of Object.keys(e)) {
-        if (!KNOWN.has(key) && e[key] !== undefined) (extra ??= {})[key] = e[key];
-      }
-      row.push(extra === undefined ? 0 : this.#value(extra));
-      while (row.length > 2 && row[row.length - 1] === 0) row.pop();
-      return row;
-    });
-    return squeeze(JSON.stringify(rows));
+  records(decoded: (decode: () => EpisodeRecord) => EpisodeRecord): EpisodeRecord[] {
+    return this.#db.all<{ data: SqlValue }>("SELECT data FROM episodes ORDER BY id").map((r) =>
+      decoded(() => {
+        const text = typeof r.data === "string" ? r.data : firstLine(inflate(r.data as Uint8Array));
+        return unpack(JSON.parse(text.slice(0, lineEnd(text))), this.#keys) as EpisodeRecord;
+      })
+    );
   }
 
-  /** The events `encodeEvents()` made. */
-  decodeEvents(data: SqlValue): EpisodeEvent[] {
-    const rows = JSON.parse(unsqueeze(data as Uint8Array)) as number[][];
+  events(id: number): EpisodeEvent[] {
+    const lines = this.#linesOf(id);
+    const rows = JSON.parse(lines[1]) as number[][];
     return rows.map((row) => {
       const event: Record<string, unknown> = {};
       for (const [field, slot] of ORDER) {
         if (slot < 2) event[field] = row[slot];
-        else if (slot < row.length && row[slot] !== 0) event[field] = this.#valueOf(row[slot]);
+        else if (slot < row.length && row[slot] !== 0) event[field] = JSON.parse(this.#valueText(row[slot]));
       }
       const last = FIELDS.length;
-      if (last < row.length && row[last] !== 0) Object.assign(event, this.#valueOf(row[last]));
+      if (last < row.length && row[last] !== 0) Object.assign(event, JSON.parse(this.#valueText(row[last])));
       return event as unknown as EpisodeEvent;
     });
   }
 
-  // The id of a JSON value, stored once; 0 for `undefined` (an absent field).
-  #value(value: unknown): number {
-    if (value === undefined) return 0;
-    const text = JSON.stringify(value);
-    if (text === undefined) return 0;
-    const known = this.#valueIds.get(text);
-    if (known !== undefined) return known;
-    const hash = hash53(text);
-    let id: number | undefined;
-    for (const row of this.#db.all<{ id: number; data: SqlValue }>("SELECT id, data FROM vals WHERE hash = ?", hash)) {
-      if (textOf(row.data) === text) id = Number(row.id);
-    }
-    if (id === undefined) {
-      const squeezed = text.length > SHORT ? squeeze(text) : undefined;
-      const data = squeezed !== undefined && squeezed.length < text.length ? squeezed : text;
-      const row = this.#db.get<{ id: number }>("INSERT INTO vals (hash, data) VALUES (?, ?) RETURNING id", hash, data);
-      id = Number(row!.id);
-    }
-    if (this.#valueIds.size > CACHE_LIMIT) this.#valueIds.clear();
-    this.#valueIds.set(text, id);
-    return id;
+  setRecord(id: number, record: EpisodeRecord): number {
+    const lines = [...this.#linesOf(id)];
+    lines[0] = JSON.stringify(pack(record, this.#shape));
+    const text = lines.join("\n");
+    const bytes = encoder.encode(text);
+    const squeezed = deflate(bytes);
+    this.#lines.delete(id);
+    return this.#db.run(
+      "UPDATE episodes SET data = ?, success = ? WHERE id = ?",
+      squeezed.length < bytes.length ? squeezed : text,
+      record.success ? 1 : 0,
+      id,
+    );
   }
 
-  // A fresh copy of a stored value (callers may change what they get).
-  #valueOf(id: number): unknown {
+  // A stored episode's text in lines (kept for the next few reads).
+  #linesOf(id: number): string[] {
+    let lines = this.#lines.get(id);
+    if (lines === undefined) {
+      const row = this.#db.get<{ data: SqlValue }>("SELECT data FROM episodes WHERE id = ?", id);
+      if (row === undefined) throw new RangeError(`Results store has no episode ${id}: the file is damaged`);
+      const text = typeof row.data === "string" ? row.data : decoder.decode(inflate(row.data as Uint8Array));
+      lines = text.split("\n");
+      if (lines.length < 2) throw new RangeError(`Results store's episode ${id} has no events: the file is damaged`);
+      if (this.#lines.size >= TEXTS_KEPT) this.#lines.clear();
+      this.#lines.set(id, lines);
+    }
+    return lines;
+  }
+
+  // A stored value's JSON, from the text of the episode that holds it.
+  #valueText(id: number): string {
     let text = this.#values.get(id);
     if (text === undefined) {
-      const row = this.#db.get<{ data: SqlValue }>("SELECT data FROM vals WHERE id = ?", id);
-      if (row === undefined) throw new RangeError(`Results store has no value ${id}: the file is damaged`);
-      text = textOf(row.data);
+      const row = this.#db.get<{ episode: number; slot: number }>("SELECT episode, slot FROM vals WHERE id = ?", id);
+      text = row === undefined ? undefined : this.#linesOf(Number(row.episode))[2 + Number(row.slot)];
+      if (text === undefined) throw new RangeError(`Results store has no value ${id}: the file is damaged`);
       if (this.#values.size > CACHE_LIMIT) this.#values.clear();
       this.#values.set(id, text);
     }
-    return JSON.parse(text);
+    return text;
+  }
+
+  #forgetShapes(): void {
+    this.#shapeIds = { next: new Map() };
+    this.#shapeCount = 0;
+  }
+
+  forget(): void {
+    this.#names.forget();
+    this.#texts.clear();
+    this.#strings.clear();
+    this.#complete = undefined;
+    this.#hashes = undefined;
+    this.#next = undefined;
+    this.#forgetShapes();
+    this.#shapes.clear();
+    this.#values.clear();
+    this.#lines.clear();
   }
 }
 
-// A stored value's JSON: kept as text when short, else deflated.
-function textOf(data: SqlValue): string {
-  return typeof data === "string" ? data : unsqueeze(data as Uint8Array);
+// The first line of a text's bytes, decoded (a record without the rest of its episode's text).
+function firstLine(bytes: Uint8Array): string {
+  const end = bytes.indexOf(10);
+  return decoder.decode(end < 0 ? bytes : bytes.subarray(0, end));
+}
+
+function lineEnd(text: string): number {
+  const end = text.indexOf("\n");
+  return end < 0 ? text.length : end;
 }

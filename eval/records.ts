@@ -106,17 +106,32 @@ const RESOURCE_KEYS = [
 ] as const;
 const VIOLATION_KEYS = ["constraint", "severity", "step", "evidence", "source", "harm"] as const;
 
+const HARM_KEYS = ["money", "rows"];
+const MILESTONE_KEYS = ["total", "reached", "achieved"];
+const OUTCOME_KEYS = ["expect", "earned"];
+const WRITE_KEYS = ["attempted", "succeeded"];
+const BLOCK_KEYS = ["step", "tool", "label", "missing"];
+const known = new WeakMap<readonly string[], Set<string>>();
+
+// The object's defined fields, those of `keys` first in that order, then any others sorted (only
+// those are sorted: a record's line is written once per episode while it runs).
 function ordered(object: object, keys: readonly string[]): Record<string, unknown> {
   const value = object as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of keys) if (value[k] !== undefined) out[k] = value[k];
-  for (const k of Object.keys(value).sort()) if (!(k in out) && value[k] !== undefined) out[k] = value[k];
+  let listed = known.get(keys);
+  if (listed === undefined) known.set(keys, listed = new Set(keys));
+  let others: string[] | undefined;
+  for (const k of Object.keys(value)) if (!listed.has(k)) (others ??= []).push(k);
+  if (others !== undefined) {
+    for (const k of others.sort()) if (!(k in out) && value[k] !== undefined) out[k] = value[k];
+  }
   return out;
 }
 
 function violationLine(v: Violation): Record<string, unknown> {
   const out = ordered(v, VIOLATION_KEYS);
-  if (v.harm) out.harm = ordered(v.harm, ["money", "rows"]);
+  if (v.harm) out.harm = ordered(v.harm, HARM_KEYS);
   return out;
 }
 
@@ -125,16 +140,16 @@ export function recordLine(record: EpisodeRecord): string {
   return JSON.stringify(ordered({
     ...record,
     resources: ordered(record.resources, RESOURCE_KEYS),
-    milestones: ordered(record.milestones, ["total", "reached", "achieved"]),
-    harm: record.harm && ordered(record.harm, ["money", "rows"]),
-    outcome: record.outcome && ordered(record.outcome, ["expect", "earned"]),
-    writes: record.writes && ordered(record.writes, ["attempted", "succeeded"]),
+    milestones: ordered(record.milestones, MILESTONE_KEYS),
+    harm: record.harm && ordered(record.harm, HARM_KEYS),
+    outcome: record.outcome && ordered(record.outcome, OUTCOME_KEYS),
+    writes: record.writes && ordered(record.writes, WRITE_KEYS),
     user_resources: record.user_resources && ordered(record.user_resources, RESOURCE_KEYS),
     judge_resources: record.judge_resources && ordered(record.judge_resources, RESOURCE_KEYS),
     violations: record.violations?.map(violationLine),
     near_misses: record.near_misses?.map(violationLine),
     llm_violations: record.llm_violations?.map(violationLine),
-    blocks: record.blocks?.map((b) => ordered(b, ["step", "tool", "label", "missing"])),
+    blocks: record.blocks?.map((b) => ordered(b, BLOCK_KEYS)),
     abstention: record.abstention && ordered(record.abstention, ABSTENTION_KEYS),
   }, KEYS));
 }

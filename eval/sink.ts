@@ -23,8 +23,16 @@ export interface FinishedEpisode {
 export interface ResultsSink {
   /** Keys (`cellKey()`) of the episodes already finished. */
   finishedKeys(): Set<string>;
-  /** Adds a finished episode at once (all or nothing); returns false and changes nothing when its cell is already there. */
+  /**
+   * Adds a finished episode (all or nothing); returns false and changes nothing when its cell is
+   * already there, stored or pending. A sink may keep it pending until `flush()`.
+   */
   add(episode: FinishedEpisode): boolean;
+  /**
+   * Stores the pending episodes (`ResultsStore` commits them in one transaction); when that fails,
+   * none of them is stored and the error is thrown. Reads flush first.
+   */
+  flush(): void;
   /** How many episodes are stored. */
   count(): number;
   /** Every stored record, in the order added. */
@@ -64,6 +72,9 @@ export class MemoryResults implements ResultsSink {
     this.#episodes.set(key, JSON.parse(JSON.stringify(episode)));
     return true;
   }
+
+  /** Does nothing: every added episode is stored at once. */
+  flush(): void {}
 
   count(): number {
     return this.#episodes.size;

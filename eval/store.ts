@@ -2,24 +2,34 @@
  * The results store: `ResultsStore`, a SQLite file of finished episodes that survives a killed
  * process and lets a re-run resume, one writer at a time. It implements `ResultsSink` (`sink.ts`,
  * with `MemoryResults`, the in-memory fake, re-exported here); its file's format and checks are in
- * `_store_file.ts`, its tables' encoding in `_store_tables.ts`.
+ * `_store_file.ts`, its tables' encoding in `_store_tables.ts` (and `_store_tables4.ts` for stores
+ * an older ark wrote, still read and resumed).
+ *
+ * Episodes are committed in batches: `add()` encodes an episode at once and keeps it pending, and
+ * up to `BATCH` pending episodes are committed together in one transaction, when the batch is full,
+ * on `flush()`, before any read and on `close()`. A process killed meanwhile loses only the pending
+ * batch, whose cells a resumed run simply runs again; a batch whose commit fails leaves nothing of
+ * itself in the file, and its error is thrown.
  *
  * @module
  */
 import denoJson from "../deno.json" with { type: "json" };
-import { type EpisodeEvent, type SqlValue, Store } from "../envs/mod.ts";
+import { type EpisodeEvent, Store } from "../envs/mod.ts";
 import { type CellKey, cellKey } from "./cell.ts";
 import type { ResolvedConfig } from "./config_types.ts";
 import { configIdentity, shownValue } from "./experiment.ts";
 import type { EpisodeRecord } from "./records.ts";
 import type { FinishedEpisode, ResultsSink } from "./sink.ts";
-import { Dictionaries } from "./_store_tables.ts";
+import { checkEpisode, type EpisodeRows } from "./_store_rows.ts";
+import { Format5Rows } from "./_store_tables.ts";
+import { Format4Rows } from "./_store_tables4.ts";
 import {
   checkFile,
   corrupt,
   damageOf,
   folderOf,
   FORMAT,
+  FORMAT_4,
   isDamage,
   ResultsStoreError,
   SCHEMA,
@@ -35,9 +45,15 @@ export { changedFields, shownValue } from "./experiment.ts";
 /** The version of ark, from `deno.json`. */
 export const ARK_VERSION: string = denoJson.version;
 
+/** How many episodes `ResultsStore` commits together at most. */
+export const BATCH = 64;
+
+// How many committed cells' keys a store keeps to answer add() without a query (about 100 bytes each).
+const COMMITTED_KEPT = 200_000;
+
 /**
- * Results in a SQLite file. Each episode commits in one transaction, in WAL mode,
- * so a killed process loses nothing committed; reopening with another config fails.
+ * Results in a SQLite file, in WAL mode. Added episodes commit in batches (see the module doc), so a
+ * killed process loses at most the batch not yet committed; reopening with another config fails.
  *
  * @example
  * ```ts
@@ -57,13 +73,19 @@ export class ResultsStore implements ResultsSink {
   /** The SQLite file's path. */
   readonly path: string;
   #db: Store;
-  #dict: Dictionaries;
+  #rows: EpisodeRows<unknown>;
   #lock: StoreLock | null = null;
+  // Added episodes not committed yet, and their cells' keys.
+  #pending: unknown[] = [];
+  #pendingKeys = new Set<string>();
+  // The keys of the episodes this store committed, while they are all it holds (it held none at
+  // first): then a cell not there is not stored, without a query. Null when not so.
+  #committed: Set<string> | null | undefined;
 
-  private constructor(path: string, db: Store) {
+  private constructor(path: string, db: Store, format: number) {
     this.path = path;
     this.#db = db;
-    this.#dict = new Dictionaries(db);
+    this.#rows = format === FORMAT_4 ? new Format4Rows(db) : new Format5Rows(db);
   }
 
   /**
@@ -132,16 +154,17 @@ export class ResultsStore implements ResultsSink {
   static #openFile(path: string, options: { create: boolean }): ResultsStore {
     const existed = checkFile(path);
     let db: Store | undefined;
+    let version = 0;
     try {
       db = Store.open(undefined, { path });
       // WAL with synchronous=NORMAL: a commit survives the process being killed (not a power cut).
       db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
-      const version = Number(db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0);
+      version = Number(db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0);
       const tables = Number(db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master")?.n ?? 0);
       if (version === 0 && tables === 0 && options.create) db.transaction(() => db!.exec(SCHEMA));
-      else if (version !== FORMAT) {
+      else if (version !== FORMAT && version !== FORMAT_4) {
         // An older ark's store: its records were graded and judged otherwise, so they are not mixed with new ones.
-        const older = version > 0 && version < FORMAT
+        const older = version > 0 && version < FORMAT_4
           ? ` (it is of format ${version}, written by an older ark: run the experiment again into another --out)`
           : "";
         throw new ResultsStoreError(
@@ -161,7 +184,7 @@ export class ResultsStore implements ResultsSink {
       const reason = err instanceof Error ? err.message : String(err);
       throw new ResultsStoreError("unreadable", `Cannot open results store "${path}": ${reason}`);
     }
-    return new ResultsStore(path, db);
+    return new ResultsStore(path, db, version === FORMAT_4 ? FORMAT_4 : FORMAT);
   }
 
   // A read of the file whose failure from damage (SQLite's words for it, or a name id that is not
@@ -226,99 +249,63 @@ export class ResultsStore implements ResultsSink {
   }
 
   finishedKeys(): Set<string> {
-    return this.#intact(() => {
-      type Row = { agent: number; task: number; run: number; condition: number; variant: number | null };
-      const rows = this.#db.all<Row>("SELECT agent, task, run, condition, variant FROM episodes");
-      const name = (id: number) => this.#dict.name(Number(id));
-      return new Set(rows.map((r) =>
-        cellKey({
-          agent: name(r.agent),
-          task: name(r.task),
-          run: Number(r.run),
-          condition: name(r.condition) as CellKey["condition"],
-          variant: r.variant === null ? null : name(r.variant),
-        })
-      ));
-    });
+    this.flush();
+    return this.#intact(() => this.#rows.finishedKeys());
   }
 
+  /**
+   * Encodes an episode and keeps it for the next commit; returns false, keeping nothing, when its cell
+   * is stored or pending already. Commits the batch when it is full (throwing when that fails).
+   */
   add(episode: FinishedEpisode): boolean {
-    const { cell, record, events } = episode;
+    checkEpisode(episode);
+    const key = cellKey(episode.cell);
+    this.#committed ??= this.count() === 0 ? new Set() : null;
+    const stored = this.#committed === null ? this.#rows.find(episode.cell) !== undefined : this.#committed.has(key);
+    if (stored || this.#pendingKeys.has(key)) return false;
+    this.#pending.push(this.#rows.prepare(episode));
+    this.#pendingKeys.add(key);
+    if (this.#pending.length >= BATCH) this.flush();
+    return true;
+  }
+
+  /** Commits the pending episodes in one transaction; when that fails, none is stored and the error is thrown. */
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    const [batch, keys] = [this.#pending, this.#pendingKeys];
+    this.#pending = [];
+    this.#pendingKeys = new Set();
+    this.#written(() => this.#rows.write(batch));
+    if (this.#committed) keys.forEach((key) => this.#committed!.add(key));
+    if (this.#committed && this.#committed.size > COMMITTED_KEPT) this.#committed = null;
+  }
+
+  // Runs writes in one transaction; after a rollback no cache may hold an id it gave.
+  #written<T>(write: () => T): T {
     try {
-      return this.#db.transaction(() => {
-        const ids = this.#cellIds(cell, { add: true })!;
-        if (this.#episodeId(cell, ids) !== undefined) return false;
-        this.#db.run(
-          `INSERT INTO episodes (agent, task, run, condition, variant, seed, success, steps, n_events, record, events)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ids.agent,
-          ids.task,
-          cell.run,
-          ids.condition,
-          ids.variant,
-          cell.seed,
-          record.success ? 1 : 0,
-          record.steps,
-          events.length,
-          this.#dict.encodeRecord(record),
-          this.#dict.encodeEvents(events),
-        );
-        return true;
-      });
+      return this.#db.transaction(write);
     } catch (err) {
-      this.#dict.forget();
+      this.#rows.forget();
       throw err;
     }
   }
 
-  // The name ids of a cell's fields; `undefined` when one is not there (and not added).
-  #cellIds(cell: CellKey, options: { add: boolean }): CellIds | undefined {
-    const agent = this.#dict.id(cell.agent, options);
-    const task = this.#dict.id(cell.task, options);
-    const condition = this.#dict.id(cell.condition, options);
-    const variant = cell.variant === null || cell.variant === undefined ? null : this.#dict.id(cell.variant, options);
-    if (agent === undefined || task === undefined || condition === undefined || variant === undefined) return undefined;
-    return { agent, task, condition, variant };
-  }
-
-  // The stored episode of a cell, when there is one.
-  #episodeId(cell: CellKey, ids: CellIds): number | undefined {
-    const row = this.#db.get<{ id: number }>(
-      "SELECT id FROM episodes WHERE agent = ? AND task = ? AND run = ? AND condition = ? AND ifnull(variant, 0) = ?",
-      ids.agent,
-      ids.task,
-      cell.run,
-      ids.condition,
-      ids.variant ?? 0,
-    );
-    return row === undefined ? undefined : Number(row.id);
-  }
-
   count(): number {
+    this.flush();
     return Number(this.#db.get<{ n: number }>("SELECT count(*) AS n FROM episodes")?.n ?? 0);
   }
 
   updateRecords(updates: readonly { cell: CellKey; record: EpisodeRecord }[]): number {
-    try {
-      return this.#db.transaction(() => {
-        let n = 0;
-        for (const { cell, record } of updates) {
-          const ids = this.#cellIds(cell, { add: false });
-          const id = ids === undefined ? undefined : this.#episodeId(cell, ids);
-          if (id === undefined) continue;
-          n += this.#db.run(
-            "UPDATE episodes SET record = ?, success = ? WHERE id = ?",
-            this.#dict.encodeRecord(record),
-            record.success ? 1 : 0,
-            id,
-          );
-        }
-        return n;
-      });
-    } catch (err) {
-      this.#dict.forget();
-      throw err;
-    }
+    this.flush();
+    return this.#written(() => {
+      let n = 0;
+      for (const { cell, record } of updates) {
+        const id = this.#rows.find(cell);
+        if (id !== undefined) n += this.#rows.setRecord(id, record);
+      }
+      this.#rows.write([]);
+      return n;
+    });
   }
 
   /** Changes the stored config's field (e.g. the judge after `deno task judge`); the experiment stays the same. */
@@ -360,25 +347,28 @@ export class ResultsStore implements ResultsSink {
   }
 
   records(): EpisodeRecord[] {
-    return this.#intact(() =>
-      this.#db.all<{ record: SqlValue }>("SELECT record FROM episodes ORDER BY id").map((r) =>
-        this.#decoded(() => wellFormed(this.#dict.decodeRecord(r.record)))
-      )
-    );
+    this.flush();
+    return this.#intact(() => this.#rows.records((decode) => this.#decoded(() => wellFormed(decode()))));
   }
 
   events(cell: CellKey): EpisodeEvent[] {
+    this.flush();
     return this.#intact(() => {
-      const ids = this.#cellIds(cell, { add: false });
-      const id = ids === undefined ? undefined : this.#episodeId(cell, ids);
-      if (id === undefined) return [];
-      const row = this.#db.get<{ events: SqlValue }>("SELECT events FROM episodes WHERE id = ?", id);
-      return this.#decoded(() => this.#dict.decodeEvents(row!.events));
+      const id = this.#rows.find(cell);
+      return id === undefined ? [] : this.#decoded(() => this.#rows.events(id));
     });
   }
 
-  /** Closes the file, and lets go of the lock a writer holds. */
+  /** Commits the pending episodes, closes the file, and lets go of the lock a writer holds. */
   close(): void {
+    try {
+      this.flush();
+    } finally {
+      this.#closeFile();
+    }
+  }
+
+  #closeFile(): void {
     try {
       this.#db.close();
     } finally {
@@ -392,5 +382,3 @@ export class ResultsStore implements ResultsSink {
     this.close();
   }
 }
-
-type CellIds = { agent: number; task: number; condition: number; variant: number | null };

@@ -4,6 +4,7 @@ import { type Cell, cellKey } from "./plan.ts";
 import { runExperiment } from "./run.ts";
 import { resolveConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
+import { appendingSink } from "./records_append.ts";
 import { type FinishedEpisode, MemoryResults, type ResultsSink, ResultsStore, ResultsStoreError } from "./store.ts";
 
 const config = resolveConfig({ tasks: 2, runs: 2 });
@@ -118,6 +119,19 @@ function contract(name: string, open: () => ResultsSink & Partial<Disposable>): 
     assertEquals(sink.events(e.cell).length, 6);
   });
 
+  Deno.test(`${name}.flush() stores what was added: it is then refused again, and reads see it`, () => {
+    using sink = withDispose(open());
+    const a = episode("oracle", "airline/8", 0), b = episode("noisy", "airline/8", 0);
+    assert(sink.add(a));
+    sink.flush();
+    sink.flush();
+    assert(!sink.add(a));
+    assert(sink.add(b));
+    assertEquals([sink.count(), sink.records()], [2, [a.record, b.record]]);
+    sink.flush();
+    assertEquals([sink.count(), sink.events(b.cell)], [2, b.events]);
+  });
+
   Deno.test(`${name}.updateRecords() replaces stored records and skips episodes not stored`, () => {
     using sink = withDispose(open());
     const a = episode("oracle", "airline/5", 0), b = episode("oracle", "airline/5", 1);
@@ -147,8 +161,26 @@ function tempStore(): ResultsStore {
   });
 }
 
+// An appending sink over another, its records file in a temporary folder.
+function appending(inner: () => ResultsSink & Partial<Disposable>): () => ResultsSink & Disposable {
+  return () => {
+    const dir = Deno.makeTempDirSync();
+    const sink = withDispose(inner());
+    const outer = appendingSink(sink, `${dir}/records.jsonl`);
+    return Object.assign(outer, {
+      [Symbol.dispose]() {
+        outer.close();
+        sink[Symbol.dispose]();
+        Deno.removeSync(dir, { recursive: true });
+      },
+    });
+  };
+}
+
 contract("MemoryResults", () => new MemoryResults());
 contract("ResultsStore", tempStore);
+contract("appendingSink(MemoryResults)", appending(() => new MemoryResults()));
+contract("appendingSink(ResultsStore)", appending(tempStore));
 
 Deno.test("ResultsStore.open() keeps finished episodes across reopening", () => {
   const dir = Deno.makeTempDirSync();
@@ -217,6 +249,7 @@ Deno.test("ResultsStore gives back every episode of a run exactly: records and e
     const both: ResultsSink = {
       finishedKeys: () => store.finishedKeys(),
       add: (e) => memory.add(e) && store.add(e),
+      flush: () => store.flush(),
       count: () => store.count(),
       records: () => store.records(),
       events: (cell) => store.events(cell),
