@@ -12,6 +12,11 @@ import { LONG_TASK_MILESTONES } from "../eval/plan.ts";
 export interface StepBench {
   /** One writing tool call with the rows it changed (`Recording.during()`). */
   write_us: number;
+  /**
+   * The same calls without their own changes read (`World.call()` in the episode, whose capture still
+   * logs the rows touched): `write_us` less this is what reading a call's changes costs.
+   */
+  write_bare_us: number;
   /** One reading tool call. */
   read_us: number;
   /** Opening and closing an episode (`World.beginEpisode()`, then disposing it). */
@@ -34,44 +39,57 @@ export function benchWriteStep(options: { rounds?: number; domains?: readonly st
   const worlds = (options.domains ?? ["airline", "retail", "orders"]).map((d) => World.open(getDomain(d)));
   try {
     const sets = worlds.map((w) => ({ world: w, tasks: w.defaultTasks(50) }));
-    const write: number[] = [], read: number[] = [], episode: number[] = [];
+    const write: number[] = [], bare: number[] = [], read: number[] = [], episode: number[] = [];
     let writes = 0;
+    // Each round replays every task twice: its writes with their changes, then without.
     for (let r = 0; r <= rounds; r++) {
-      let wt = 0, wn = 0, rt = 0, rn = 0, et = 0, en = 0;
+      let wt = 0, wn = 0, bt = 0, rt = 0, rn = 0, et = 0, en = 0;
       for (const { world, tasks } of sets) {
         for (const task of tasks) {
-          let t0 = performance.now();
-          const recording = world.beginEpisode();
-          et += performance.now() - t0;
-          const ctx = world.taskContext(task);
-          for (const call of task.gold) {
-            const tool = world.tool(call.name);
-            if (tool === undefined || tool.terminates) continue;
-            t0 = performance.now();
-            if (tool.writes) {
-              recording.during(() => world.call(ctx, call.name, call.args));
-              wt += performance.now() - t0;
-              wn++;
-            } else {
-              world.call(ctx, call.name, call.args);
-              rt += performance.now() - t0;
-              rn++;
+          for (const captured of [true, false]) {
+            let t0 = performance.now();
+            const recording = world.beginEpisode();
+            et += performance.now() - t0;
+            const ctx = world.taskContext(task);
+            for (const call of task.gold) {
+              const tool = world.tool(call.name);
+              if (tool === undefined || tool.terminates) continue;
+              t0 = performance.now();
+              if (tool.writes && captured) {
+                recording.during(() => world.call(ctx, call.name, call.args));
+                wt += performance.now() - t0;
+                wn++;
+              } else if (tool.writes) {
+                world.call(ctx, call.name, call.args);
+                bt += performance.now() - t0;
+              } else {
+                world.call(ctx, call.name, call.args);
+                rt += performance.now() - t0;
+                rn++;
+              }
             }
+            t0 = performance.now();
+            recording[Symbol.dispose]();
+            et += performance.now() - t0;
+            en++;
           }
-          t0 = performance.now();
-          recording[Symbol.dispose]();
-          et += performance.now() - t0;
-          en++;
         }
       }
       // The first round warms up.
       if (r === 0) continue;
       write.push(wt / wn * 1000);
+      bare.push(bt / wn * 1000);
       read.push(rt / rn * 1000);
       episode.push(et / en * 1000);
       writes = wn;
     }
-    return { write_us: median(write), read_us: median(read), episode_us: median(episode), writes };
+    return {
+      write_us: median(write),
+      write_bare_us: median(bare),
+      read_us: median(read),
+      episode_us: median(episode),
+      writes,
+    };
   } finally {
     for (const w of worlds) w.close();
   }
