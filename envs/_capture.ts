@@ -27,10 +27,10 @@ interface Watched {
   select: StatementSync;
 }
 
-// One row touched: its table, its identity (table and typed key), its key, and its values before
-// (`null` for a row a write inserted).
+// One row touched: its table, its identity (table name and typed key), its key, and its values
+// before (`null` for a row a write inserted).
 interface Touch {
-  table: number;
+  table: Watched;
   id: string;
   key: SqlValue[];
   old: SqlValue[] | null;
@@ -115,7 +115,8 @@ export class ChangeLog {
    * next `open()`; the statements go too (deserialising finalises every statement).
    */
   beforeReplace(): void {
-    this.#dropTriggers();
+    // None to drop when none were made since the last replacement.
+    if (this.#version !== -1) this.#dropTriggers();
     this.#version = -1;
     this.#versionStatement = null;
     this.#tables = [];
@@ -157,30 +158,30 @@ export class ChangeLog {
     }
     const out: RowChange[] = [];
     for (const t of first.values()) {
-      const change = netChange(this.#tables[t.table], t);
+      const change = netChange(t.table, t);
       if (change !== null) out.push(change);
     }
     return out.sort((a, b) => a.table < b.table ? -1 : a.table > b.table ? 1 : compareKeys(a.key, b.key));
   }
 
-  // args: the table's index, OLD (then the whole row before) or NEW (then the key after).
+  // args: the table's index, OLD (then the whole row before) or NEW (then the key after). Touches
+  // hold their table, so tables made again (a new table in the schema) leave earlier ones readable.
   #touch(args: SqlValue[]): void {
-    const table = Number(args[0]);
-    const w = this.#tables[table];
-    if (w === undefined) return;
+    const table = this.#tables[Number(args[0])];
+    if (table === undefined) return;
     const values = args.slice(2);
     const isOld = args[1] === OLD_ARG;
-    const key = isOld ? w.pk.map((i) => values[i]) : values;
-    if (key.length !== w.pk.length) return;
-    let id = `${table}`;
+    const key = isOld ? table.pk.map((i) => values[i]) : values;
+    if (key.length !== table.pk.length) return;
+    let id = table.name;
     for (const v of key) {
       // A session leaves out a row with NULL in its key.
       if (v === null) return;
       id += typeof v === "string"
-        ? `\u001fs${v.length}:${v}`
+        ? `\u0000s${v.length}:${v}`
         : v instanceof Uint8Array
-        ? `\u001fb${Array.from(v).join(",")}`
-        : `\u001f${typeof v === "bigint" ? "i" : "r"}${v}`;
+        ? `\u0000b${Array.from(v).join(",")}`
+        : `\u0000${typeof v === "bigint" ? "i" : "r"}${v}`;
     }
     this.#log.push({ table, id, key, old: isOld ? values : null });
   }

@@ -152,6 +152,18 @@ Deno.test("Store.capture() starts afresh after a rollback, a restore and a new t
   ]);
 });
 
+Deno.test("Store.capture() keeps what it logged when a table is made while it is open", () => {
+  using store = seeded();
+  both(store, () => {
+    store.run("UPDATE t SET v = 5 WHERE id = 'a'");
+    store.exec("CREATE TABLE a_first (id INTEGER PRIMARY KEY)");
+    // A capture opened now makes the triggers again, the new table's among them (it sorts first).
+    both(store, () => store.run("INSERT INTO a_first VALUES (1)"));
+    store.run("UPDATE t SET v = 6 WHERE id = 'a'");
+    store.run("DELETE FROM p");
+  });
+});
+
 Deno.test("Store.capture() takes no touch from read-only SQL or an agent's query", () => {
   using store = seeded();
   using capture = store.capture();
