@@ -14,7 +14,6 @@ import type { Json } from "./json.ts";
 import type { Task } from "./task.ts";
 import type { RowChange } from "./changeset.ts";
 import type { Tool } from "./tool.ts";
-import type { GoldReplay } from "./grade.ts";
 
 /** A changed row's identity: its table and primary key, as one string (`changeKey()`). */
 export const rowKey = (change: { table: string; key: readonly Json[] }): string =>
@@ -75,7 +74,8 @@ export function reachMilestones(
   input: {
     task: Task;
     events: readonly EpisodeEvent[];
-    gold: GoldReplay;
+    /** The rows each gold call changes (`GoldReplay.calls`). */
+    gold: { calls: readonly (readonly RowChange[])[] };
     tool(name: string): Tool | undefined;
     refusal: (text: string) => boolean;
   },
