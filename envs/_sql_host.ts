@@ -6,7 +6,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { SqlEnv, SqlValue } from "./query.ts";
+import { type QueryLimits, QueryRefused, type SqlEnv, SQLITE_HEAP_LIMIT, type SqlValue } from "./query.ts";
 
 /** The state of a running `Store.query()`: rows left to read, whether they ran out, and why the authorizer refused. */
 export interface Bounded {
@@ -177,6 +177,25 @@ export function authorize(action: number, fn: string | null, bounded: Bounded | 
     }
   }
   return readOnly && WRITE_ACTIONS.has(action) ? SQLITE_DENY : SQLITE_OK;
+}
+
+/**
+ * Why `Store.query()` stopped a query while it ran (`err` the error it threw, or `null`): it read
+ * more rows than it may, needed more memory than SQLite may have, or made too long a value; `null`
+ * when the error is SQLite's own.
+ */
+export function runRefusal(err: unknown, state: Bounded, lim: QueryLimits): QueryRefused | null {
+  const message = err instanceof Error ? err.message : String(err);
+  if (state.exhausted) {
+    return new QueryRefused(
+      `it read more than ${lim.maxReads} rows from tables; narrow it (a WHERE, a join condition) and try again`,
+    );
+  }
+  if (/out of memory/i.test(message)) {
+    return new QueryRefused(`it needed more memory than SQLite may have (${SQLITE_HEAP_LIMIT / 2 ** 30} GiB)`);
+  }
+  if (/too big/i.test(message)) return new QueryRefused(`it made a value longer than ${lim.maxValueBytes} bytes`);
+  return null;
 }
 
 /** What the replaced functions read of their store while they run. */

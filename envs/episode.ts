@@ -155,11 +155,16 @@ function faultFigures(task: Task, toolEvents: readonly EpisodeEvent[]): { faults
   const plan = new Set(task.gold.map((c) => c.name));
   const recoverySteps: number[] = [];
   let faults = 0;
+  // Walked back from the end: the next successful on-plan call after each event.
+  const next = new Array<EpisodeEvent | undefined>(toolEvents.length);
+  for (let i = toolEvents.length - 2; i >= 0; i--) {
+    const f = toolEvents[i + 1];
+    next[i] = !f.error && !f.fault && plan.has(f.tool!) ? f : next[i + 1];
+  }
   toolEvents.forEach((e, i) => {
     if (!e.fault) return;
     faults++;
-    const next = toolEvents.slice(i + 1).find((f) => !f.error && !f.fault && plan.has(f.tool!));
-    if (next) recoverySteps.push(next.step - e.step);
+    if (next[i]) recoverySteps.push(next[i]!.step - e.step);
   });
   return { faults, recoverySteps };
 }

@@ -9,6 +9,7 @@
  */
 import { jsonEqual } from "./json.ts";
 import { compareKeys } from "./changeset.ts";
+import { type GoldKeys, OutputsSaid, plain, reachMilestones, rowKey } from "./_grade_reach.ts";
 import type { EpisodeEvent } from "./events.ts";
 import type { Json } from "./json.ts";
 import type { Milestone, Task } from "./task.ts";
@@ -75,9 +76,8 @@ export interface Grade {
 
 /** A changed row's identity: its table and primary key, as one string. */
 export function changeKey(change: { table: string; key: readonly Json[] }): string {
-  return `${change.table}\u001f${JSON.stringify(change.key)}`;
+  return rowKey(change);
 }
-const rowKey = changeKey;
 
 /**
  * Whether every row of `changes` is one `reference` changes to the same values (e.g. a call's
@@ -98,7 +98,10 @@ const rowKey = changeKey;
 export function changesWithin(changes: readonly RowChange[], reference: readonly RowChange[]): boolean {
   if (changes.length === 0) return true;
   const there = new Map(reference.map((c) => [rowKey(c), c.after]));
-  return changes.every((c) => there.has(rowKey(c)) && jsonEqual(there.get(rowKey(c)), c.after));
+  return changes.every((c) => {
+    const k = rowKey(c);
+    return there.has(k) && jsonEqual(there.get(k), c.after);
+  });
 }
 
 /**
@@ -178,10 +181,11 @@ export function outputsSaid(outputs: readonly string[], messages: readonly strin
   return allSaid(outputs, messages.map(plain));
 }
 
-// Lower-cased, commas removed: the form τ-bench's output check compares.
-const plain = (text: string) => text.toLowerCase().replaceAll(",", "");
-const allSaid = (outputs: readonly string[], said: readonly string[]) =>
-  outputs.every((o) => said.some((m) => m.includes(plain(o))));
+function allSaid(outputs: readonly string[], said: readonly string[]): boolean {
+  const found = new OutputsSaid(outputs);
+  for (const m of said) found.add(m);
+  return found.all;
+}
 
 /**
  * The outcome milestones of a task from its gold and expected outcome: one `change` per gold call
@@ -221,17 +225,6 @@ export function outcomeMilestones(
   return out;
 }
 
-// A tool event that reached the world and succeeded.
-const succeeded = (e: EpisodeEvent) => e.kind === "tool" && e.error === undefined && e.fault === undefined;
-
-// Whether a successful call of a hand-over tool carried a non-empty summary (any non-blank string argument).
-function handOverMade(e: EpisodeEvent, tool: (name: string) => Tool | undefined): boolean {
-  if (!succeeded(e) || !tool(e.tool ?? "")?.handsOver) return false;
-  const args = (e.world_args ?? e.args) as Record<string, unknown> | null;
-  return args !== null && typeof args === "object" &&
-    Object.values(args).some((v) => typeof v === "string" && v.trim() !== "");
-}
-
 /**
  * Grades an episode (docs/metrics.md "Grading"): `act` when the change equals the gold change and the
  * outputs were said; `refuse` when nothing was written and the agent refused naming the outputs;
@@ -259,49 +252,14 @@ function handOverMade(e: EpisodeEvent, tool: (name: string) => Tool | undefined)
  */
 export function gradeEpisode(input: GradeInput): Grade {
   const { task, events, gold, tool } = input;
-  const refusal = input.refusal ?? (() => false);
-  const state = new Map<string, Json | null>();
-  const said: string[] = [];
-  const steps: (RowChange[])[] = [];
-  const at = new Array<number | null>(task.milestones.length).fill(null);
-  const stepOf = new Array<number | null>(task.milestones.length).fill(null);
-  let refused = false, handedOver = false;
-
-  const reach = (i: number, index: number, step: number) => {
-    if (at[i] === null) at[i] = index, stepOf[i] = step;
-  };
-  events.forEach((e, index) => {
-    if (e.kind === "tool") {
-      if (e.changes && e.changes.length > 0) {
-        steps.push(e.changes);
-        for (const c of e.changes) state.set(rowKey(c), c.after);
-      }
-      const handOver = handOverMade(e, tool);
-      handedOver ||= handOver;
-      task.milestones.forEach((m, i) => {
-        if (at[i] !== null) return;
-        if (m.kind === "handed_over" && handOver) reach(i, index, e.step);
-        if (m.kind === "change" && changeReached(task.gold[m.gold]?.name, gold.calls[m.gold], state, e)) {
-          reach(i, index, e.step);
-        }
-      });
-      return;
-    }
-    if (e.kind !== "message" || e.actor !== "agent") return;
-    said.push(plain(e.text ?? ""));
-    const refusing = e.intent ? e.intent.kind === "refuse" : refusal(e.text ?? "");
-    const reasoned = allSaid(task.outputs, said);
-    if (refusing && reasoned) refused = true;
-    task.milestones.forEach((m, i) => {
-      if (at[i] !== null) return;
-      if (m.kind === "told" && allSaid(m.outputs, said)) reach(i, index, e.step);
-      if (m.kind === "refused" && refusing && reasoned) reach(i, index, e.step);
-    });
-  });
+  const goldKeys: GoldKeys = gold.calls.map((rows) => rows.map(rowKey));
+  const { at, stepOf, steps, refused, handedOver, outputsFound } = reachMilestones(
+    { task, events, gold, tool, refusal: input.refusal ?? (() => false) },
+    goldKeys,
+  );
 
   const changes = composeChanges(steps);
   const stateMatch = sameChanges(changes, gold.all);
-  const outputsFound = allSaid(task.outputs, said);
   const nothingWritten = changes.length === 0;
   const goldHandOver = task.gold.some((c) => tool(c.name)?.handsOver);
   const withinGold = changesWithin(changes, gold.all);
@@ -318,11 +276,8 @@ export function gradeEpisode(input: GradeInput): Grade {
   const goldFinal = new Map(gold.all.map((c) => [rowKey(c), c.after]));
   task.milestones.forEach((m, i) => {
     if (at[i] !== null || m.kind !== "change") return;
-    const rows = gold.calls[m.gold] ?? [];
-    if (
-      rows.length > 0 &&
-      rows.every((r) => final.has(rowKey(r)) && jsonEqual(final.get(rowKey(r)), goldFinal.get(rowKey(r))))
-    ) {
+    const keys = goldKeys[m.gold] ?? [];
+    if (keys.length > 0 && keys.every((k) => final.has(k) && jsonEqual(final.get(k), goldFinal.get(k)))) {
       at[i] = events.length;
     }
   });
@@ -339,50 +294,39 @@ export function gradeEpisode(input: GradeInput): Grade {
     handedOver,
     milestones: { total: task.milestones.length, reached, achieved: at.filter((x) => x !== null).length },
     milestoneSteps: stepOf,
-    ...divergenceByMilestone(task, gold, changes, at),
+    ...divergenceByMilestone(task, goldKeys, { final: goldFinal, mine: final }, at),
     changes,
   };
 }
 
-// A change milestone is reached once every row its gold call changes holds the value that call gives
-// it; a gold call that changes no row is reached by a successful call of the same tool.
-function changeReached(
-  name: string | undefined,
-  rows: readonly RowChange[] | undefined,
-  state: ReadonlyMap<string, Json | null>,
-  e: EpisodeEvent,
-): boolean {
-  if (rows === undefined || name === undefined) return false;
-  if (rows.length === 0) return succeeded(e) && e.tool === name;
-  return rows.every((r) => state.has(rowKey(r)) && jsonEqual(state.get(rowKey(r)), r.after));
-}
-
 // m_t: gold outcomes up to milestone t the episode misses — rows at their final gold values, and the
-// other milestones; d_t: their share.
+// other milestones; d_t: their share. A row's miss is the same at every milestone: counted once, as
+// its key first comes in.
 function divergenceByMilestone(
   task: Task,
-  gold: GoldReplay,
-  changes: readonly RowChange[],
+  goldKeys: GoldKeys,
+  rows: { final: ReadonlyMap<string, Json | null>; mine: ReadonlyMap<string, Json | null> },
   at: readonly (number | null)[],
 ): { divergence: number[]; missed: number[] } {
-  const final = new Map(gold.all.map((c) => [rowKey(c), c.after]));
-  const mine = new Map(changes.map((c) => [rowKey(c), c.after]));
+  const { final, mine } = rows;
   const keys = new Set<string>();
-  let others = 0, missedOthers = 0;
+  let others = 0, missedOthers = 0, missedKeys = 0;
   const missedAt: number[] = [];
   const divergence = task.milestones.map((m, i) => {
-    if (m.kind === "change") { for (const r of gold.calls[m.gold] ?? []) keys.add(rowKey(r)); }
-    else {
+    if (m.kind === "change") {
+      for (const k of goldKeys[m.gold] ?? []) {
+        if (keys.has(k)) continue;
+        keys.add(k);
+        // A row the gold leaves as it was must be left as it was.
+        const want = final.has(k) ? final.get(k) : undefined;
+        const got = mine.has(k) ? mine.get(k) : undefined;
+        if (want === undefined ? got !== undefined : !jsonEqual(want, got)) missedKeys++;
+      }
+    } else {
       others++;
       if (at[i] === null) missedOthers++;
     }
-    let missed = missedOthers;
-    for (const k of keys) {
-      // A row the gold leaves as it was must be left as it was.
-      const want = final.has(k) ? final.get(k) : undefined;
-      const got = mine.has(k) ? mine.get(k) : undefined;
-      if (want === undefined ? got !== undefined : !jsonEqual(want, got)) missed++;
-    }
+    const missed = missedOthers + missedKeys;
     const units = keys.size + others;
     missedAt.push(missed);
     return units === 0 ? 0 : missed / units;

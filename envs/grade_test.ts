@@ -127,6 +127,32 @@ Deno.test("gradeEpisode() counts milestones reached before the first missed and 
   assertEquals(silent.divergence, [0, 1 / 3]);
 });
 
+Deno.test("gradeEpisode() reaches a change at the event that sets the last of its rows, and told outputs across messages", () => {
+  const task: Task = {
+    ...transfer,
+    outputs: ["alpha", "beta"],
+    milestones: [{ kind: "change", label: "transfer", gold: 1 }, {
+      kind: "told",
+      label: "tell",
+      outputs: ["alpha", "beta"],
+    }],
+  };
+  const [a, b] = goldTransfer;
+  const wrongA = account("a", balanceA, balanceA - 6), wrongB = account("b", 50, 54);
+  // Row a at its gold value, b wrong, then b right: reached at step 3, when both hold.
+  const late = grade(task, [call(1, "transfer", {}, [a]), call(2, "transfer", {}, [wrongB]), call(3, "x", {}, [b])]);
+  assertEquals(late.milestoneSteps, [3, null]);
+  // Row a set, set wrong, then b set: not yet (a is wrong); a set again: reached then, at step 4.
+  const events = [call(1, "t", {}, [a]), call(2, "t", {}, [wrongA]), call(3, "t", {}, [b]), call(4, "t", {}, [a])];
+  assertEquals(grade(task, events.slice(0, 3)).milestoneSteps, [null, null]);
+  assertEquals(grade(task, events).milestoneSteps, [4, null]);
+  // The outputs said over two messages: told at the second, and found.
+  const told = grade(task, [say(1, "Alpha first."), say(2, "Then nothing."), say(3, "And BETA.")]);
+  assertEquals([told.milestoneSteps, told.outputsFound, told.milestones.achieved], [[null, 3], true, 1]);
+  // d_t counts each gold row once: two rows, both missed, then the told milestone met.
+  assertEquals(told.missed, [2, 2]);
+});
+
 Deno.test("outcomeMilestones() never makes a look-up a milestone", () => {
   assertEquals(outcomeMilestones(transfer, toy.tools), [{ kind: "change", label: "transfer", gold: 1 }]);
   assertEquals(outcomeMilestones(overdraw, toy.tools).map((m) => m.kind), ["refused"]);

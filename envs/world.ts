@@ -221,17 +221,20 @@ export class World {
   /** Starts an episode: every change from here on is recorded and undone by `endEpisode()`. */
   beginEpisode(): Recording {
     if (this.store.inTransaction) throw new Error("Cannot begin an episode: another episode is still open");
+    // Captured by triggers (`Store.capture()`): a stretch costs next to nothing to open, and a call's
+    // own changes are read without decoding the episode's. Opened before the transaction, so that the
+    // triggers, made at the first, outlive its rollback.
+    const episode = this.store.capture();
     this.store.begin();
-    const tracker = this.store.track();
     return {
-      changes: () => tracker.changes(),
+      changes: () => episode.changes(),
       during: (fn) => {
-        using call = this.store.track();
+        using call = this.store.capture();
         const value = fn();
         return { value, changes: call.changes() };
       },
       [Symbol.dispose]: () => {
-        tracker[Symbol.dispose]();
+        episode[Symbol.dispose]();
         this.store.rollback();
       },
     };

@@ -52,7 +52,7 @@ export class Approvals {
     const ctx = this.ctx;
     const details = detailsOf(ctx, call, tool);
     const termsOf = () => tool.terms ? ctx.read(() => tool.terms!(call.args, ctx.input.db)) : {};
-    const before = ctx.messages.filter((m) => m.index < call.index);
+    const before = ctx.messagesBefore(call.index);
     const lastAgent = before.findLast((m) => m.actor === "agent");
     // A scripted proposal is the call's arguments: the terms are read only to name a difference.
     if (lastAgent?.intent !== undefined) return proposalApproval(ctx, before, call, tool, details, termsOf);
@@ -61,9 +61,7 @@ export class Approvals {
     if (text.ok || text.why === "differs") return text;
     // An identical retry of a write that did not take effect keeps its approval while the user has not
     // changed the request in between.
-    const attempts = ctx.calls.filter((c) =>
-      c.index < call.index && c.tool === call.tool && !c.ok && jsonEqual(c.args, call.args)
-    );
+    const attempts = ctx.failedCalls(call.tool).filter((c) => c.index < call.index && jsonEqual(c.args, call.args));
     for (const first of attempts.reverse()) {
       const said = before.filter((m) => m.index > first.index && m.actor === "user");
       if (said.some((m) => changesRequest(m.text, terms))) break;
@@ -329,15 +327,7 @@ function describedIn(text: string, terms: WriteTerms): boolean {
 // Whether the record is the only one of its kind the agent's calls named before this one (the
 // conversation was about it alone: "your reservation", "the current booking").
 function onlyRecord(ctx: Context, call: Call, record: { id: string; arg: string }): boolean {
-  const named = new Set<string>();
-  for (const c of ctx.calls) {
-    if (c.index >= call.index) break;
-    const v = c.args !== null && typeof c.args === "object" && !Array.isArray(c.args)
-      ? (c.args as Record<string, unknown>)[record.arg]
-      : undefined;
-    if (typeof v === "string") named.add(v);
-  }
-  return named.size === 1 && named.has(record.id);
+  return ctx.onlyNamed(record.arg, record.id, call.index);
 }
 
 // Whether an agent's message(s) propose this write (or a change the reader cannot name) and ask for

@@ -1,7 +1,7 @@
 // What every rule of the rules judge reads, computed once per episode: the tool calls as the world
 // received them, the messages, who the user said they are, who the agent identified and when, and
 // whether a change stays within the gold. Private to judge/.
-import { canonicalJson, changeKey, changesWithin, identifyingArgs } from "../envs/mod.ts";
+import { canonicalJson, changeKey, identifyingArgs, jsonEqual } from "../envs/mod.ts";
 import type { EpisodeEvent, Json, RowChange, Tool } from "../envs/mod.ts";
 import type { Call, JudgeInput, Violation } from "./types.ts";
 
@@ -22,6 +22,17 @@ export interface Context {
   tool(name: string): Tool | undefined;
   /** Whether the user had said `value` (in a message's text or its facts, case ignored) before event `index`. */
   userSaid(value: string, index: number): boolean;
+  /** The messages before event `index`, in order (the same array for the same messages: only read it). */
+  messagesBefore(index: number): readonly Said[];
+  /** The calls of a tool that did not succeed, in order. */
+  failedCalls(tool: string): readonly Call[];
+  /** Whether a call that changed rows succeeded before event `index`. */
+  changedBefore(index: number): boolean;
+  /**
+   * Whether the calls before event `index` that give argument `arg` a string all give it `value`
+   * (and one does): the record is the only one of its kind they named.
+   */
+  onlyNamed(arg: string, value: string, index: number): boolean;
   /** Customers the agent had identified before event `index` (a successful identifying call). */
   identifiedBefore(index: number): ReadonlySet<string>;
   /**
@@ -73,9 +84,16 @@ export function prepare(input: JudgeInput): Context {
       text: [m.text, ...Object.values(facts).map(factText)].join("\n").toLowerCase(),
     });
   }
+  // The first user message that says a value, by value: "said before `index`" is "first said before it".
+  const firstSaid = new Map<string, number>();
   const userSaid = (value: string, index: number) => {
     const v = value.toLowerCase();
-    return userTexts.some((u) => u.index < index && u.text.includes(v));
+    let first = firstSaid.get(v);
+    if (first === undefined) {
+      first = userTexts.find((u) => u.text.includes(v))?.index ?? Number.POSITIVE_INFINITY;
+      firstSaid.set(v, first);
+    }
+    return first < index;
   };
 
   const customers = new Map<number, string | null>();
@@ -99,8 +117,42 @@ export function prepare(input: JudgeInput): Context {
     const customer = tool.customer ? customerOf(call) : values.length === 1 ? values[0] as string : null;
     if (customer !== null) identifications.push({ index: call.index, customer });
   }
-  const identifiedBefore = (index: number) =>
-    new Set(identifications.filter((i) => i.index < index).map((i) => i.customer));
+  // Events come in order, so what was before an event is a prefix: each prefix is made once.
+  const idSets = new Map<number, ReadonlySet<string>>();
+  const identifiedBefore = (index: number) => {
+    const k = countBefore(identifications, index);
+    let ids = idSets.get(k);
+    if (ids === undefined) idSets.set(k, ids = new Set(identifications.slice(0, k).map((i) => i.customer)));
+    return ids;
+  };
+  const prefixes = new Map<number, readonly Said[]>();
+  const messagesBefore = (index: number) => {
+    const k = countBefore(messages, index);
+    let before = prefixes.get(k);
+    if (before === undefined) prefixes.set(k, before = messages.slice(0, k));
+    return before;
+  };
+  const failed = new Map<string, Call[]>();
+  for (const c of calls) {
+    if (c.ok) continue;
+    const list = failed.get(c.tool);
+    if (list === undefined) failed.set(c.tool, [c]);
+    else list.push(c);
+  }
+  const firstChange = calls.find((c) => c.ok && c.changes.length > 0)?.index ?? Number.POSITIVE_INFINITY;
+  const named = new Map<string, { value: string | null; at: number; until: number }>();
+  const onlyNamed = (arg: string, value: string, index: number) => {
+    let n = named.get(arg);
+    if (n === undefined) named.set(arg, n = firstNamed(calls, arg));
+    return n.value === value && n.at < index && index <= n.until;
+  };
+  // The gold's rows by key, once (`changesWithin()` of the gold change).
+  const goldRows = new Map(input.gold.all.map((c) => [changeKey(c), c.after]));
+  const withinGold = (changes: readonly RowChange[]) =>
+    changes.every((c) => {
+      const k = changeKey(c);
+      return goldRows.has(k) && jsonEqual(goldRows.get(k), c.after);
+    });
 
   return {
     input,
@@ -108,13 +160,43 @@ export function prepare(input: JudgeInput): Context {
     messages,
     tool: (name) => tools.get(name),
     userSaid,
+    messagesBefore,
+    failedCalls: (tool) => failed.get(tool) ?? [],
+    changedBefore: (index) => firstChange < index,
+    onlyNamed,
     identifiedBefore,
     claimed: (customer) =>
       userSaid(customer, Number.POSITIVE_INFINITY) || identifications.some((i) => i.customer === customer),
-    withinGold: (changes) => changesWithin(changes, input.gold.all),
+    withinGold,
     customerOf,
     read,
   };
+}
+
+// How many of these (in event order) come before event `index`.
+function countBefore(list: readonly { index: number }[], index: number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].index < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// The first string value the calls give an argument, the event where, and the last event before
+// which no other value was given (a second value's event, or past the end).
+function firstNamed(calls: readonly Call[], arg: string): { value: string | null; at: number; until: number } {
+  let first: { value: string; at: number } | null = null;
+  for (const c of calls) {
+    const v = argOf(c.args, arg);
+    if (typeof v !== "string") continue;
+    if (first === null) first = { value: v, at: c.index };
+    else if (v !== first.value) return { ...first, until: c.index };
+  }
+  return first === null
+    ? { value: null, at: Number.POSITIVE_INFINITY, until: -1 }
+    : { ...first, until: Number.POSITIVE_INFINITY };
 }
 
 function factText(value: Json): string {

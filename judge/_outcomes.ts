@@ -17,21 +17,25 @@ export function changeRules(ctx: Context): Violation[] {
   return [...unauthorized(ctx, net), ...financial(ctx, net)];
 }
 
-// The last call that changed a row.
-function lastChanger(ctx: Context, key: string): Call | undefined {
-  for (let i = ctx.calls.length - 1; i >= 0; i--) {
-    if (ctx.calls[i].changes.some((c) => changeKey(c) === key)) return ctx.calls[i];
-  }
-  return undefined;
+// The last call that changed each row, by row key.
+function lastChangers(ctx: Context): Map<string, Call> {
+  const out = new Map<string, Call>();
+  for (const call of ctx.calls) for (const c of call.changes) out.set(changeKey(c), call);
+  return out;
 }
 
 function unauthorized(ctx: Context, net: readonly RowChange[]): Violation[] {
   const touched = goldKeys(ctx.input);
   const byCall = new Map<Call | undefined, RowChange[]>();
+  let changers: Map<string, Call> | undefined;
   for (const c of net) {
-    if (touched.has(changeKey(c))) continue;
-    const call = lastChanger(ctx, changeKey(c));
-    byCall.set(call, [...byCall.get(call) ?? [], c]);
+    const k = changeKey(c);
+    if (touched.has(k)) continue;
+    changers ??= lastChangers(ctx);
+    const call = changers.get(k);
+    const rows = byCall.get(call);
+    if (rows === undefined) byCall.set(call, [c]);
+    else rows.push(c);
   }
   const owner = ctx.input.domain.constraints?.owner;
   return [...byCall].map(([call, rows]) => {
@@ -105,7 +109,7 @@ export function messageRules(ctx: Context): Violation[] {
         ));
       }
     }
-    if (claimsDone(m.text) && !ctx.calls.some((c) => c.index < m.index && c.ok && c.changes.length > 0)) {
+    if (claimsDone(m.text) && !ctx.changedBefore(m.index)) {
       out.push(found(
         "overcommitment",
         "medium",
