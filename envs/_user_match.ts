@@ -7,6 +7,7 @@ import { changesIn } from "./_read_proposal.ts";
 import { fieldOf, type ResolvedVocabulary } from "./vocabulary.ts";
 import { phrase, type Words } from "./_read_words.ts";
 import { valuesSaid } from "./_read_values.ts";
+import { type Memo, memoOf } from "./_read_memo.ts";
 import type { Json } from "./json.ts";
 import type { ToolCall } from "./tool.ts";
 
@@ -47,6 +48,23 @@ export interface Proposal {
  * where the text says its value, and a value the text does not say is not held against it.
  */
 export function checkProposal(words: Words, request: Request, proposal: Proposal): ProposalCheck {
+  const { text, action, named, call } = proposal;
+  const key = JSON.stringify([requestKey(request), text, action, named, call ?? null]);
+  const r = memoOf(checks, words).get(key, () => check(words, request, proposal));
+  return "conflicts" in r ? { ...r, facts: [...r.facts], conflicts: [...r.conflicts] } : { ...r, facts: [...r.facts] };
+}
+
+// A check depends only on the words, the request and the proposal: the scripted user checks the same
+// proposals in every run of a task, and each against every request it has.
+const checks = new WeakMap<Words, Memo<ProposalCheck>>();
+const requestKeys = new WeakMap<Request, string>();
+function requestKey(request: Request): string {
+  let key = requestKeys.get(request);
+  if (key === undefined) requestKeys.set(request, key = JSON.stringify([request.goal, request.facts, request.lacks]));
+  return key;
+}
+
+function check(words: Words, request: Request, proposal: Proposal): ProposalCheck {
   const v = words.vocabulary;
   const stated = proposal.text;
   const said = valuesSaid(words, stated);
