@@ -69,15 +69,16 @@ function check(words: Words, request: Request, proposal: Proposal): ProposalChec
   const stated = proposal.text;
   const said = valuesSaid(words, stated);
   const facts: string[] = [], conflicts: string[] = [];
-  for (const [fact, value] of Object.entries(request.facts)) {
+  const values = Object.entries(request.facts).map(([f, x]) => [f, scalars(x)] as const);
+  for (const [fact, wanted] of values) {
     if (v.facts[fact]?.proposed === false) continue;
-    const wanted = scalars(value);
     if (wanted.length === 0) continue;
+    const value = request.facts[fact];
     const field = fieldOf(v, fact);
     const ofField = said.filter((s) => s.field === field).map((s) => s.value);
     // The user's own values of its other facts (the new item beside the old one) contradict none.
-    const own = Object.entries(request.facts).filter(([f]) => f !== fact).flatMap(([, x]) => scalars(x));
-    const notOwn = ofField.filter((s) => !own.some((o) => sameValue(s, o)));
+    const own = values.filter(([f]) => f !== fact).flatMap(([, x]) => x);
+    const saysOthers = () => ofField.some((s) => !own.some((o) => sameValue(s, o)));
     const isStated = (w: string | number) => statedAs(words, field, stated, ofField, w);
     // An argument of the call named as the fact, its value said: the value it will have.
     const arg = proposal.call !== undefined && Object.hasOwn(proposal.call.args, fact)
@@ -88,7 +89,7 @@ function check(words: Words, request: Request, proposal: Proposal): ProposalChec
     else if (wanted.every(isStated)) {
       // Said beside other values of its field, it may be the one the change leaves aside.
       (wanted.length === 1 && leftAside(words, field, stated, ofField, wanted[0], own) ? conflicts : facts).push(fact);
-    } else if (notOwn.length > 0 && wanted.some((w) => looksLike(words, field, w))) {
+    } else if (ofField.length > 0 && saysOthers() && wanted.some((w) => looksLike(words, field, w))) {
       // Values of its field said, and not this one: another card, another date. Only a value that looks
       // like one of its field's is contradicted by another of them (a preference for the cheapest
       // flight is not contradicted by a flight number).
