@@ -49,7 +49,8 @@ export interface Proposal {
  */
 export function checkProposal(words: Words, request: Request, proposal: Proposal): ProposalCheck {
   const { text, action, named, call } = proposal;
-  const key = JSON.stringify([requestKey(request), text, action, named, call ?? null]);
+  // The request's key is JSON, which holds no raw control character: "\u0000" ends it.
+  const key = `${requestKey(request)}\u0000${JSON.stringify([text, action, named, call ?? null])}`;
   const r = memoOf(checks, words).get(key, () => check(words, request, proposal));
   return "conflicts" in r ? { ...r, facts: [...r.facts], conflicts: [...r.conflicts] } : { ...r, facts: [...r.facts] };
 }
