@@ -163,7 +163,19 @@ export function seededKeyOrder(seed: string): KeyOrder {
     if (r === undefined) ranks.set(k, r = deriveSeed(seed, "key", k));
     return r;
   };
-  return (keys) => [...keys].sort((a, b) => rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0);
+  // A list of records shows the same keys again and again: each list of keys is sorted once.
+  const sorted = new Map<string, readonly string[]>();
+  return (keys) => {
+    const key = JSON.stringify(keys);
+    let order = sorted.get(key);
+    if (order === undefined) {
+      const by = keys.map(rank);
+      const at = keys.map((_, i) => i).sort((a, b) => by[a] < by[b] ? -1 : by[a] > by[b] ? 1 : 0);
+      if (sorted.size >= 1024) sorted.clear();
+      sorted.set(key, order = at.map((i) => keys[i]));
+    }
+    return [...order];
+  };
 }
 
 /**

@@ -84,7 +84,7 @@ export function encodeArgs(args: unknown, hints: PerturbationHints): unknown {
  * ```
  */
 export function decodeArgs(args: unknown, hints: PerturbationHints): { args: unknown } | { error: string } {
-  const shownToCanonical = new Map(Object.entries(hints.names).map(([c, s]) => [s, c]));
+  const canonical = shownToCanonical(hints.names);
   const errors: string[] = [];
   const walk = (v: unknown, path: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}[${i}]`));
@@ -93,7 +93,7 @@ export function decodeArgs(args: unknown, hints: PerturbationHints): { args: unk
       for (const [k, x] of Object.entries(v)) {
         const at = path ? `${path}.${k}` : k;
         if (hints.names[k] !== undefined) errors.push(`"${at}": unknown field, expected "${hints.names[k]}"`);
-        out[shownToCanonical.get(k) ?? k] = walk(x, at);
+        out[canonical.get(k) ?? k] = walk(x, at);
       }
       return out;
     }
@@ -103,9 +103,29 @@ export function decodeArgs(args: unknown, hints: PerturbationHints): { args: unk
     }
     return v;
   };
-  const canonical = walk(args, "");
-  return errors.length > 0 ? { error: errors.join("; ") } : { args: canonical };
+  const decoded = walk(args, "");
+  return errors.length > 0 ? { error: errors.join("; ") } : { args: decoded };
 }
+
+// The canonical names of a renaming by their shown ones. A renaming comes from hints read once per
+// episode and never changed, and is asked for at every call: the reverse is made once per renaming.
+const reversed = new WeakMap<Readonly<Record<string, string>>, ReadonlyMap<string, string>>();
+function shownToCanonical(names: Readonly<Record<string, string>>): ReadonlyMap<string, string> {
+  let map = reversed.get(names);
+  if (map === undefined) reversed.set(names, map = new Map(Object.entries(names).map(([c, s]) => [s, c])));
+  return map;
+}
+
+// Sets a key as `Object.fromEntries()` does: an own property, even one named "__proto__".
+function put(out: Record<string, Json>, key: string, value: Json): void {
+  if (key === "__proto__") {
+    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+  } else out[key] = value;
+}
+
+// Whether a string may be a date: it starts with a digit (anything else is given to the pattern as before).
+const mayBeDate = (s: string) =>
+  typeof s !== "string" || (s.length > 0 && s.charCodeAt(0) >= 48 && s.charCodeAt(0) <= 57);
 
 // --- Results: the world shows them perturbed, the agent reads them back. ---
 
@@ -122,13 +142,22 @@ export function decodeArgs(args: unknown, hints: PerturbationHints): { args: unk
  */
 export function encodeResult(result: Json, hints: PerturbationHints, options: EncodeOptions = {}): Json {
   const { numbers, columns } = hints;
-  const date = (s: string) => hints.dates === null ? s : s.replace(ISO_DATE, "$2/$3/$1");
+  const order = hints.reordered && options.order !== undefined ? options.order : null;
+  const date = (s: string) => hints.dates === null || !mayBeDate(s) ? s : s.replace(ISO_DATE, "$2/$3/$1");
   const walk = (v: Json): Json => {
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === "object") {
-      const entries = Object.entries(v).map(([k, x]) => [date(columns[k] ?? k), walk(x)] as const);
-      const byKey = new Map(entries);
-      return Object.fromEntries(ordered(entries.map(([k]) => k), hints, options).map((k) => [k, byKey.get(k)!]));
+      const keys = Object.keys(v);
+      const out: Record<string, Json> = {};
+      if (order === null) {
+        // Keys as they come; of two shown alike, the first one's place and the last one's value.
+        for (const k of keys) put(out, date(columns[k] ?? k), walk(v[k]));
+        return out;
+      }
+      const shown = keys.map((k) => date(columns[k] ?? k));
+      const byKey = new Map(shown.map((k, i) => [k, walk(v[keys[i]])]));
+      for (const k of order(shown)) put(out, k, byKey.get(k)!);
+      return out;
     }
     if (typeof v === "number" && numbers !== null) {
       const text = formatNumber(v);
@@ -159,12 +188,14 @@ export function decodeResult(result: Json, hints: PerturbationHints): Json {
   if (hints.wrapped && value !== null && typeof value === "object" && !Array.isArray(value) && "data" in value) {
     value = value.data;
   }
-  const columns = new Map(Object.entries(hints.columns).map(([canonical, shown]) => [shown, canonical]));
-  const date = (s: string) => hints.dates === null ? s : s.replace(US_DATE, "$3-$1-$2");
+  const columns = shownToCanonical(hints.columns);
+  const date = (s: string) => hints.dates === null || !mayBeDate(s) ? s : s.replace(US_DATE, "$3-$1-$2");
   const walk = (v: Json): Json => {
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [date(columns.get(k) ?? k), walk(x)]));
+      const out: Record<string, Json> = {};
+      for (const k of Object.keys(v)) put(out, date(columns.get(k) ?? k), walk(v[k]));
+      return out;
     }
     if (typeof v !== "string") return v;
     if (hints.numbers !== null && FORMATTED_NUMBER.test(v)) return Number(v.replaceAll(",", ""));

@@ -134,3 +134,30 @@ Deno.test("seededKeyOrder() orders keys by the seed and each key alone", () => {
   assertEquals(order(keys.slice(0, 3)), order(keys).filter((k) => keys.slice(0, 3).includes(k)));
   assertNotEquals(["b", "c", "d", "e"].map((s) => seededKeyOrder(s)(keys).join()), Array(4).fill(order(keys).join()));
 });
+
+Deno.test("seededKeyOrder() gives every caller a list of its own", () => {
+  const order = seededKeyOrder("a");
+  const first = order(["alpha", "beta", "gamma"]);
+  const shown = [...first];
+  first.reverse();
+  assertEquals(order(["alpha", "beta", "gamma"]), shown);
+});
+
+Deno.test("encodeResult() and decodeResult() make keys as Object.fromEntries() does, in either key order", () => {
+  // A key named "__proto__" is an own key, never the prototype; of two keys shown alike, the first
+  // one's place and the last one's value.
+  const result = JSON.parse('{"__proto__": {"price": 2}, "flight_number": "x", "flightNo": "y", "n": 1}') as Json;
+  for (const reordered of [false, true]) {
+    const hints = { ...HINTS, wrapped: false, reordered };
+    const shown = encodeResult(result, hints, { order: seededKeyOrder("s") }) as Record<string, Json>;
+    assertEquals(Object.getPrototypeOf(shown), Object.prototype);
+    assert(Object.hasOwn(shown, "__proto__"));
+    assertEquals(Object.keys(shown).sort(), ["__proto__", "flightNo", "n"]);
+    assertEquals([shown.flightNo, shown.n], ["y", "1.0"]);
+    if (!reordered) assertEquals(Object.keys(shown), ["__proto__", "flightNo", "n"]);
+    const back = decodeResult(shown, hints) as Record<string, Json>;
+    assert(Object.hasOwn(back, "__proto__"));
+    assertEquals(Object.getOwnPropertyDescriptor(back, "__proto__")?.value, { price: 2 });
+    assertEquals([back.flight_number, back.n], ["y", 1]);
+  }
+});

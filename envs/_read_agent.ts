@@ -9,20 +9,31 @@ import { wordsOf } from "./_read_words.ts";
 import { asksOf } from "./_read_asks.ts";
 import { plannedChange, proposalOf } from "./_read_proposal.ts";
 import { isEnglish } from "./_read_english.ts";
+import { type Memo, memoOf } from "./_read_memo.ts";
 
-/** What an agent's message does. */
+const readings = new WeakMap<ResolvedVocabulary, Memo<AgentReading>>();
+
+/**
+ * What an agent's message does. A reading depends only on the vocabulary, the text and the context,
+ * so each is made once (the scripted user reads the same messages in every run of a task); every
+ * caller gets its own copy.
+ */
 export function readAgent(vocabulary: ResolvedVocabulary, text: string, context: AgentReadingContext): AgentReading {
+  const earlier = (context.earlier ?? []).join("\n"), previous = context.previous ?? "";
+  const key = JSON.stringify([text, earlier, previous]);
+  const r = memoOf(readings, vocabulary).get(key, () => read(vocabulary, text, earlier, previous));
+  return { ...r, asks: [...r.asks], facts: [...r.facts] };
+}
+
+function read(vocabulary: ResolvedVocabulary, text: string, earlier: string, previous: string): AgentReading {
   const words = wordsOf(vocabulary);
   const english = isEnglish(words, text);
   const sentences = [...sentencesOf(text)];
   const asked = english ? asksOf(words, text) : { fields: [], facts: [] };
-  const proposal = english
-    ? proposalOf(words, sentences, {
-      asks: asked.fields,
-      earlier: (context.earlier ?? []).join("\n"),
-      previous: context.previous ?? "",
-    })
-    : { proposes: false, action: null };
+  const proposal = english ? proposalOf(words, sentences, { asks: asked.fields, earlier, previous }) : {
+    proposes: false,
+    action: null,
+  };
   const claims = english && claimsDone(text);
   const refuses = english && isRefusal(text);
   const transfers = english && sentences.some(handsOver);

@@ -244,8 +244,12 @@ function statesValue(words: Words, rest: string): boolean {
   if (valueWordsAt(words, rest).length > 0) return true;
   for (const res of words.values.values()) {
     for (const re of res) {
+      // The patterns are global (`valuesSaid()` reads every match): left where a match ended, the
+      // next reading of a message would start there.
       re.lastIndex = 0;
-      if (re.test(rest)) return true;
+      const hit = re.test(rest);
+      re.lastIndex = 0;
+      if (hit) return true;
     }
   }
   return false;

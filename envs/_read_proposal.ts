@@ -5,6 +5,7 @@
 // an eligibility not yet known, a message still asking what the change is (a field other than its
 // terms) or leaving a value open with prices for each. Private to envs/.
 import { normalizeText } from "./text.ts";
+import { type Memo, memoOf } from "./_read_memo.ts";
 import * as R from "./_read_patterns.ts";
 import { type ActionHit, actionsAt, namesAt, type Span, valueWordsAt, type Words } from "./_read_words.ts";
 
@@ -158,8 +159,15 @@ function openValue(words: Words, sentences: readonly string[], approvals: readon
 }
 
 // The change words of a text, with what its names and value words cover (a word inside "credit card"
-// is not a change word there).
-function hits(words: Words, norm: string): ActionHit[] {
+// is not a change word there). Read once per text: a message's clauses and zones are read again and
+// again, and the scripted user asks for the changes of the same claims in every run (its callers here
+// only read the list).
+const changeHits = new WeakMap<Words, Memo<readonly ActionHit[]>>();
+function hits(words: Words, norm: string): readonly ActionHit[] {
+  return memoOf(changeHits, words).get(norm, () => changeWords(words, norm));
+}
+
+function changeWords(words: Words, norm: string): ActionHit[] {
   const names = namesAt(words, norm), values = valueWordsAt(words, norm);
   // A quoted text is a value ("with the subject 'Your refund'"): its words say no change.
   const quoted = [...norm.matchAll(R.QUOTED)].map((m) => ({ from: m.index, to: m.index + m[0].length }));

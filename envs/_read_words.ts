@@ -77,8 +77,21 @@ function stem(words: string): string {
   return word.endsWith("e") || /[^aeiou]y$/.test(word) ? word.slice(0, -1) : word;
 }
 
+// The patterns of phrases made so far: the scripted user asks for the same values' patterns again and
+// again. A pattern has no "g" flag, so sharing one keeps no state between its uses.
+const phrases = new Map<string, RegExp>();
+
 /** A name or word as a pattern over normalised text: whole words, "_", "-" and " " alike, an optional plural "s". */
 export function phrase(words: string): RegExp {
+  let re = phrases.get(words);
+  if (re === undefined) {
+    if (phrases.size >= 8192) phrases.clear();
+    phrases.set(words, re = compilePhrase(words));
+  }
+  return re;
+}
+
+function compilePhrase(words: string): RegExp {
   const [first, ...rest] = parts(words);
   // "Which of these flights" is "which flights".
   const head = /^(?:which|what)$/.test(first) && rest.length > 0

@@ -7,6 +7,7 @@ import { changesIn } from "./_read_proposal.ts";
 import { fieldOf, type ResolvedVocabulary } from "./vocabulary.ts";
 import { phrase, type Words } from "./_read_words.ts";
 import { valuesSaid } from "./_read_values.ts";
+import { type Memo, memoOf } from "./_read_memo.ts";
 import type { Json } from "./json.ts";
 import type { ToolCall } from "./tool.ts";
 
@@ -47,19 +48,38 @@ export interface Proposal {
  * where the text says its value, and a value the text does not say is not held against it.
  */
 export function checkProposal(words: Words, request: Request, proposal: Proposal): ProposalCheck {
+  const { text, action, named, call } = proposal;
+  // The request's key is JSON, which holds no raw control character: "\u0000" ends it.
+  const key = `${requestKey(request)}\u0000${JSON.stringify([text, action, named, call ?? null])}`;
+  const r = memoOf(checks, words).get(key, () => check(words, request, proposal));
+  return "conflicts" in r ? { ...r, facts: [...r.facts], conflicts: [...r.conflicts] } : { ...r, facts: [...r.facts] };
+}
+
+// A check depends only on the words, the request and the proposal: the scripted user checks the same
+// proposals in every run of a task, and each against every request it has.
+const checks = new WeakMap<Words, Memo<ProposalCheck>>();
+const requestKeys = new WeakMap<Request, string>();
+function requestKey(request: Request): string {
+  let key = requestKeys.get(request);
+  if (key === undefined) requestKeys.set(request, key = JSON.stringify([request.goal, request.facts, request.lacks]));
+  return key;
+}
+
+function check(words: Words, request: Request, proposal: Proposal): ProposalCheck {
   const v = words.vocabulary;
   const stated = proposal.text;
   const said = valuesSaid(words, stated);
   const facts: string[] = [], conflicts: string[] = [];
-  for (const [fact, value] of Object.entries(request.facts)) {
+  const values = Object.entries(request.facts).map(([f, x]) => [f, scalars(x)] as const);
+  for (const [fact, wanted] of values) {
     if (v.facts[fact]?.proposed === false) continue;
-    const wanted = scalars(value);
     if (wanted.length === 0) continue;
+    const value = request.facts[fact];
     const field = fieldOf(v, fact);
     const ofField = said.filter((s) => s.field === field).map((s) => s.value);
     // The user's own values of its other facts (the new item beside the old one) contradict none.
-    const own = Object.entries(request.facts).filter(([f]) => f !== fact).flatMap(([, x]) => scalars(x));
-    const notOwn = ofField.filter((s) => !own.some((o) => sameValue(s, o)));
+    const own = values.filter(([f]) => f !== fact).flatMap(([, x]) => x);
+    const saysOthers = () => ofField.some((s) => !own.some((o) => sameValue(s, o)));
     const isStated = (w: string | number) => statedAs(words, field, stated, ofField, w);
     // An argument of the call named as the fact, its value said: the value it will have.
     const arg = proposal.call !== undefined && Object.hasOwn(proposal.call.args, fact)
@@ -70,7 +90,7 @@ export function checkProposal(words: Words, request: Request, proposal: Proposal
     else if (wanted.every(isStated)) {
       // Said beside other values of its field, it may be the one the change leaves aside.
       (wanted.length === 1 && leftAside(words, field, stated, ofField, wanted[0], own) ? conflicts : facts).push(fact);
-    } else if (notOwn.length > 0 && wanted.some((w) => looksLike(words, field, w))) {
+    } else if (ofField.length > 0 && saysOthers() && wanted.some((w) => looksLike(words, field, w))) {
       // Values of its field said, and not this one: another card, another date. Only a value that looks
       // like one of its field's is contradicted by another of them (a preference for the cheapest
       // flight is not contradicted by a flight number).

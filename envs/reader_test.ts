@@ -394,3 +394,14 @@ Deno.test("readUserMessage() takes no word of the domain's vocabulary for a name
   assertEquals(user("The passenger would like Economy Plus.", "").provides.includes("name"), false);
   assertEquals(user("I'm flying from New York to Salt Lake City.", "").provides.sort(), ["destination", "origin"]);
 });
+
+Deno.test("readAgentMessage() gives every caller a reading of its own", () => {
+  const text = "Could you give me your booking reference and your user id?";
+  const first = readAgentMessage("airline", text);
+  const [asks, facts] = [[...first.asks], [...first.facts]];
+  first.asks.push("payment_id");
+  first.facts.push("new_cabin");
+  const again = readAgentMessage("airline", text);
+  assertEquals([again.asks, again.facts], [asks, facts]);
+  assertEquals(again.asks, ["reservation_id", "user_id"]);
+});

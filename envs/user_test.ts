@@ -296,3 +296,14 @@ Deno.test("scriptedUser() with a question takes an answer after a colon, or abou
   }
   assert(kind(user(asks).reply(say("Thanks, ABC123. Could you tell me more?"))) !== "stop");
 });
+
+Deno.test("scriptedUser() reads a proposal alike in every episode, each reply with its own reading", () => {
+  const wrong = propose(upgrade("gift_card_2222222"));
+  const first = user().reply(wrong);
+  const read = structuredClone(first.read);
+  first.read?.fields.push("user_id");
+  first.read?.conflicts?.push("new_cabin");
+  const again = user().reply(wrong);
+  assertEquals(again.read, read);
+  assertEquals(again.read?.conflicts, ["payment_id"]);
+});

@@ -65,7 +65,7 @@ export interface EnvCondition extends EpisodeCondition {
  */
 export function envCondition(options: EnvOptions): EnvCondition {
   const schemas = options.tools.map(parametersOf);
-  const { hints, descriptions } = presetOf(options, schemas);
+  const { hints, shown, descriptions } = presetOf(options, schemas);
   const order = { order: seededKeyOrder(options.seed) };
   // The perturbed schemas are worked out when an agent first reads them (a scripted agent never does).
   const tools = options.tools.map((tool, i): Tool => {
@@ -77,8 +77,9 @@ export function envCondition(options: EnvOptions): EnvCondition {
   });
   return {
     tools,
-    // The agent's own copy: the preset's hints are shared by every episode.
-    hints: { perturbation: structuredClone(hints) as PerturbationHints & Record<string, Json> },
+    // The agent's own copy: the preset's hints are shared by every episode (they are JSON: read
+    // back from their text, the copy is what a structured clone gives, made faster).
+    hints: { perturbation: JSON.parse(shown) as PerturbationHints & Record<string, Json> },
     dispatch(call, next) {
       const decoded = decodeArgs(call.args, hints);
       if ("error" in decoded) {
@@ -94,20 +95,35 @@ export function envCondition(options: EnvOptions): EnvCondition {
   };
 }
 
-// The hints and descriptions of a preset over some tools and columns, worked out once: they do not
-// depend on the episode.
-const PRESETS = new WeakMap<readonly Tool[], Map<string, { hints: PerturbationHints; descriptions: string[] }>>();
+// The hints (and their JSON text) and descriptions of a preset over some tools and columns, worked
+// out once: they do not depend on the episode.
+interface Preset {
+  hints: PerturbationHints;
+  shown: string;
+  descriptions: string[];
+}
+const PRESETS = new WeakMap<readonly Tool[], Map<string, Preset>>();
 
-function presetOf(options: EnvOptions, schemas: readonly Record<string, unknown>[]) {
+function presetOf(options: EnvOptions, schemas: readonly Record<string, unknown>[]): Preset {
   let byPreset = PRESETS.get(options.tools);
   if (byPreset === undefined) PRESETS.set(options.tools, byPreset = new Map());
-  const key = `${options.preset}\u001f${JSON.stringify(options.columns)}`;
+  const key = `${options.preset}\u001f${columnsKey(options.columns)}`;
   let found = byPreset.get(key);
   if (found === undefined) {
     const hints = presetHints(options.preset, { schemas, columns: options.columns });
-    byPreset.set(key, found = { hints, descriptions: options.tools.map((t) => encodeText(t.description, hints)) });
+    const descriptions = options.tools.map((t) => encodeText(t.description, hints));
+    byPreset.set(key, found = { hints, shown: JSON.stringify(hints), descriptions });
   }
   return found;
+}
+
+// A world's renamed columns as text, the key of its presets: each world gives every cell the same
+// object, so its text is written once.
+const COLUMNS = new WeakMap<Record<string, string>, string>();
+function columnsKey(columns: Record<string, string>): string {
+  let key = COLUMNS.get(columns);
+  if (key === undefined) COLUMNS.set(columns, key = JSON.stringify(columns));
+  return key;
 }
 
 const PARAMETERS = new WeakMap<Tool, Record<string, unknown>>();
