@@ -22,9 +22,9 @@ export interface BadLine {
 /**
  * Reads a JSON Lines stream of records line by line; blank lines are ignored.
  * Returns the valid records and the lines that were not (a line over `MAX_RECORD_LINE` characters
- * is not read). Equal agent and task names and equal `actions`, `milestone_labels` and
- * `milestone_tools` lists are shared between records (a million records repeat them a lot), so
- * treat the records as read-only.
+ * is not read). Equal agent and task names, equal `actions`, `milestone_labels` and
+ * `milestone_tools` lists, equal `milestones`, `writes` and `harm` and empty violation lists are
+ * shared between records (a million records repeat them a lot), so treat the records as read-only.
  *
  * @example
  * ```ts
@@ -118,13 +118,43 @@ function sharing(): (record: EpisodeRecord) => EpisodeRecord {
   const names = new Map<string, string>();
   const name = (s: string) => names.get(s) ?? (names.set(s, s), s);
   const [actions, labels, tools] = [lists(), lists(), lists()];
+  const counts = values();
   return (r) => {
     r.agent = name(r.agent);
     r.task = name(r.task);
     if (r.actions !== undefined) r.actions = actions(r.actions);
     if (r.milestone_labels !== undefined) r.milestone_labels = labels(r.milestone_labels);
     if (r.milestone_tools !== undefined) r.milestone_tools = tools(r.milestone_tools);
+    // Counts of a few values each, and empty lists: a third of a record's memory when not shared.
+    if (r.milestones !== undefined) r.milestones = counts(r.milestones);
+    if (r.writes !== undefined) r.writes = counts(r.writes);
+    if (r.harm !== undefined) r.harm = counts(r.harm);
+    if (r.violations?.length === 0) r.violations = NONE;
+    if (r.near_misses?.length === 0) r.near_misses = NONE;
+    if (r.llm_violations?.length === 0) r.llm_violations = NONE;
     return r;
+  };
+}
+
+const NONE: never[] = [];
+
+// One object of numbers shared by all records that hold an equal one: the same keys in the same
+// order and the same values (-0 apart, which prints as 0 but is not). The first `SHARED_VALUES`
+// distinct objects are kept to share: values that seldom repeat (amounts of money) are not worth it.
+const SHARED_VALUES = 4096;
+function values(): <T extends object>(o: T) => T {
+  const seen = new Map<string, object>();
+  return <T extends object>(o: T): T => {
+    let key = "";
+    for (const k in o) {
+      const v: unknown = o[k];
+      if (typeof v !== "number" || Object.is(v, -0)) return o;
+      key += `${k}:${v},`;
+    }
+    const found = seen.get(key);
+    if (found !== undefined) return found as T;
+    if (seen.size < SHARED_VALUES) seen.set(key, o);
+    return o;
   };
 }
 

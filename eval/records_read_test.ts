@@ -61,8 +61,10 @@ Deno.test("readRecords() reads a file as its byte stream in large chunks, the sa
     const { records, bad } = await readRecords(file.readable);
     assertEquals(bad, []);
     assertEquals(records, rows.map((r) => EpisodeRecordSchema.parse(r)));
-    // Equal names and lists are one value, shared.
+    // Equal names, lists and counts are one value, shared; so are empty violation lists.
     assert(records[0].actions === records[2999].actions && records[0].agent === records[1].agent);
+    assert(records[0].milestones === records[3].milestones && records[1].violations === records[2].violations);
+    assert(records[0].milestones !== records[1].milestones);
   } finally {
     await Deno.remove(path);
   }
