@@ -1,7 +1,9 @@
-// The scoring figure of `deno task bench`: a million synthetic records scored with 1,000
-// resamples, in a worker so that the main thread can sample the process's memory meanwhile.
+// The scoring figure of `deno task bench`: a million synthetic records written to a JSON Lines file,
+// read back as `deno task score` reads them and scored with 1,000 resamples, in a worker so that the
+// main thread can sample the process's memory meanwhile.
 import { type EpisodeRecord, scoreRecords } from "../scoring/mod.ts";
 import { Rng } from "../envs/mod.ts";
+import { readRecords } from "../eval/records_read.ts";
 
 /** Sizes of the synthetic record set. */
 export interface SynthOptions {
@@ -39,6 +41,11 @@ const TOOLS = ["look_up_customer", "look_up_order", "search", "create", "cancel"
  * strings would be.
  */
 export function synthesizeRecords(options: SynthOptions = {}): EpisodeRecord[] {
+  return [...synthRecords(options)];
+}
+
+/** `synthesizeRecords()` one record at a time, none kept. */
+export function* synthRecords(options: SynthOptions = {}): Generator<EpisodeRecord> {
   const { tasks = 10_000, agents = 5, runs = 20, seed = "bench" } = options;
   const rng = new Rng(seed);
   const variants = Array.from(
@@ -47,7 +54,6 @@ export function synthesizeRecords(options: SynthOptions = {}): EpisodeRecord[] {
   );
   const lengths = [5, 20, 100].map((n) => Array.from({ length: n }, (_, i) => TOOLS[i % 5]));
   const names = Array.from({ length: agents }, (_, a) => `agent-${a}`);
-  const out: EpisodeRecord[] = [];
   for (let t = 0; t < tasks; t++) {
     const task = `synth/${t}`, difficulty = rng.next(), milestoneTools = lengths[t % 3];
     for (let a = 0; a < agents; a++) {
@@ -60,7 +66,7 @@ export function synthesizeRecords(options: SynthOptions = {}): EpisodeRecord[] {
         const actions = variants[(t + (rng.next() < 0.25 ? 1 + (run % 3) : 0)) % variants.length];
         const total = milestoneTools.length;
         const attempted = 1 + (run % 2);
-        out.push({
+        yield {
           agent: names[a],
           task,
           run,
@@ -84,32 +90,70 @@ export function synthesizeRecords(options: SynthOptions = {}): EpisodeRecord[] {
           tool_calls: actions.length,
           invalid_calls: rng.next() < 0.05 ? 1 : 0,
           writes: { attempted, succeeded: success ? attempted : attempted - 1 },
-        });
+        };
       }
     }
   }
-  return out;
+}
+
+/**
+ * Writes `synthesizeRecords()` to a JSON Lines file, a record a line, 10,000 lines at a time (the
+ * records are never all held). Returns the number of records.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { writeSynthRecords } from "./_bench_score.ts";
+ * const path = Deno.makeTempFileSync({ suffix: ".jsonl" });
+ * assertEquals(await writeSynthRecords(path, { tasks: 2, agents: 1, runs: 2 }), 4);
+ * assertEquals(Deno.readTextFileSync(path).split("\n").length, 5);
+ * Deno.removeSync(path);
+ * ```
+ */
+export async function writeSynthRecords(path: string, options: SynthOptions = {}): Promise<number> {
+  using file = await Deno.open(path, { write: true, create: true, truncate: true });
+  const encoder = new TextEncoder();
+  let lines: string[] = [], n = 0;
+  const flush = async () => {
+    const bytes = encoder.encode(lines.join(""));
+    for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
+    lines = [];
+  };
+  for (const record of synthRecords(options)) {
+    lines.push(JSON.stringify(record) + "\n");
+    n++;
+    if (lines.length === 10_000) await flush();
+  }
+  await flush();
+  return n;
 }
 
 /** The scoring figures of the bench. */
 export interface ScoreBench {
   records: number;
-  /** Seconds of `scoreRecords()` (synthesis excluded). */
+  /** Seconds of reading the records back from their JSON Lines file (`readRecords()`, as `deno task score`). */
+  read_s: number;
+  /** Seconds of `scoreRecords()` (synthesis and reading excluded). */
   score_s: number;
-  /** Peak resident memory of the process while synthesizing and scoring, in MB (sampled every 20 ms). */
+  /**
+   * Peak resident memory of the process while writing, reading and scoring the records, in MB
+   * (sampled every 20 ms): the writing holds 10,000 records at a time, so the peak is the reading's
+   * and the scoring's, as in `deno task score`.
+   */
   rss_mb: number;
 }
 
 /**
- * Synthesizes records and times `scoreRecords()` on them with 1,000 resamples
- * in a worker, sampling the process's resident memory meanwhile.
+ * Writes synthetic records to a temporary JSON Lines file (1 GB for a million), reads them back and
+ * times `scoreRecords()` on them with 1,000 resamples, in a worker, sampling the process's resident
+ * memory meanwhile.
  */
 export async function benchScoring(options: SynthOptions = {}): Promise<ScoreBench> {
   const worker = new Worker(import.meta.url, { type: "module" });
   let peak = Deno.memoryUsage().rss;
   const timer = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 20);
   try {
-    const result = await new Promise<{ records: number; score_s: number }>((resolve, reject) => {
+    const result = await new Promise<Omit<ScoreBench, "rss_mb">>((resolve, reject) => {
       worker.onmessage = (e) => resolve(e.data);
       worker.onerror = (e) => {
         e.preventDefault();
@@ -125,13 +169,27 @@ export async function benchScoring(options: SynthOptions = {}): Promise<ScoreBen
   }
 }
 
-// As a worker: synthesize, score, report.
+// As a worker: write, read, score, report.
 if ("WorkerGlobalScope" in globalThis) {
   const scope = globalThis as unknown as { onmessage: (e: MessageEvent) => void; postMessage(data: unknown): void };
-  scope.onmessage = (e: MessageEvent<SynthOptions>) => {
-    const records = synthesizeRecords(e.data);
-    const start = performance.now();
-    scoreRecords(records, { resamples: 1000 });
-    scope.postMessage({ records: records.length, score_s: (performance.now() - start) / 1000 });
+  scope.onmessage = async (e: MessageEvent<SynthOptions>) => {
+    const path = await Deno.makeTempFile({ prefix: "ark-bench-", suffix: ".jsonl" });
+    try {
+      await writeSynthRecords(path, e.data);
+      const start = performance.now();
+      const file = await Deno.open(path);
+      const { records, bad } = await readRecords(file.readable);
+      if (bad.length > 0) throw new Error(`Line ${bad[0].line} of the synthetic records is bad: ${bad[0].problem}`);
+      const read = performance.now();
+      scoreRecords(records, { resamples: 1000 });
+      const seconds = (ms: number) => ms / 1000;
+      scope.postMessage({
+        records: records.length,
+        read_s: seconds(read - start),
+        score_s: seconds(performance.now() - read),
+      });
+    } finally {
+      await Deno.remove(path);
+    }
   };
 }

@@ -9,20 +9,16 @@
  *
  * @module
  */
-import { type EpisodeRecord, EpisodeRecordSchema } from "../scoring/mod.ts";
 import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts";
 import { HEADLINE_KEYS } from "../scoring/mod.ts";
 import { misreadWarnings } from "../scoring/misread.ts";
-import {
-  InputFileError,
-  jsonErrorWhere,
-  MAX_RECORD_LINE,
-  MAX_RECORDS_BYTES,
-  openInputFile,
-} from "../eval/fs_errors.ts";
+import { InputFileError, MAX_RECORDS_BYTES, openInputFile } from "../eval/fs_errors.ts";
+import { type BadLine, readRecords } from "../eval/records_read.ts";
 import { readFlags, wholeFlag } from "./_flags.ts";
 import { splitDuplicates } from "../eval/records.ts";
 import { cellText } from "../eval/shard.ts";
+
+export { type BadLine, readRecords } from "../eval/records_read.ts";
 
 /** Usage text of `deno task score`. */
 export const USAGE = `Usage: deno task score --records FILE.jsonl [flags]
@@ -103,94 +99,12 @@ export function parseScoreArgs(args: readonly string[]): ScoreArgs | "help" {
   return out as ScoreArgs;
 }
 
-/** A line of a records file that is not a valid record. */
-export interface BadLine {
-  line: number;
-  problem: string;
-}
-
 /**
  * Opens a records file to read (`openInputFile()`): a regular file of at most `MAX_RECORDS_BYTES`;
  * throws an `InputFileError` saying why not.
  */
 export function openRecordsFile(path: string): Promise<Deno.FsFile> {
   return openInputFile(path, { what: "records file", limit: MAX_RECORDS_BYTES });
-}
-
-/**
- * Reads a JSON Lines stream of records line by line; blank lines are ignored.
- * Returns the valid records and the lines that were not (a line over `MAX_RECORD_LINE` characters
- * is not read). Equal agent and task names and equal `actions`, `milestone_labels` and
- * `milestone_tools` lists are shared between records (a million records repeat them a lot), so
- * treat the records as read-only.
- *
- * @example
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { readRecords } from "./score.ts";
- * const text = '{"agent":"a","task":"t/1","run":0,"condition":"nominal","success":true}\n{"agent":1}\n';
- * const { records, bad } = await readRecords(ReadableStream.from([new TextEncoder().encode(text)]));
- * assertEquals([records.length, bad[0].line], [1, 2]);
- * ```
- */
-export async function readRecords(
-  stream: ReadableStream<Uint8Array>,
-): Promise<{ records: EpisodeRecord[]; bad: BadLine[] }> {
-  const records: EpisodeRecord[] = [], bad: BadLine[] = [];
-  const names = new Map<string, string>(), lists = new Map<string, string[]>();
-  const name = (s: string) => names.get(s) ?? (names.set(s, s), s);
-  const list = (xs: string[]) => {
-    const key = JSON.stringify(xs);
-    return lists.get(key) ?? (lists.set(key, xs), xs);
-  };
-  let number = 0, rest = "", cut = false;
-  const take = (line: string) => {
-    number++;
-    if (line.trim() === "") return;
-    if (line.length > MAX_RECORD_LINE) {
-      bad.push({ line: number, problem: `longer than ${MAX_RECORD_LINE} characters` });
-      return;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      if (!(err instanceof SyntaxError)) throw err;
-      bad.push({ line: number, problem: `not JSON${jsonErrorWhere(err)}` });
-      return;
-    }
-    const parsed = EpisodeRecordSchema.safeParse(value);
-    if (parsed.success) {
-      const r = parsed.data;
-      r.agent = name(r.agent);
-      r.task = name(r.task);
-      if (r.actions !== undefined) r.actions = list(r.actions);
-      if (r.milestone_labels !== undefined) r.milestone_labels = list(r.milestone_labels);
-      if (r.milestone_tools !== undefined) r.milestone_tools = list(r.milestone_tools);
-      records.push(r);
-    } else {
-      const issue = parsed.error.issues[0];
-      const where = issue.path.length === 0 ? "the record" : `"${issue.path.join(".")}"`;
-      bad.push({ line: number, problem: `${where}: ${issue.message}` });
-    }
-  };
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    const lines = (rest + chunk).split("\n");
-    rest = lines.pop()!;
-    for (const line of lines) {
-      // The end of a line already found too long: it was counted when it was cut.
-      if (cut) cut = false;
-      else take(line);
-    }
-    // A line past the limit is not kept whole while its end is looked for (`/dev/zero` has none).
-    if (rest.length > MAX_RECORD_LINE && !cut) {
-      take(rest);
-      rest = "";
-      cut = true;
-    } else if (cut) rest = "";
-  }
-  if (rest !== "" && !cut) take(rest);
-  return { records, bad };
 }
 
 const fixed = (x: number | null) => x === null ? "-" : x.toFixed(3);

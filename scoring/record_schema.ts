@@ -16,6 +16,7 @@ import {
   TaskCategorySchema,
 } from "../vocabulary/mod.ts";
 import type { EpisodeRecord } from "./record.ts";
+import { BAD, checkRecord } from "./_record_check.ts";
 
 const count = z.number().int().nonnegative();
 const nonNegative = z.number().nonnegative();
@@ -157,3 +158,40 @@ export const EpisodeRecordSchema: ZodType<EpisodeRecord> = z.object({
   user_resources: modelResources.optional(),
   judge_resources: modelResources.optional(),
 });
+
+/** One record checked: the record, or the first problem zod names (its path and message). */
+export type RecordParse =
+  | { success: true; data: EpisodeRecord }
+  | { success: false; issue: { path: PropertyKey[]; message: string } };
+
+/**
+ * Checks one parsed JSON value against `EpisodeRecordSchema`: a record equal to the one `safeParse`
+ * returns, or the same first issue; on valid records several times faster and with nothing copied.
+ * A plain-function check vouches for the records it accepts and zod reads the rest. The record is
+ * the value itself, checked in place, keys in its own order (zod's copy puts them in the schema's);
+ * only an object holding keys the schema lacks is copied without them. So pass a value nothing else
+ * holds, as `JSON.parse` returns it.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { parseEpisodeRecord } from "./record_schema.ts";
+ * const record = { agent: "a", task: "t/1", run: 0, condition: "nominal", success: true, extra: 1 };
+ * assertEquals(parseEpisodeRecord(record), {
+ *   success: true,
+ *   data: { agent: "a", task: "t/1", run: 0, condition: "nominal", success: true },
+ * });
+ * assertEquals(parseEpisodeRecord({ ...record, run: -1 }), {
+ *   success: false,
+ *   issue: { path: ["run"], message: "Too small: expected number to be >=0" },
+ * });
+ * ```
+ */
+export function parseEpisodeRecord(value: unknown): RecordParse {
+  const checked = checkRecord(value);
+  if (checked !== BAD) return { success: true, data: checked as EpisodeRecord };
+  const parsed = EpisodeRecordSchema.safeParse(value);
+  if (parsed.success) return parsed;
+  const { path, message } = parsed.error.issues[0];
+  return { success: false, issue: { path, message } };
+}

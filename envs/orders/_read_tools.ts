@@ -6,7 +6,7 @@ import type { Json } from "../json.ts";
 import { QueryRefused, type QueryResult, type SqlValue } from "../query.ts";
 import type { Store } from "../sqlite.ts";
 import { round2 } from "./_dates.ts";
-import { arg, date, emailOnFile, orderId, orderRow, refundable, STATUSES } from "./_tool_common.ts";
+import { arg, BY_EMAIL, date, emailOnFile, orderId, orderRow, refundable, STATUSES } from "./_tool_common.ts";
 
 const PAGE = 50;
 const SQL_ROWS = 200;
@@ -125,7 +125,7 @@ export const findCustomer = defineTool({
   identifies: "email",
   customer: (args, db) => emailOnFile(db, arg(args, "email")),
   run: ({ db }, a) => {
-    const c = customerProfile(db, "lower(email) = lower(?)", a.email.trim());
+    const c = customerProfile(db, BY_EMAIL, a.email.trim());
     if (c === undefined) throw new ToolError("not_found", `no customer with email ${a.email}`);
     return c;
   },

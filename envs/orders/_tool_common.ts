@@ -28,10 +28,16 @@ export function refundable(db: Store, id: number): number {
   return round2(paid - back);
 }
 
+/**
+ * The condition on customers that finds one by email ignoring case: the first in table order, by the
+ * index on the lowered email (schema.ts).
+ */
+export const BY_EMAIL = "lower(email) = lower(?) ORDER BY position LIMIT 1";
+
 /** The customer an address belongs to, named by their email on file (how the judge names customers). */
 export function emailOnFile(db: Store, to: unknown): string | null {
   if (typeof to !== "string") return null;
-  return db.get<{ e: string }>("SELECT email AS e FROM customers WHERE lower(email) = lower(?)", to.trim())?.e ?? null;
+  return db.get<{ e: string }>(`SELECT email AS e FROM customers WHERE ${BY_EMAIL}`, to.trim())?.e ?? null;
 }
 
 export const arg = (args: Json, name: string): Json | undefined =>

