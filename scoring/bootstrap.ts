@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { prng, quantileSorted } from "./_stats.ts";
+import { prng, selectQuantiles } from "./_stats.ts";
 
 /** Options of `bootstrap()`. */
 export interface BootstrapOptions {
@@ -92,8 +92,10 @@ export function percentileInterval(
   options: PercentileOptions = {},
 ): [number, number] | null {
   const { lower = 0.025, upper = 0.975 } = options;
-  const kept = Float64Array.from(Array.prototype.filter.call(values, (v: number) => !Number.isNaN(v)) as number[]);
-  if (kept.length === 0) return null;
-  kept.sort();
-  return [quantileSorted(kept, lower), quantileSorted(kept, upper)];
+  const kept = new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) kept[n++] = values[i];
+  if (n === 0) return null;
+  const [lo, hi] = selectQuantiles(kept, n, [lower, upper]);
+  return [lo, hi];
 }

@@ -27,7 +27,7 @@
  */
 import type { EpisodeRecord } from "./record.ts";
 import { prng, units } from "./_stats.ts";
-import { bootstrapOptions, drawWeights } from "./_fit.ts";
+import { bootstrapOptions, drawWeights, rememberedFits } from "./_fit.ts";
 import { type Group, layout } from "./_decay_cells.ts";
 import { accumulate, type Rows, taskRows } from "./_decay_rows.ts";
 import { groupTally, productLimit } from "./_decay_curve.ts";
@@ -132,10 +132,12 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   const rows = taskRows(units(kept), groups, cellOf);
   const acc = new Float64Array(size);
   const points = pointEstimates(groups, rows, acc);
-  const boots = resampleGroups(groups, rows, { acc, seed, resamples });
   const long = kept.some((r) =>
     r.length !== undefined || r.dependency !== undefined || r.family !== undefined || r.step_outcomes !== undefined
   );
+  // R∞'s draws only where its interval is kept: steadyStateRule() drops it from the other groups.
+  const fitted = groups.map((g) => !long || steadyStateWhy(g) === null);
+  const boots = resampleGroups(groups, rows, { acc, seed, resamples, fitted });
   const summary = (k: number) => {
     const plain = summarize(groups[k], points[k], boots[k], resamples);
     return long ? extend(steadyStateRule(plain, groups[k]), groups[k], { seed, resamples }) : plain;
@@ -175,13 +177,8 @@ function extend(group: DecayGroup, g: Group, options: { seed: string; resamples:
 // R∞ only for one length class of at least R_INF_MIN_LENGTH milestones: never for a group that
 // pools lengths (a mixed curve has no one steady state), nor for a short class.
 function steadyStateRule(out: DecayGroup, g: Group): DecayGroup {
-  const lengths = new Set(g.cells.map((c) => c.total));
   if (out.r_inf === null && out.reasons.r_inf !== undefined) return out;
-  const why = lengths.size > 1
-    ? `reported for one length class only, never for a group that pools lengths (this one has ${lengths.size})`
-    : g.maxT < R_INF_MIN_LENGTH
-    ? `reported for length classes of at least ${R_INF_MIN_LENGTH} milestones only (this one has ${g.maxT})`
-    : null;
+  const why = steadyStateWhy(g);
   if (why === null) return out;
   out.r_inf = null;
   out.ci.r_inf = null;
@@ -189,6 +186,16 @@ function steadyStateRule(out: DecayGroup, g: Group): DecayGroup {
   delete out.reasons["r_inf.lambda"];
   out.reasons.r_inf = why;
   return out;
+}
+
+// Why a group of long-horizon records reports no R∞, or null when it does.
+function steadyStateWhy(g: Group): string | null {
+  const lengths = new Set(g.cells.map((c) => c.total));
+  return lengths.size > 1
+    ? `reported for one length class only, never for a group that pools lengths (this one has ${lengths.size})`
+    : g.maxT < R_INF_MIN_LENGTH
+    ? `reported for length classes of at least ${R_INF_MIN_LENGTH} milestones only (this one has ${g.maxT})`
+    : null;
 }
 
 // Each group's point estimate: the resample that draws every task once (left in `acc`).
@@ -205,9 +212,10 @@ function pointEstimates(groups: readonly Group[], rows: Rows, acc: Float64Array)
 function resampleGroups(
   groups: readonly Group[],
   rows: Rows,
-  options: { acc: Float64Array; seed: string; resamples: number },
+  options: { acc: Float64Array; seed: string; resamples: number; fitted: readonly boolean[] },
 ): Boot[] {
-  const { acc, seed, resamples } = options;
+  const { acc, seed, resamples, fitted } = options;
+  const fits = groups.map((_, k) => fitted[k] ? rememberedFits() : null);
   const boots = groups.map((g) => ({
     columns: new Float64Array((g.maxT + 1) * resamples),
     draws: Object.fromEntries(HEADLINES.map((h) => [h, new Float64Array(resamples)])),
@@ -223,7 +231,7 @@ function resampleGroups(
       const s = groupTally(g, acc, survivors, completed);
       productLimit(survivors, completed, curve);
       for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = curve[t];
-      const v = s.n > 0 ? headlines(curve, s).values : null;
+      const v = s.n > 0 ? headlines(curve, s, fits[k]).values : null;
       for (const h of HEADLINES) draws[h][b] = v === null ? NaN : v[h];
     });
   }
