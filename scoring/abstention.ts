@@ -198,17 +198,43 @@ export function abstentionProfile(
   };
   const points = tally();
   const draws = points.map(() => RATES.map(() => new Float64Array(resamples)));
-  const random = prng(`${seed}\u001fabstention`);
-  for (let b = 0; b < resamples; b++) {
-    drawWeights(random, weights);
-    tally().forEach((c, g) => RATES.forEach(([, num, den], k) => draws[g][k][b] = c[num] / c[den])); // 0/0 = NaN: skipped
-  }
+  // Without scenarios every count is 0 and no rate is drawn from (summarize() needs a denominator).
+  if (ids.size > 0) resampleRates(rows, { weights, acc, groups, seed, resamples, draws });
   const rates = (g: number) => summarize(points[g], draws[g], resamples);
   return {
     ...rates(0),
     by_gap: Object.fromEntries(GAPS.map((gap, k) => [gap, rates(1 + k)])) as Record<Gap, AbstentionRates>,
     by_hazard: Object.fromEntries(hazards.map((h, k) => [h, rates(1 + GAPS.length + k)])),
   };
+}
+
+// Column of each rate's numerator and denominator in a group's counts.
+const RATE_COLUMNS = RATES.map(([, num, den]) => [COUNTS.indexOf(num), COUNTS.indexOf(den)] as const);
+
+// Each group's rates in every resample, into `draws[group][rate][b]` (the overall ones first: the sum of the
+// gaps' counts); 0/0 = NaN, which the percentiles skip.
+function resampleRates(
+  rows: Rows,
+  options: {
+    weights: Int32Array;
+    acc: Float64Array;
+    groups: number;
+    seed: string;
+    resamples: number;
+    draws: Float64Array[][];
+  },
+): void {
+  const { weights, acc, groups, resamples, draws } = options, width = COUNTS.length;
+  const random = prng(`${options.seed}\u001fabstention`);
+  for (let b = 0; b < resamples; b++) {
+    accumulate(rows, drawWeights(random, weights), acc);
+    RATE_COLUMNS.forEach(([num, den], k) => {
+      let n = 0, d = 0;
+      for (let g = 0; g < GAPS.length; g++) n += acc[g * width + num], d += acc[g * width + den];
+      draws[0][k][b] = n / d;
+      for (let g = 0; g < groups; g++) draws[1 + g][k][b] = acc[g * width + num] / acc[g * width + den];
+    });
+  }
 }
 
 function hazardOf(a: AbstentionOutcome): string {
