@@ -58,9 +58,11 @@ let scratch = new Float64Array(0);
 export function fitDecayRate(curve: ArrayLike<number>): number {
   if (curve.length < 2) return NaN;
   if (!(curve[1] > 0)) return Infinity;
-  let num = 0, den = 0;
+  let num = 0, den = 0, last = NaN, log = NaN;
   for (let t = 1; t < curve.length && curve[t] > 0; t++) {
-    num += t * Math.log(curve[t]);
+    // Curves are flat between the milestones where episodes fail: the logarithm is the last one.
+    if (curve[t] !== last) last = curve[t], log = Math.log(last);
+    num += t * log;
     den += t * t;
   }
   return Math.max(0, -num / den); // max(0, −0) is +0: the JSON stays "0"

@@ -60,8 +60,15 @@ Deno.test("selectQuantiles() gives exactly quantileSorted() of the sorted values
   for (let trial = 0; trial < 300; trial++) {
     const n = 1 + Math.floor(random() * 1200), distinct = 1 + Math.floor(random() * 40);
     // Few distinct values (many ties, as bootstrap draws of small groups have), or many.
-    const values = Float64Array.from({ length: n }, () =>
-      trial % 3 === 0 ? random() : trial % 7 === 0 && random() < 0.05 ? -Infinity : Math.floor(random() * distinct) / 7);
+    const values = Float64Array.from(
+      { length: n },
+      () =>
+        trial % 3 === 0
+          ? random()
+          : trial % 7 === 0 && random() < 0.05
+          ? -Infinity
+          : Math.floor(random() * distinct) / 7,
+    );
     const sorted = values.slice().sort();
     const qs = trial % 5 === 0 ? [0.9, 0.1, 0.5] : [0, 0.025, 0.5, 0.975, 1];
     const buffer = new Float64Array(n + 3).fill(99); // values past n are not read

@@ -207,6 +207,9 @@ function pointEstimates(groups: readonly Group[], rows: Rows, acc: Float64Array)
   });
 }
 
+// Groups of at most this many task ids remember their figures by the weights of their tasks.
+const REMEMBERED_TASKS = 8;
+
 // Each group's curve and headline figures in every bootstrap resample of task ids; one resample
 // serves every group. NaN where a resample drew no task of a group: the percentiles skip it.
 function resampleGroups(
@@ -223,11 +226,22 @@ function resampleGroups(
     completed: new Float64Array(g.maxT + 1),
     curve: new Float64Array(g.maxT + 1),
   }));
+  // A group's figures depend on the weights of its own task ids alone: a group of few tasks meets the
+  // same weights again and again, and takes that resample's figures.
+  const seen = groups.map((g) => g.clusters.length <= REMEMBERED_TASKS ? new Map<string, number>() : null);
   const random = prng(`${seed}\u001fdecay`), weights = new Int32Array(rows.clusters);
   for (let b = 0; b < resamples; b++) {
     accumulate(rows, drawWeights(random, weights), acc);
     groups.forEach((g, k) => {
       const { columns, draws, survivors, completed, curve } = boots[k];
+      const key = seen[k] === null ? "" : g.clusters.map((c) => weights[c]).join(",");
+      const same = seen[k]?.get(key);
+      if (same !== undefined) {
+        for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = columns[t * resamples + same];
+        for (const h of HEADLINES) draws[h][b] = draws[h][same];
+        return;
+      }
+      seen[k]?.set(key, b);
       const s = groupTally(g, acc, survivors, completed);
       productLimit(survivors, completed, curve);
       for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = curve[t];
