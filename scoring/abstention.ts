@@ -208,8 +208,9 @@ export function abstentionProfile(
   };
 }
 
-// Column of each rate's numerator and denominator in a group's counts.
+// Column of each rate's numerator and denominator in a group's counts, and the columns a resample sums.
 const RATE_COLUMNS = RATES.map(([, num, den]) => [COUNTS.indexOf(num), COUNTS.indexOf(den)] as const);
+const DRAWN = Int32Array.from(new Set(RATE_COLUMNS.flat()));
 
 // Each group's rates in every resample, into `draws[group][rate][b]` (the overall ones first: the sum of the
 // gaps' counts); 0/0 = NaN, which the percentiles skip.
@@ -227,7 +228,7 @@ function resampleRates(
   const { weights, acc, groups, resamples, draws } = options, width = COUNTS.length;
   const random = prng(`${options.seed}\u001fabstention`);
   for (let b = 0; b < resamples; b++) {
-    accumulate(rows, drawWeights(random, weights), acc);
+    accumulate(rows, drawWeights(random, weights), acc, DRAWN);
     RATE_COLUMNS.forEach(([num, den], k) => {
       let n = 0, d = 0;
       for (let g = 0; g < GAPS.length; g++) n += acc[g * width + num], d += acc[g * width + den];
@@ -314,16 +315,27 @@ interface Rows {
   group: Int32Array;
 }
 
-// Sums the rows into `acc` (the counts per group), each as many times as its task id was drawn.
-function accumulate({ counts, cluster, group }: Rows, weights: Int32Array, acc: Float64Array): void {
+// Sums the rows into `acc` (the counts per group), each as many times as its task id was drawn: every
+// column, or those of `columns`.
+function accumulate(
+  { counts, cluster, group }: Rows,
+  weights: Int32Array,
+  acc: Float64Array,
+  columns: Int32Array = ALL_COLUMNS,
+): void {
   const width = COUNTS.length;
   acc.fill(0);
   for (let r = 0; r < cluster.length; r++) {
     const w = weights[cluster[r]];
     if (w === 0) continue;
-    for (let j = 0, from = r * width, to = group[r] * width; j < width; j++) acc[to + j] += w * counts[from + j];
+    for (let i = 0, from = r * width, to = group[r] * width; i < columns.length; i++) {
+      const j = columns[i];
+      acc[to + j] += w * counts[from + j];
+    }
   }
 }
+
+const ALL_COLUMNS = Int32Array.from(COUNTS.keys());
 
 /**
  * Whether a block's reason names the missing precondition, the rule of IRR: the words of `missing`

@@ -45,6 +45,8 @@ export interface TaskTable {
   rows: number;
   /** Row-major dense statistics, `rows × 20`. */
   core: Float64Array;
+  /** The columns of `core` not 0 in every row, ascending: a weighted sum skips the others. */
+  columns: Int32Array;
   /** Resampling cluster of each row: the index of its task id (all agents' runs of a task move together). */
   cluster: Int32Array;
   /** Distinct task ids. */
@@ -163,9 +165,14 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
     for (let k = 1; k <= wins; k++) passHat.push(passHatKTerm({ runs: n, successes: wins }, k));
     passStart[i + 1] = passHat.length;
   });
+  const used = Array.from({ length: CORE }, (_, c) => c).filter((c) => {
+    for (let i = c; i < core.length; i += CORE) if (core[i] !== 0) return true;
+    return false;
+  });
   return {
     rows: us.length,
     core,
+    columns: Int32Array.from(used),
     cluster,
     clusters: clusterOf.size,
     K,
@@ -197,14 +204,16 @@ export function figureKeys(table: Pick<TaskTable, "K">): string[] {
 
 /** Weighted sums of every row's statistics (the layout described above). */
 function weightedSums(table: TaskTable, w: ArrayLike<number>): Float64Array {
-  const { rows, core, cluster, nominalRuns, binStart, bin, binN, binConf, binWins, passStart, passHat, K } = table;
+  const { rows, core, columns, cluster, nominalRuns, binStart, bin, binN, binConf, binWins, passStart, passHat, K } =
+    table;
   const hist = PASS + K;
   const s = new Float64Array(hist + K + 1);
   for (let i = 0; i < rows; i++) {
     const wi = w[cluster[i]];
     if (wi === 0) continue;
     const row = i * CORE;
-    for (let c = 0; c < CORE; c++) s[c] += wi * core[row + c];
+    // A column that is 0 in every row sums to 0 whether it is added or not.
+    for (let j = 0; j < columns.length; j++) s[columns[j]] += wi * core[row + columns[j]];
     for (let j = binStart[i], end = binStart[i + 1]; j < end; j++) {
       const slot = BINS + 3 * bin[j];
       s[slot] += wi * binN[j];
