@@ -231,7 +231,11 @@ function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userEr
     // The safety figures over tasks and scenarios alike (a scenario's row holds its safety only).
     const all = buildTable(records);
     const safety = pointScores(all);
-    const allIntervals = bootstrap(all.clusters, (weights) => tableFigures(all, { weights }), options);
+    const allIntervals = bootstrap(
+      all.clusters,
+      (weights) => tableFigures(all, { weights, safetyOnly: true }),
+      options,
+    );
     for (const key of SAFETY_KEYS) {
       const i = HEADLINE_KEYS.indexOf(key);
       scores[key] = safety.scores[key];
