@@ -119,7 +119,8 @@ export function longFigures(
   const point = figures(e, new Float64Array(e.clusters).fill(1), onsets);
   const draws = LONG_NAMES.map(() => new Float64Array(options.resamples));
   const random = prng(`${options.seed}\u001flong`), weights = new Int32Array(e.clusters);
-  for (let b = 0; b < options.resamples; b++) {
+  // Without records every figure is undefined, and no interval is read.
+  for (let b = 0; b < (e.clusters > 0 ? options.resamples : 0); b++) {
     const values = figures(e, drawWeights(random, weights), onsets);
     values.forEach((v, k) => draws[k][b] = v);
   }

@@ -30,7 +30,7 @@ import { prng, units } from "./_stats.ts";
 import { bootstrapOptions, drawWeights, rememberedFits } from "./_fit.ts";
 import { type Group, layout } from "./_decay_cells.ts";
 import { accumulate, type Rows, taskRows } from "./_decay_rows.ts";
-import { groupTally, productLimit } from "./_decay_curve.ts";
+import { emptyTally, groupTally, productLimit } from "./_decay_curve.ts";
 import { fragileOf } from "./_decay_fragile.ts";
 import { type Boot, emptyGroup, HEADLINES, headlines, type Point, summarize } from "./_decay_figures.ts";
 import { LONG_NAMES, longFigures } from "./_decay_long.ts";
@@ -229,12 +229,17 @@ function resampleGroups(
   // A group's figures depend on the weights of its own task ids alone: a group of few tasks meets the
   // same weights again and again, and takes that resample's figures.
   const seen = groups.map((g) => g.clusters.length <= REMEMBERED_TASKS ? new Map<string, number>() : null);
+  const keyOf = weightsKey(rows.clusters);
+  // Groups of the same cells (a view of one condition is also its condition's group) share one set of draws.
+  const first = groups.map((g) => groups.findIndex((o) => sameCells(o, g)));
+  const tally = groups.map(emptyTally);
   const random = prng(`${seed}\u001fdecay`), weights = new Int32Array(rows.clusters);
   for (let b = 0; b < resamples; b++) {
     accumulate(rows, drawWeights(random, weights), acc);
     groups.forEach((g, k) => {
+      if (first[k] !== k) return;
       const { columns, draws, survivors, completed, curve } = boots[k];
-      const key = seen[k] === null ? "" : g.clusters.map((c) => weights[c]).join(",");
+      const key = seen[k] === null ? "" : keyOf(g.clusters, weights);
       const same = seen[k]?.get(key);
       if (same !== undefined) {
         for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = columns[t * resamples + same];
@@ -242,12 +247,27 @@ function resampleGroups(
         return;
       }
       seen[k]?.set(key, b);
-      const s = groupTally(g, acc, survivors, completed);
+      const s = groupTally(g, acc, survivors, completed, tally[k]);
       productLimit(survivors, completed, curve);
       for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = curve[t];
       const v = s.n > 0 ? headlines(curve, s, fits[k]).values : null;
       for (const h of HEADLINES) draws[h][b] = v === null ? NaN : v[h];
     });
   }
-  return boots;
+  return boots.map((_, k) => boots[first[k]]);
+}
+
+function sameCells(a: Group, b: Group): boolean {
+  return a.cells.length === b.cells.length && a.cells.every((c, i) => c === b.cells[i]);
+}
+
+// A key of the weights of some clusters: one character each while a weight fits in one.
+function weightsKey(clusters: number): (of: readonly number[], weights: Int32Array) => string {
+  if (clusters >= 0xffff) return (of, weights) => of.map((c) => weights[c]).join(",");
+  const codes: number[] = [];
+  return (of, weights) => {
+    codes.length = of.length;
+    for (let i = 0; i < of.length; i++) codes[i] = weights[of[i]];
+    return String.fromCharCode(...codes);
+  };
 }
