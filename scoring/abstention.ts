@@ -227,13 +227,20 @@ function resampleRates(
 ): void {
   const { weights, acc, groups, resamples, draws } = options, width = COUNTS.length;
   const random = prng(`${options.seed}\u001fabstention`);
+  // The rows cut down to the counts the rates read (DRAWN), so a resample sums nothing else.
+  const drawn = DRAWN.length, counts = new Float64Array(rows.cluster.length * drawn);
+  for (let r = 0; r < rows.cluster.length; r++) {
+    for (let i = 0; i < drawn; i++) counts[r * drawn + i] = rows.counts[r * width + DRAWN[i]];
+  }
+  const narrow: Rows = { ...rows, counts },
+    at = RATE_COLUMNS.map(([num, den]) => [DRAWN.indexOf(num), DRAWN.indexOf(den)]);
   for (let b = 0; b < resamples; b++) {
-    accumulate(rows, drawWeights(random, weights), acc, DRAWN);
-    RATE_COLUMNS.forEach(([num, den], k) => {
+    accumulate(narrow, drawWeights(random, weights), acc, drawn);
+    at.forEach(([num, den], k) => {
       let n = 0, d = 0;
-      for (let g = 0; g < GAPS.length; g++) n += acc[g * width + num], d += acc[g * width + den];
+      for (let g = 0; g < GAPS.length; g++) n += acc[g * drawn + num], d += acc[g * drawn + den];
       draws[0][k][b] = n / d;
-      for (let g = 0; g < groups; g++) draws[1 + g][k][b] = acc[g * width + num] / acc[g * width + den];
+      for (let g = 0; g < groups; g++) draws[1 + g][k][b] = acc[g * drawn + num] / acc[g * drawn + den];
     });
   }
 }
@@ -315,27 +322,21 @@ interface Rows {
   group: Int32Array;
 }
 
-// Sums the rows into `acc` (the counts per group), each as many times as its task id was drawn: every
-// column, or those of `columns`.
+// Sums the rows (of `width` counts each) into `acc` (the counts per group), each as many times as its
+// task id was drawn.
 function accumulate(
   { counts, cluster, group }: Rows,
   weights: Int32Array,
   acc: Float64Array,
-  columns: Int32Array = ALL_COLUMNS,
+  width: number = COUNTS.length,
 ): void {
-  const width = COUNTS.length;
   acc.fill(0);
   for (let r = 0; r < cluster.length; r++) {
     const w = weights[cluster[r]];
     if (w === 0) continue;
-    for (let i = 0, from = r * width, to = group[r] * width; i < columns.length; i++) {
-      const j = columns[i];
-      acc[to + j] += w * counts[from + j];
-    }
+    for (let j = 0, from = r * width, to = group[r] * width; j < width; j++) acc[to + j] += w * counts[from + j];
   }
 }
-
-const ALL_COLUMNS = Int32Array.from(COUNTS.keys());
 
 /**
  * Whether a block's reason names the missing precondition, the rule of IRR: the words of `missing`

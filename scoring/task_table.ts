@@ -276,7 +276,7 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
   const put: Put = (key, value, why) => {
     if (value === null || Number.isNaN(value)) {
       if (reasons) reasons[key] = why;
-    } else out[HEADLINE_KEYS.indexOf(key)] = value;
+    } else out[KEY_INDEX[key]] = value;
   };
   const mean = (sum: number, n: number) => n > 0 ? sum / n : null;
   if (safetyOnly) {
@@ -332,6 +332,9 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
   }
   return clamped(out);
 }
+
+// Each headline key's index in the figures.
+const KEY_INDEX = Object.fromEntries(HEADLINE_KEYS.map((k, i) => [k, i])) as Record<HeadlineKey, number>;
 
 // Sets one figure, or its reason when it is null or NaN.
 type Put = (key: HeadlineKey, value: number | null, why: string) => void;
