@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { prng, selectQuantiles } from "./_stats.ts";
+import { selectQuantiles } from "./_stats.ts";
+import { resampler } from "./_draws.ts";
 
 /** Options of `bootstrap()`. */
 export interface BootstrapOptions {
@@ -48,13 +49,24 @@ export function bootstrap(
   if (!(Number.isInteger(resamples) && resamples >= 1)) {
     throw new RangeError(`Invalid resamples "${resamples}": expected a whole number of at least 1`);
   }
-  const random = prng(options.seed ?? "0");
-  const weights = new Float64Array(clusters);
+  const draw = resampler(options.seed ?? "0", clusters, { resamples }), weights = new Float64Array(clusters);
+  return bootstrapDraws(resamples, (b) => {
+    weights.set(draw(b));
+    return statistic(weights);
+  });
+}
+
+/**
+ * `bootstrap()`'s intervals from the statistic of each resample b = 0, 1, … (asked once each, in
+ * order), whatever draws its weights. Not re-exported by mod.ts: scoring's profiles share their draws.
+ */
+export function bootstrapDraws(
+  resamples: number,
+  statisticOf: (b: number) => ArrayLike<number>,
+): ([number, number] | null)[] {
   let samples: Float64Array[] = [];
   for (let r = 0; r < resamples; r++) {
-    weights.fill(0);
-    for (let i = 0; i < clusters; i++) weights[Math.floor(random() * clusters)]++;
-    const values = statistic(weights);
+    const values = statisticOf(r);
     if (r === 0) samples = Array.from({ length: values.length }, () => new Float64Array(resamples));
     for (let f = 0; f < values.length; f++) samples[f][r] = values[f];
   }
