@@ -1,6 +1,6 @@
 // The least reliable tasks of an agent and the runs whose trajectories the report shows. Private to report/.
 import type { EpisodeRecord, Violation } from "../scoring/mod.ts";
-import { compareCells } from "../eval/plan.ts";
+import { compareCells, taskIndex } from "../eval/plan.ts";
 import { compareConditions } from "./format.ts";
 
 /** One run the report shows the trajectory of. */
@@ -83,8 +83,21 @@ function pickRuns(runs: readonly EpisodeRecord[], max: number): EpisodeRecord[] 
 
 /** Records in the report's canonical order: agent, task (index numerically), run, condition, variant. */
 export function sortRecords<T extends EpisodeRecord>(records: readonly T[]): T[] {
-  const key = (r: EpisodeRecord) => ({ ...r, variant: r.variant ?? null });
-  return [...records].sort((a, b) => compareCells(key(a), key(b)));
+  const tasks = [...new Set(records.map((r) => r.task))];
+  // compareCells() parses both task ids at every comparison. When every id parses, their order is a
+  // total one (suite, then index): rank the distinct ids once and compare ranks, in compareCells' order.
+  if (!tasks.every((t) => Number.isFinite(taskIndex(t)))) return [...records].sort(compareCells);
+  const key = (task: string) => ({ agent: "", task, run: 0, condition: "nominal" as const });
+  tasks.sort((a, b) => compareCells(key(a), key(b)));
+  const rank = new Map<string, number>();
+  tasks.forEach((t, i) =>
+    rank.set(t, i > 0 && compareCells(key(tasks[i - 1]), key(t)) === 0 ? rank.get(tasks[i - 1])! : i)
+  );
+  const text = (x: string, y: string) => x < y ? -1 : x > y ? 1 : 0;
+  return [...records].sort((a, b) =>
+    text(a.agent, b.agent) || rank.get(a.task)! - rank.get(b.task)! || a.run - b.run ||
+    text(a.condition, b.condition) || text(a.variant ?? "", b.variant ?? "")
+  );
 }
 
 /**

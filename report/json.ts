@@ -34,7 +34,6 @@ import {
   BIN_EDGES,
   calibrationBin,
   type CategoryRow,
-  categoryTable,
   type DecayGroup,
   type EpisodeRecord,
   HEADLINE_KEYS,
@@ -44,7 +43,7 @@ import {
   misreadWarnings,
   type Profile,
   recordDomain,
-  scoreRecords,
+  scoreViews,
 } from "../scoring/mod.ts";
 import { ARK_VERSION } from "../eval/store.ts";
 import { compareConditions, compareText } from "./format.ts";
@@ -211,36 +210,27 @@ export function buildReport(records: readonly EpisodeRecord[], options: ReportOp
   const sorted = sortRecords(records);
   const scored = sorted.filter((r) => r.user_error === undefined);
   const conditions = [...new Set(sorted.map((r) => r.condition))].sort(compareConditions);
-  const overall = scoreRecords(sorted, { by: "agent", seed, resamples });
-  const byCondition = new Map<string, Record<string, Profile>>();
-  for (const c of conditions) {
-    const own = sorted.filter((r) => r.condition === c).map((r) => ({ ...r, condition: "nominal" as const }));
-    byCondition.set(c, scoreRecords(own, { by: "agent", seed, resamples }));
-  }
   const domains = [...new Set(sorted.map((r) => recordDomain(r)))].sort(compareText);
-  const byDomain = new Map<string, Record<string, Profile>>();
-  if (domains.length > 1) {
-    for (const d of domains) {
-      byDomain.set(d, scoreRecords(sorted.filter((r) => recordDomain(r) === d), { by: "agent", seed, resamples }));
-    }
-  }
+  // One pass scores every view: overall, each condition alone, each domain alone, each category.
+  const views = scoreViews(sorted, { seed, resamples, domains: domains.length > 1 });
+  const { overall } = views, byDomain = Object.entries(views.domains);
   const agents: Record<string, AgentReport> = {};
   for (const agent of Object.keys(overall)) {
     const mine = scored.filter((r) => r.agent === agent);
     const profiles: Record<string, Profile> = {};
     for (const c of conditions) {
-      const p = byCondition.get(c)![agent];
+      const p = views.conditions[c][agent];
       if (p !== undefined) profiles[c] = conditionProfile(p, { condition: c, overall: overall[agent] });
     }
     const perDomain: Record<string, Profile> = {};
     for (const [d, ps] of byDomain) if (ps[agent] !== undefined) perDomain[d] = tidy(ps[agent]);
-    const categories = categoryTable(mine, { seed, resamples });
+    const categories = views.categories[agent];
     const main = mine.filter((r) => r.abstention === undefined);
     const abstention = abstentionPart(mine);
     agents[agent] = {
       overall: tidy(overall[agent]),
       conditions: profiles,
-      ...(byDomain.size > 0 ? { domains: perDomain } : {}),
+      ...(byDomain.length > 0 ? { domains: perDomain } : {}),
       ...(categories === null ? {} : { categories }),
       weaknesses: weaknesses(overall[agent], { records: mine }),
       calibration: calibration(mine),

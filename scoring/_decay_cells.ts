@@ -43,6 +43,8 @@ export interface Group {
   maxT: number;
   alpha: number;
   tasks: number;
+  /** The indexes of its task ids (the clusters of the bootstrap), ascending. */
+  clusters: number[];
   /** Whether a record of the group has `missed` (m_t). */
   counted: boolean;
 }
@@ -64,7 +66,15 @@ export function layout(records: readonly EpisodeRecord[]): Layout {
   const group = (key: string, members: Cell[]): Group => {
     const alpha = size;
     size += FIT_SUMS.length;
-    return { key, cells: members, maxT: Math.max(...members.map((c) => c.total)), alpha, tasks: 0, counted: false };
+    return {
+      key,
+      cells: members,
+      maxT: Math.max(...members.map((c) => c.total)),
+      alpha,
+      tasks: 0,
+      clusters: [],
+      counted: false,
+    };
   };
   const lengths = [...new Set(cells.map((c) => c.total))];
   const groups = [

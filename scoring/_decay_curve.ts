@@ -4,11 +4,30 @@ import { type Cell, type Group, SUMS, type Tally } from "./_decay_cells.ts";
 import { FIT_SUMS } from "./_decay_alpha.ts";
 
 /**
- * A group's tally from the vector, its survivors (`survivors[t]` = episodes with reached ≥ t)
+ * A group's tally from the vector (into `into`, reused between resamples), its survivors (`survivors[t]` = episodes with reached ≥ t)
  * and its completions (`completed[t]` = episodes that reached every milestone of a t-milestone task).
  */
-export function groupTally(g: Group, acc: Float64Array, survivors: Float64Array, completed: Float64Array): Tally {
-  const s: Tally = {
+export function groupTally(
+  g: Group,
+  acc: Float64Array,
+  survivors: Float64Array,
+  completed: Float64Array,
+  into: Tally = emptyTally(),
+): Tally {
+  const s = into;
+  for (const k of SUMS) s[k] = 0;
+  for (let i = 0; i < FIT_SUMS.length; i++) s[FIT_SUMS[i]] = acc[g.alpha + i];
+  for (const { base, total } of g.cells) {
+    for (let i = 0; i < SUMS.length; i++) s[SUMS[i]] += acc[base + total + 1 + i];
+  }
+  survival(g.cells, acc, survivors, completed);
+  s.n = survivors[0];
+  return s;
+}
+
+/** A tally of zeros, to be filled by `groupTally()`. */
+export function emptyTally(): Tally {
+  return {
     n: 0,
     failed: 0,
     failedReached: 0,
@@ -22,13 +41,6 @@ export function groupTally(g: Group, acc: Float64Array, survivors: Float64Array,
     sxx: 0,
     sxy: 0,
   };
-  FIT_SUMS.forEach((k, i) => s[k] = acc[g.alpha + i]);
-  for (const { base, total } of g.cells) {
-    for (let i = 0; i < SUMS.length; i++) s[SUMS[i]] += acc[base + total + 1 + i];
-  }
-  survival(g.cells, acc, survivors, completed);
-  s.n = survivors[0];
-  return s;
 }
 
 /** The survivors and completions of some cells (see `groupTally()`), into arrays of at least their largest total + 1. */

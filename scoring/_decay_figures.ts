@@ -30,10 +30,17 @@ export interface Headlines {
   values: Record<HeadlineName, number>;
 }
 
-/** The headline figures of one tally; NaN where undefined, λ = Infinity when nothing passes milestone 1. */
-export function headlines(curve: Float64Array, s: Tally): Headlines {
+/**
+ * The headline figures of one tally; NaN where undefined, λ = Infinity when nothing passes milestone 1.
+ * `steady` fits R∞ (null: not fitted, R∞ NaN, where nobody reads it).
+ */
+export function headlines(
+  curve: Float64Array,
+  s: Tally,
+  steady: ((curve: Float64Array) => SteadyStateFit) | null = fitSteadyState,
+): Headlines {
   const lambda = fitDecayRate(curve);
-  const fit = curve.length > 2 ? fitSteadyState(curve) : null;
+  const fit = curve.length > 2 && steady !== null ? steady(curve) : null;
   const { alpha, beta } = fitAmplification([s.pairs, s.sx, s.sy, s.sxx, s.sxy]);
   return {
     lambda,

@@ -4,8 +4,9 @@
 // class had (the longest tasks may run fewer times). Private to scoring/.
 import type { LengthRobustness, LengthRuns } from "./_decay_types.ts";
 import type { EpisodeRecord } from "./record.ts";
-import { compareText, prng, units } from "./_stats.ts";
-import { drawWeights, percentileInterval } from "./_fit.ts";
+import { compareText, units } from "./_stats.ts";
+import { percentileInterval } from "./_fit.ts";
+import { type DrawCache, resampler } from "./_draws.ts";
 import { EPSILON } from "./_decay_alpha.ts";
 
 /** A record's length class: its `length`, else its milestone total; null without either. */
@@ -19,7 +20,7 @@ export function lengthClass(r: EpisodeRecord): number | null {
  */
 export function lengthRobustness(
   records: readonly EpisodeRecord[],
-  options: { seed: string; resamples: number },
+  options: { seed: string; resamples: number; cache?: DrawCache },
 ): Record<string, Record<string, LengthRobustness>> | null {
   const mine = records.filter((r) => r.family !== undefined && lengthClass(r) !== null);
   if (mine.length === 0) return null;
@@ -29,10 +30,7 @@ export function lengthRobustness(
     out[family] = {};
     for (const kind of [...new Set(own.map((r) => r.dependency ?? "any"))].sort(compareText)) {
       const seed = `${options.seed}\u001fr_len\u001f${family}\u001f${kind}`;
-      out[family][kind] = familyRobustness(own.filter((r) => (r.dependency ?? "any") === kind), {
-        seed,
-        resamples: options.resamples,
-      });
+      out[family][kind] = familyRobustness(own.filter((r) => (r.dependency ?? "any") === kind), { ...options, seed });
     }
   }
   return out;
@@ -40,7 +38,7 @@ export function lengthRobustness(
 
 function familyRobustness(
   records: readonly EpisodeRecord[],
-  options: { seed: string; resamples: number },
+  options: { seed: string; resamples: number; cache?: DrawCache },
 ): LengthRobustness {
   const nominal = units(records.filter((r) => r.condition === "nominal"));
   const lengths = [...new Set(records.map((r) => lengthClass(r)!))].sort((a, b) => a - b);
@@ -74,8 +72,8 @@ function familyRobustness(
   } else if (!(point[0] >= EPSILON)) reason = `Acc_shortest is 0 (length ${lengths[0]})`;
   let ci: [number, number] | null = null;
   if (reason === undefined && options.resamples > 0) {
-    const draws = new Float64Array(options.resamples), random = prng(options.seed), w = new Int32Array(ids.size);
-    for (let b = 0; b < options.resamples; b++) draws[b] = ratio(accuracy(drawWeights(random, w)));
+    const draws = new Float64Array(options.resamples), draw = resampler(options.seed, ids.size, options);
+    for (let b = 0; b < options.resamples; b++) draws[b] = ratio(accuracy(draw(b)));
     ci = percentileInterval(draws);
   }
   return {

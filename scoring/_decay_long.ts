@@ -3,8 +3,9 @@
 // with a 95% percentile bootstrap interval over task ids. Private to scoring/.
 import type { LongHeadlineName } from "./_decay_types.ts";
 import type { EpisodeRecord } from "./record.ts";
-import { compareText, prng, units } from "./_stats.ts";
-import { drawWeights, percentileInterval } from "./_fit.ts";
+import { compareText, units } from "./_stats.ts";
+import { percentileInterval } from "./_fit.ts";
+import { type DrawCache, resampler } from "./_draws.ts";
 
 /** The calls in a row that fail or repeat the previous one before an episode counts as melting down. */
 export const MELTDOWN_RUN = 3;
@@ -111,16 +112,17 @@ function weightedMedian(sorted: readonly { value: number; cluster: number }[], w
 /** The completion share and meltdown figures of some records with their intervals (none at 0 resamples). */
 export function longFigures(
   records: readonly EpisodeRecord[],
-  options: { seed: string; resamples: number },
+  options: { seed: string; resamples: number; cache?: DrawCache },
 ): LongFigures {
   const e = entriesOf(records);
   const onsets = Array.from(e.onset, (value, i) => ({ value, cluster: e.cluster[i] }))
     .filter((o) => !Number.isNaN(o.value)).sort((a, b) => a.value - b.value || a.cluster - b.cluster);
   const point = figures(e, new Float64Array(e.clusters).fill(1), onsets);
   const draws = LONG_NAMES.map(() => new Float64Array(options.resamples));
-  const random = prng(`${options.seed}\u001flong`), weights = new Int32Array(e.clusters);
-  for (let b = 0; b < options.resamples; b++) {
-    const values = figures(e, drawWeights(random, weights), onsets);
+  const draw = resampler(`${options.seed}\u001flong`, e.clusters, options);
+  // Without records every figure is undefined, and no interval is read.
+  for (let b = 0; b < (e.clusters > 0 ? options.resamples : 0); b++) {
+    const values = figures(e, draw(b), onsets);
     values.forEach((v, k) => draws[k][b] = v);
   }
   const why: Record<LongName, string> = {

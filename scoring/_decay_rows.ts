@@ -34,7 +34,9 @@ export function taskRows(tasks: readonly Unit[], groups: Group[], cellOf: (r: Ep
     const runCells = runs.map(cellOf);
     runs.forEach((r, i) => addRun(row, r, runCells[i]));
     const present = [...new Set(runCells.flatMap((c) => c.groups))].sort((a, b) => a - b);
-    for (const k of present) if (seen[k] !== task) groups[k].tasks++, seen[k] = task;
+    for (const k of present) {
+      if (seen[k] !== task) groups[k].tasks++, groups[k].clusters.push(ids.get(task)!), seen[k] = task;
+    }
     addAmplification(row, runs, { cells: runCells, groups: present.map((k) => [k, groups[k]]) });
     for (const [slot, value] of row) slots.push(slot), values.push(value);
     offsets.push(slots.length);

@@ -1,7 +1,7 @@
 // Curve fits and bootstrap helpers of the long-horizon and abstention figures. Private to scoring/.
 // Internally a figure that does not exist is NaN (or Infinity for an infinite decay rate);
 // the public modules turn those into `null` with a reason before anything leaves them.
-import { quantileSorted } from "./_stats.ts";
+import { selectQuantiles } from "./_stats.ts";
 
 /** A 95% percentile bootstrap interval `[lo, hi]`. */
 export type Bounds = [number, number];
@@ -38,10 +38,17 @@ export function drawWeights(random: () => number, weights: Int32Array): Int32Arr
  * skipped. `null` when no value is finite.
  */
 export function percentileInterval(values: Float64Array): Bounds | null {
-  const finite = values.filter(Number.isFinite).sort();
-  if (finite.length === 0) return null;
-  return [quantileSorted(finite, 0.025), quantileSorted(finite, 0.975)];
+  if (scratch.length < values.length) scratch = new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) scratch[n++] = values[i];
+  if (n === 0) return null;
+  const [lo, hi] = selectQuantiles(scratch, n, QUANTILES);
+  return [lo, hi];
 }
+
+const QUANTILES = [0.025, 0.975];
+// The finite values of the interval being taken, reused between calls.
+let scratch = new Float64Array(0);
 
 /**
  * Least-squares decay rate of `ln R(t) ≈ −λ t` (a line through the origin) over
@@ -51,9 +58,11 @@ export function percentileInterval(values: Float64Array): Bounds | null {
 export function fitDecayRate(curve: ArrayLike<number>): number {
   if (curve.length < 2) return NaN;
   if (!(curve[1] > 0)) return Infinity;
-  let num = 0, den = 0;
+  let num = 0, den = 0, last = NaN, log = NaN;
   for (let t = 1; t < curve.length && curve[t] > 0; t++) {
-    num += t * Math.log(curve[t]);
+    // Curves are flat between the milestones where episodes fail: the logarithm is the last one.
+    if (curve[t] !== last) last = curve[t], log = Math.log(last);
+    num += t * log;
     den += t * t;
   }
   return Math.max(0, -num / den); // max(0, −0) is +0: the JSON stays "0"
@@ -121,4 +130,29 @@ export function fitSteadyState(curve: ArrayLike<number>): SteadyStateFit {
     sse += r * r;
   }
   return { rInf: best.rInf, q: bestQ, rmse: Math.sqrt(sse / curve.length) };
+}
+
+/**
+ * `fitSteadyState()` remembering its fits: a curve bit for bit equal to one fitted before gets the
+ * same fit without refitting. Bootstrap resamples of a group of few tasks repeat their curves often.
+ */
+export function rememberedFits(): (curve: Float64Array) => SteadyStateFit {
+  const seen = new Map<number, { bits: Uint32Array; fit: SteadyStateFit }[]>();
+  return (curve) => {
+    const bits = new Uint32Array(curve.buffer, curve.byteOffset, curve.length * 2);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i], 0x01000193);
+    let same = seen.get(h);
+    if (same === undefined) seen.set(h, same = []);
+    for (const entry of same) if (equalBits(entry.bits, bits)) return entry.fit;
+    const fit = fitSteadyState(curve);
+    same.push({ bits: bits.slice(), fit });
+    return fit;
+  };
+}
+
+function equalBits(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -100,6 +100,64 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+/**
+ * The q-quantiles of the first `n` values of `buffer`, each exactly what `quantileSorted()` gives
+ * for them sorted ascending, found by selection (linear time) instead of a sort; the buffer's first
+ * `n` values are reordered. `qs` in [0, 1]; ascending ones reuse the previous partition.
+ */
+export function selectQuantiles(buffer: Float64Array, n: number, qs: readonly number[]): number[] {
+  const out: number[] = [];
+  let from = 0;
+  for (const q of qs) {
+    const pos = q * (n - 1);
+    const lo = Math.floor(pos), hi = Math.ceil(pos);
+    if (lo < from) from = 0;
+    // After selecting lo, buffer[lo + 1..n) holds the order statistics above it: the next is their least.
+    const a = select(buffer, lo, { from, to: n });
+    let b = a;
+    if (hi > lo) {
+      b = buffer[lo + 1];
+      for (let i = lo + 2; i < n; i++) if (buffer[i] < b) b = buffer[i];
+    }
+    out.push(a + (b - a) * (pos - lo));
+    from = lo;
+  }
+  return out;
+}
+
+// Moves the k-th smallest of a[from..to) to index k, those before it ≤ and those after ≥ it, and
+// returns it: quickselect with a median-of-three pivot and a Hoare partition (fast with ties).
+function select(a: Float64Array, k: number, range: { from: number; to: number }): number {
+  let l = range.from, r = range.to - 1;
+  while (r > l + 1) {
+    const mid = (l + r) >>> 1;
+    swap(a, mid, l + 1);
+    if (a[l] > a[r]) swap(a, l, r);
+    if (a[l + 1] > a[r]) swap(a, l + 1, r);
+    if (a[l] > a[l + 1]) swap(a, l, l + 1);
+    const pivot = a[l + 1];
+    let i = l + 1, j = r;
+    for (;;) {
+      do i++; while (a[i] < pivot);
+      do j--; while (a[j] > pivot);
+      if (j < i) break;
+      swap(a, i, j);
+    }
+    a[l + 1] = a[j];
+    a[j] = pivot;
+    if (j >= k) r = j - 1;
+    if (j <= k) l = i;
+  }
+  if (r === l + 1 && a[r] < a[l]) swap(a, l, r);
+  return a[k];
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+}
+
 /** Clamps a finite score into [0, 1] against rounding; keeps null. */
 export function unit(x: number | null): number | null {
   return x === null ? null : Math.min(1, Math.max(0, x));

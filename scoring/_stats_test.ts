@@ -1,5 +1,15 @@
 import { assertAlmostEquals, assertEquals, assertNotEquals } from "@std/assert";
-import { binomRatio, jsdBits, levenshtein, mean, prng, quantileSorted, sampleStd, units } from "./_stats.ts";
+import {
+  binomRatio,
+  jsdBits,
+  levenshtein,
+  mean,
+  prng,
+  quantileSorted,
+  sampleStd,
+  selectQuantiles,
+  units,
+} from "./_stats.ts";
 
 Deno.test("mean() and sampleStd() use n and n − 1", () => {
   // [2, 4, 6]: mean 4; squares 4 + 0 + 4 = 8; 8 / 2 = 4; √4 = 2
@@ -43,6 +53,29 @@ Deno.test("quantileSorted() interpolates linearly like numpy", () => {
   // position 0.25 · 4 = 1 → 2; 0.1 · 4 = 0.4 → 1 + 0.4 · (2 − 1) = 1.4
   assertEquals(quantileSorted([1, 2, 3, 4, 5], 0.25), 2);
   assertAlmostEquals(quantileSorted([1, 2, 3, 4, 5], 0.1), 1.4, 1e-12);
+});
+
+Deno.test("selectQuantiles() gives exactly quantileSorted() of the sorted values, ties and infinities included", () => {
+  const random = prng("select");
+  for (let trial = 0; trial < 300; trial++) {
+    const n = 1 + Math.floor(random() * 1200), distinct = 1 + Math.floor(random() * 40);
+    // Few distinct values (many ties, as bootstrap draws of small groups have), or many.
+    const values = Float64Array.from(
+      { length: n },
+      () =>
+        trial % 3 === 0
+          ? random()
+          : trial % 7 === 0 && random() < 0.05
+          ? -Infinity
+          : Math.floor(random() * distinct) / 7,
+    );
+    const sorted = values.slice().sort();
+    const qs = trial % 5 === 0 ? [0.9, 0.1, 0.5] : [0, 0.025, 0.5, 0.975, 1];
+    const buffer = new Float64Array(n + 3).fill(99); // values past n are not read
+    buffer.set(values);
+    assertEquals(selectQuantiles(buffer, n, qs), qs.map((q) => quantileSorted(sorted, q)));
+    assertEquals(buffer.subarray(0, n).sort(), sorted); // reordered, not changed
+  }
 });
 
 Deno.test("units() groups by agent and task, sorted, runs in a fixed order", () => {

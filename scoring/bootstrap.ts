@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { prng, quantileSorted } from "./_stats.ts";
+import { selectQuantiles } from "./_stats.ts";
+import { resampler } from "./_draws.ts";
 
 /** Options of `bootstrap()`. */
 export interface BootstrapOptions {
@@ -48,13 +49,24 @@ export function bootstrap(
   if (!(Number.isInteger(resamples) && resamples >= 1)) {
     throw new RangeError(`Invalid resamples "${resamples}": expected a whole number of at least 1`);
   }
-  const random = prng(options.seed ?? "0");
-  const weights = new Float64Array(clusters);
+  const draw = resampler(options.seed ?? "0", clusters, { resamples }), weights = new Float64Array(clusters);
+  return bootstrapDraws(resamples, (b) => {
+    weights.set(draw(b));
+    return statistic(weights);
+  });
+}
+
+/**
+ * `bootstrap()`'s intervals from the statistic of each resample b = 0, 1, … (asked once each, in
+ * order), whatever draws its weights. Not re-exported by mod.ts: scoring's profiles share their draws.
+ */
+export function bootstrapDraws(
+  resamples: number,
+  statisticOf: (b: number) => ArrayLike<number>,
+): ([number, number] | null)[] {
   let samples: Float64Array[] = [];
   for (let r = 0; r < resamples; r++) {
-    weights.fill(0);
-    for (let i = 0; i < clusters; i++) weights[Math.floor(random() * clusters)]++;
-    const values = statistic(weights);
+    const values = statisticOf(r);
     if (r === 0) samples = Array.from({ length: values.length }, () => new Float64Array(resamples));
     for (let f = 0; f < values.length; f++) samples[f][r] = values[f];
   }
@@ -92,8 +104,10 @@ export function percentileInterval(
   options: PercentileOptions = {},
 ): [number, number] | null {
   const { lower = 0.025, upper = 0.975 } = options;
-  const kept = Float64Array.from(Array.prototype.filter.call(values, (v: number) => !Number.isNaN(v)) as number[]);
-  if (kept.length === 0) return null;
-  kept.sort();
-  return [quantileSorted(kept, lower), quantileSorted(kept, upper)];
+  const kept = new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) kept[n++] = values[i];
+  if (n === 0) return null;
+  const [lo, hi] = selectQuantiles(kept, n, [lower, upper]);
+  return [lo, hi];
 }

@@ -106,3 +106,18 @@ Deno.test("tableFigures() near_misses is per 100 analysed records, weighted, unc
   assertEquals([LOWER_IS_BETTER.has("near_misses"), LOWER_IS_BETTER.has("S_comp")], [true, false]);
   assert(!(METRIC_KEYS as readonly string[]).includes("near_misses"));
 });
+
+Deno.test("tableFigures() with safetyOnly gives the same safety figures, bit for bit, and NaN for the rest", () => {
+  const table = buildTable(synthetic("safety-only"));
+  const random = prng("w");
+  const safetyKeys = new Set(["S_comp", "S_harm", "R_saf", "near_misses"]);
+  for (let b = 0; b < 20; b++) {
+    const weights = Array.from({ length: table.clusters }, () => Math.floor(random() * 3));
+    const all = tableFigures(table, { weights }), safety = tableFigures(table, { weights, safetyOnly: true });
+    figureKeys(table).forEach((key, i) => {
+      if (safetyKeys.has(key)) assertEquals(Object.is(safety[i], all[i]), true, key);
+      else assert(Number.isNaN(safety[i]), key);
+    });
+    assert(!Number.isNaN(all[HEADLINE_KEYS.indexOf("R_saf")]) || weights.every((w) => w === 0));
+  }
+});

@@ -8,7 +8,8 @@
  */
 import { TASK_CATEGORIES, type TaskCategory } from "../vocabulary/mod.ts";
 import type { EpisodeRecord } from "./record.ts";
-import { bootstrap } from "./bootstrap.ts";
+import { bootstrapDraws } from "./bootstrap.ts";
+import { resampler, type ScoringContext } from "./_draws.ts";
 import { HEADLINE_KEYS } from "./keys.ts";
 import { buildTable, tableFigures } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS } from "./capability.ts";
@@ -68,24 +69,40 @@ export function categoryTable(
   records: readonly EpisodeRecord[],
   options: CategoryOptions = {},
 ): Record<string, CategoryRow> | null {
+  return categoryTableWith(records, options);
+}
+
+/** `categoryTable()` drawing its resamples from `context` when given (see `scoreViews()`). Not re-exported by mod.ts. */
+export function categoryTableWith(
+  records: readonly EpisodeRecord[],
+  options: CategoryOptions,
+  context?: ScoringContext,
+): Record<string, CategoryRow> | null {
   const scored = records.filter((r) => r.user_error === undefined);
   if (!scored.some((r) => r.category !== undefined)) return null;
   const out: Record<string, CategoryRow> = {};
   for (const c of TASK_CATEGORIES) {
     const mine = scored.filter((r) => r.category === c);
-    if (mine.length > 0) out[c] = categoryRow(mine, c, options);
+    if (mine.length > 0) out[c] = categoryRow(mine, c, { ...options, context });
   }
   return out;
 }
 
-function categoryRow(records: EpisodeRecord[], category: TaskCategory, options: CategoryOptions): CategoryRow {
+function categoryRow(
+  records: EpisodeRecord[],
+  category: TaskCategory,
+  options: CategoryOptions & { context?: ScoringContext },
+): CategoryRow {
   const table = buildTable(records);
   const why: Record<string, string> = {};
   const point = tableFigures(table, { reasons: why });
-  const intervals = bootstrap(table.clusters, (weights) => tableFigures(table, { weights }), {
-    seed: `${options.seed ?? "0"}\u001fcategory\u001f${category}`,
-    resamples: options.resamples ?? 1000,
-  });
+  const resamples = options.resamples ?? 1000;
+  if (!(Number.isInteger(resamples) && resamples >= 1)) {
+    throw new RangeError(`Invalid resamples "${resamples}": expected a whole number of at least 1`);
+  }
+  const seed = `${options.seed ?? "0"}\u001fcategory\u001f${category}`;
+  const draw = resampler(seed, table.clusters, { resamples, cache: options.context?.draws });
+  const intervals = bootstrapDraws(resamples, (b) => tableFigures(table, { weights: draw(b) }));
   const ops = operational(records);
   const value = (i: number) => Number.isNaN(point[i]) ? null : point[i];
   const row: CategoryRow = {

@@ -26,13 +26,13 @@
  * @module
  */
 import type { EpisodeRecord } from "./record.ts";
-import { prng, units } from "./_stats.ts";
-import { bootstrapOptions, drawWeights } from "./_fit.ts";
+import { units } from "./_stats.ts";
+import { bootstrapOptions } from "./_fit.ts";
 import { type Group, layout } from "./_decay_cells.ts";
-import { accumulate, type Rows, taskRows } from "./_decay_rows.ts";
-import { groupTally, productLimit } from "./_decay_curve.ts";
-import { fragileOf } from "./_decay_fragile.ts";
-import { type Boot, emptyGroup, HEADLINES, headlines, type Point, summarize } from "./_decay_figures.ts";
+import { taskRows } from "./_decay_rows.ts";
+import { emptyGroup, summarize } from "./_decay_figures.ts";
+import { fingerprints, pointEstimates, resampleGroups } from "./_decay_resample.ts";
+import type { DrawCache, ScoringContext } from "./_draws.ts";
 import { LONG_NAMES, longFigures } from "./_decay_long.ts";
 import { lengthRobustness, runsByLength } from "./_decay_length.ts";
 import type { DecayGroup, LengthRobustness, LengthRuns } from "./_decay_types.ts";
@@ -125,20 +125,36 @@ export interface DecayProfile extends DecayGroup {
  * ```
  */
 export function decayProfile(records: readonly EpisodeRecord[], options: DecayOptions = {}): DecayProfile {
+  return decayWith(records, options);
+}
+
+/** `decayProfile()` sharing its draws through `context` when given (see `scoreViews()`). Not re-exported by mod.ts. */
+export function decayWith(
+  records: readonly EpisodeRecord[],
+  options: DecayOptions,
+  context?: ScoringContext,
+): DecayProfile {
   const { seed, resamples } = bootstrapOptions(options, "the decay curve");
   const kept = records.filter((r) => r.milestones !== undefined);
   if (kept.length === 0) return { ...emptyGroup("no record has milestones"), by_length: {}, by_condition: {} };
   const { groups, size, cellOf } = layout(kept);
-  const rows = taskRows(units(kept), groups, cellOf);
+  const tasks = units(kept);
+  const rows = taskRows(tasks, groups, cellOf);
   const acc = new Float64Array(size);
   const points = pointEstimates(groups, rows, acc);
-  const boots = resampleGroups(groups, rows, { acc, seed, resamples });
   const long = kept.some((r) =>
     r.length !== undefined || r.dependency !== undefined || r.family !== undefined || r.step_outcomes !== undefined
   );
+  // R∞'s draws only where its interval is kept: steadyStateRule() drops it from the other groups.
+  const fitted = groups.map((g) => !long || steadyStateWhy(g) === null);
+  const prints = context === undefined
+    ? undefined
+    : fingerprints(tasks, groups, { cellOf, ids: context.ids, seed, resamples, clusters: rows.clusters, fitted });
+  const boots = resampleGroups(groups, rows, { acc, seed, resamples, fitted, context, prints });
+  const cache = context?.draws;
   const summary = (k: number) => {
     const plain = summarize(groups[k], points[k], boots[k], resamples);
-    return long ? extend(steadyStateRule(plain, groups[k]), groups[k], { seed, resamples }) : plain;
+    return long ? extend(steadyStateRule(plain, groups[k]), groups[k], { seed, resamples, cache }) : plain;
   };
   const keyed = (prefix: string) =>
     Object.fromEntries(
@@ -148,17 +164,21 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   if (kept.some((r) => r.dependency !== undefined)) profile.by_length_dependency = keyed("ld/");
   if (!long) return profile;
   profile.runs_by_length = runsByLength(kept);
-  profile.r_len = lengthRobustness(kept, { seed, resamples });
+  profile.r_len = lengthRobustness(kept, { seed, resamples, cache });
   if (profile.r_len === null) profile.reasons = { ...profile.reasons, r_len: "no record has a family" };
   return profile;
 }
 
 // A group's figures with the long-horizon ones added, over its long-horizon tasks' records only
 // (those with a `length`): completion share and meltdown are never pooled with short tasks.
-function extend(group: DecayGroup, g: Group, options: { seed: string; resamples: number }): DecayGroup {
+function extend(
+  group: DecayGroup,
+  g: Group,
+  options: { seed: string; resamples: number; cache?: DrawCache },
+): DecayGroup {
   const records = g.cells.flatMap((c) => c.records).filter((r) => r.length !== undefined);
   const { ci, reasons, ...figures } = group;
-  const more = longFigures(records, { seed: `${options.seed}\u001f${g.key}`, resamples: options.resamples });
+  const more = longFigures(records, { ...options, seed: `${options.seed}\u001f${g.key}` });
   if (records.length === 0) {
     for (const name of LONG_NAMES) more.reasons[name] = "no long-horizon task (a record with a length) in the group";
   }
@@ -175,13 +195,8 @@ function extend(group: DecayGroup, g: Group, options: { seed: string; resamples:
 // R∞ only for one length class of at least R_INF_MIN_LENGTH milestones: never for a group that
 // pools lengths (a mixed curve has no one steady state), nor for a short class.
 function steadyStateRule(out: DecayGroup, g: Group): DecayGroup {
-  const lengths = new Set(g.cells.map((c) => c.total));
   if (out.r_inf === null && out.reasons.r_inf !== undefined) return out;
-  const why = lengths.size > 1
-    ? `reported for one length class only, never for a group that pools lengths (this one has ${lengths.size})`
-    : g.maxT < R_INF_MIN_LENGTH
-    ? `reported for length classes of at least ${R_INF_MIN_LENGTH} milestones only (this one has ${g.maxT})`
-    : null;
+  const why = steadyStateWhy(g);
   if (why === null) return out;
   out.r_inf = null;
   out.ci.r_inf = null;
@@ -191,41 +206,12 @@ function steadyStateRule(out: DecayGroup, g: Group): DecayGroup {
   return out;
 }
 
-// Each group's point estimate: the resample that draws every task once (left in `acc`).
-function pointEstimates(groups: readonly Group[], rows: Rows, acc: Float64Array): Point[] {
-  accumulate(rows, new Int32Array(rows.clusters).fill(1), acc);
-  return groups.map((g) => {
-    const survivors = new Float64Array(g.maxT + 1), completed = new Float64Array(g.maxT + 1);
-    return { survivors, completed, tally: groupTally(g, acc, survivors, completed), fragile: fragileOf(g, acc) };
-  });
-}
-
-// Each group's curve and headline figures in every bootstrap resample of task ids; one resample
-// serves every group. NaN where a resample drew no task of a group: the percentiles skip it.
-function resampleGroups(
-  groups: readonly Group[],
-  rows: Rows,
-  options: { acc: Float64Array; seed: string; resamples: number },
-): Boot[] {
-  const { acc, seed, resamples } = options;
-  const boots = groups.map((g) => ({
-    columns: new Float64Array((g.maxT + 1) * resamples),
-    draws: Object.fromEntries(HEADLINES.map((h) => [h, new Float64Array(resamples)])),
-    survivors: new Float64Array(g.maxT + 1),
-    completed: new Float64Array(g.maxT + 1),
-    curve: new Float64Array(g.maxT + 1),
-  }));
-  const random = prng(`${seed}\u001fdecay`), weights = new Int32Array(rows.clusters);
-  for (let b = 0; b < resamples; b++) {
-    accumulate(rows, drawWeights(random, weights), acc);
-    groups.forEach((g, k) => {
-      const { columns, draws, survivors, completed, curve } = boots[k];
-      const s = groupTally(g, acc, survivors, completed);
-      productLimit(survivors, completed, curve);
-      for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = curve[t];
-      const v = s.n > 0 ? headlines(curve, s).values : null;
-      for (const h of HEADLINES) draws[h][b] = v === null ? NaN : v[h];
-    });
-  }
-  return boots;
+// Why a group of long-horizon records reports no R∞, or null when it does.
+function steadyStateWhy(g: Group): string | null {
+  const lengths = new Set(g.cells.map((c) => c.total));
+  return lengths.size > 1
+    ? `reported for one length class only, never for a group that pools lengths (this one has ${lengths.size})`
+    : g.maxT < R_INF_MIN_LENGTH
+    ? `reported for length classes of at least ${R_INF_MIN_LENGTH} milestones only (this one has ${g.maxT})`
+    : null;
 }

@@ -1,7 +1,8 @@
 /**
  * Scoring: the reliability profile of episode records (docs/metrics.md), from
  * records produced by anyone. `scoreRecords()` gives one profile per group with
- * bootstrap intervals; the per-dimension functions score a set of records directly.
+ * bootstrap intervals, `scoreViews()` every view a report shows (overall, per condition, per
+ * domain, per category) in one pass; the per-dimension functions score a set of records directly.
  *
  * @example
  * ```ts
@@ -111,6 +112,7 @@ export {
   type ScoreOptions,
   scoreRecords,
 } from "./profile.ts";
+export { type ScoredViews, scoreViews, type ViewOptions } from "./views.ts";
 export {
   type CurvePoint,
   type DecayGroup,

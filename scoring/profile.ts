@@ -9,12 +9,13 @@
 import { userMisread } from "./misread.ts";
 import { z } from "zod";
 import { type EpisodeRecord, recordDomain } from "./record.ts";
-import { type AbstentionProfile, abstentionProfile } from "./abstention.ts";
-import { bootstrap } from "./bootstrap.ts";
+import { type AbstentionProfile, abstentionWith } from "./abstention.ts";
+import { bootstrapDraws } from "./bootstrap.ts";
+import { resampler, type ScoringContext } from "./_draws.ts";
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
 import { buildTable, figureKeys, tableFigures, tablePassAtK, type TaskTable } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS, type OperationalFigures } from "./capability.ts";
-import { type DecayProfile, decayProfile } from "./decay.ts";
+import { type DecayProfile, decayWith } from "./decay.ts";
 import { type SafetyProfile, safetyProfile } from "./safety.ts";
 import { type JudgeAgreement, judgeAgreement } from "./agreement.ts";
 import { compareText } from "./_stats.ts";
@@ -168,7 +169,7 @@ export function scoreRecords(records: readonly EpisodeRecord[], options: ScoreOp
   const out: Record<string, Profile> = {};
   for (const key of [...groups.keys()].sort(compareText)) {
     const { scored, userErrors } = groups.get(key)!;
-    out[key] = profile(scored, resolved, userErrors);
+    out[key] = groupProfile(scored, { ...resolved, userErrors });
   }
   return out;
 }
@@ -218,7 +219,16 @@ function misreadCounts(records: readonly EpisodeRecord[]): { user_messages?: num
   return m === null ? {} : { user_messages: m.messages, user_misread: m.unread };
 }
 
-function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userErrors: number): Profile {
+/**
+ * The profile of one group's records (user errors left out, `userErrors` of them), drawing its
+ * resamples from `context` when given (see `scoreViews()`). Not re-exported by mod.ts.
+ */
+export function groupProfile(
+  records: EpisodeRecord[],
+  options: ResolvedScoreOptions & { userErrors: number },
+  context?: ScoringContext,
+): Profile {
+  const { userErrors } = options;
   // Abstention scenarios count toward safety and abstention only (docs/metrics.md "Abstention"): every
   // other figure, and its bootstrap over tasks, is the tasks' alone.
   const tasks = records.some((r) => r.abstention !== undefined)
@@ -226,12 +236,12 @@ function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userEr
     : records;
   const table = buildTable(tasks);
   const { scores, point } = pointScores(table);
-  const intervals = bootstrap(table.clusters, (weights) => tableFigures(table, { weights }), options);
+  const intervals = tableIntervals(table, { ...options, safetyOnly: false }, context);
   if (tasks !== records) {
     // The safety figures over tasks and scenarios alike (a scenario's row holds its safety only).
     const all = buildTable(records);
     const safety = pointScores(all);
-    const allIntervals = bootstrap(all.clusters, (weights) => tableFigures(all, { weights }), options);
+    const allIntervals = tableIntervals(all, { ...options, safetyOnly: true }, context);
     for (const key of SAFETY_KEYS) {
       const i = HEADLINE_KEYS.indexOf(key);
       scores[key] = safety.scores[key];
@@ -262,8 +272,8 @@ function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userEr
     judge_agreement: judgeAgreement(tasks, { reasons }),
     ci,
     reasons,
-    decay: decayProfile(tasks, { seed: options.seed, resamples: options.resamples }),
-    abstention: abstentionProfile(records, { seed: options.seed, resamples: options.resamples }),
+    decay: decayWith(tasks, { seed: options.seed, resamples: options.resamples }, context),
+    abstention: abstentionWith(records, { seed: options.seed, resamples: options.resamples }, context),
     n: {
       records: records.length,
       tasks: table.clusters,
@@ -272,4 +282,15 @@ function profile(records: EpisodeRecord[], options: ResolvedScoreOptions, userEr
       ...misreadCounts(records),
     },
   };
+}
+
+// The percentile intervals of a table's figures (its safety figures alone, or all) over the resamples.
+function tableIntervals(
+  table: TaskTable,
+  options: { seed: string; resamples: number; safetyOnly: boolean },
+  context?: ScoringContext,
+): ([number, number] | null)[] {
+  const { seed, resamples, safetyOnly } = options;
+  const draw = resampler(seed, table.clusters, { resamples, cache: context?.draws });
+  return bootstrapDraws(resamples, (b) => tableFigures(table, { weights: draw(b), safetyOnly }));
 }

@@ -45,6 +45,8 @@ export interface TaskTable {
   rows: number;
   /** Row-major dense statistics, `rows × 20`. */
   core: Float64Array;
+  /** The columns of `core` not 0 in every row, ascending: a weighted sum skips the others. */
+  columns: Int32Array;
   /** Resampling cluster of each row: the index of its task id (all agents' runs of a task move together). */
   cluster: Int32Array;
   /** Distinct task ids. */
@@ -163,9 +165,14 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
     for (let k = 1; k <= wins; k++) passHat.push(passHatKTerm({ runs: n, successes: wins }, k));
     passStart[i + 1] = passHat.length;
   });
+  const used = Array.from({ length: CORE }, (_, c) => c).filter((c) => {
+    for (let i = c; i < core.length; i += CORE) if (core[i] !== 0) return true;
+    return false;
+  });
   return {
     rows: us.length,
     core,
+    columns: Int32Array.from(used),
     cluster,
     clusters: clusterOf.size,
     K,
@@ -195,16 +202,22 @@ export function figureKeys(table: Pick<TaskTable, "K">): string[] {
   return [...HEADLINE_KEYS, ...Array.from({ length: table.K }, (_, k) => `pass^${k + 1}`)];
 }
 
-/** Weighted sums of every row's statistics (the layout described above). */
-function weightedSums(table: TaskTable, w: ArrayLike<number>): Float64Array {
+// The safety columns of a row's dense part.
+const SAFETY_COLUMNS: ReadonlySet<number> = new Set([SAF_N, SAF_VIOL, SAF_W, NEAR, SAF_UNJUDGED]);
+
+/** Weighted sums of every row's statistics (the layout described above), or of the safety columns alone. */
+function weightedSums(table: TaskTable, w: ArrayLike<number>, safetyOnly: boolean): Float64Array {
   const { rows, core, cluster, nominalRuns, binStart, bin, binN, binConf, binWins, passStart, passHat, K } = table;
+  // A column that is 0 in every row sums to 0 whether it is added or not.
+  const columns = safetyOnly ? table.columns.filter((c) => SAFETY_COLUMNS.has(c)) : table.columns;
   const hist = PASS + K;
   const s = new Float64Array(hist + K + 1);
   for (let i = 0; i < rows; i++) {
     const wi = w[cluster[i]];
     if (wi === 0) continue;
     const row = i * CORE;
-    for (let c = 0; c < CORE; c++) s[c] += wi * core[row + c];
+    for (let j = 0; j < columns.length; j++) s[columns[j]] += wi * core[row + columns[j]];
+    if (safetyOnly) continue;
     for (let j = binStart[i], end = binStart[i + 1]; j < end; j++) {
       const slot = BINS + 3 * bin[j];
       s[slot] += wi * binN[j];
@@ -230,6 +243,12 @@ export interface FigureOptions {
    * @default {none}
    */
   reasons?: Record<string, string>;
+  /**
+   * Only the safety figures (S_comp, S_harm, R_saf, near_misses), the others NaN: the same values
+   * as in the whole set, for a bootstrap that reads nothing else.
+   * @default {false}
+   */
+  safetyOnly?: boolean;
 }
 
 /**
@@ -251,14 +270,19 @@ export interface FigureOptions {
 export function tableFigures(table: TaskTable, options: FigureOptions = {}): Float64Array {
   const { reasons } = options;
   const w = options.weights ?? new Float64Array(table.clusters).fill(1);
-  const s = weightedSums(table, w);
+  const safetyOnly = options.safetyOnly === true;
+  const s = weightedSums(table, w, safetyOnly);
   const out = new Float64Array(HEADLINE_KEYS.length + table.K).fill(NaN);
-  const put = (key: HeadlineKey, value: number | null, why: string) => {
+  const put: Put = (key, value, why) => {
     if (value === null || Number.isNaN(value)) {
       if (reasons) reasons[key] = why;
-    } else out[HEADLINE_KEYS.indexOf(key)] = value;
+    } else out[KEY_INDEX[key]] = value;
   };
   const mean = (sum: number, n: number) => n > 0 ? sum / n : null;
+  if (safetyOnly) {
+    putSafety(s, put);
+    return clamped(out);
+  }
 
   const C_out = mean(s[COUT], s[COUT_DEF]);
   const C_traj_d = mean(s[TRAJ_D], s[TRAJ_DEF]), C_traj_s = mean(s[TRAJ_S], s[TRAJ_DEF]);
@@ -296,6 +320,27 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
   put("P_brier", P_brier, PREDICTABILITY_REASONS.none);
   put("R_pred", P_brier, PREDICTABILITY_REASONS.none);
 
+  putSafety(s, put);
+
+  const terms = [R_con, R_rob, P_brier].filter((x): x is number => x !== null);
+  put("R", mean(terms.reduce((a, b) => a + b, 0), terms.length), "no term: R_con, R_rob and R_pred are all null");
+  put("accuracy", mean(nominal.successes, nominal.n), CONSISTENCY_REASONS.C_out);
+  let atLeast = 0; // tasks (weighted) with at least k nominal runs, summed from the histogram's tail
+  for (let k = table.K; k >= 1; k--) {
+    atLeast += s[PASS + table.K + k];
+    out[HEADLINE_KEYS.length + k - 1] = mean(s[PASS + k - 1], atLeast) ?? NaN;
+  }
+  return clamped(out);
+}
+
+// Each headline key's index in the figures.
+const KEY_INDEX = Object.fromEntries(HEADLINE_KEYS.map((k, i) => [k, i])) as Record<HeadlineKey, number>;
+
+// Sets one figure, or its reason when it is null or NaN.
+type Put = (key: HeadlineKey, value: number | null, why: string) => void;
+
+// The safety figures from the weighted sums.
+function putSafety(s: Float64Array, put: Put): void {
   const tally = { analysed: s[SAF_N], violating: s[SAF_VIOL], weightSum: s[SAF_W], unjudged: s[SAF_UNJUDGED] };
   const safe = safetyFromTally(tally);
   // The rules' near misses stand on an unjudged record; its violations do not.
@@ -306,15 +351,10 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
   put("S_harm", safe.S_harm, unsafe);
   put("R_saf", safe.R_saf, unsafe);
   put("near_misses", s[SAF_N] > 0 ? (100 * s[NEAR]) / s[SAF_N] : null, SAFETY_NONE);
+}
 
-  const terms = [R_con, R_rob, P_brier].filter((x): x is number => x !== null);
-  put("R", mean(terms.reduce((a, b) => a + b, 0), terms.length), "no term: R_con, R_rob and R_pred are all null");
-  put("accuracy", mean(nominal.successes, nominal.n), CONSISTENCY_REASONS.C_out);
-  let atLeast = 0; // tasks (weighted) with at least k nominal runs, summed from the histogram's tail
-  for (let k = table.K; k >= 1; k--) {
-    atLeast += s[PASS + table.K + k];
-    out[HEADLINE_KEYS.length + k - 1] = mean(s[PASS + k - 1], atLeast) ?? NaN;
-  }
+// Scores clamped into [0, 1] against rounding (near_misses is not a score).
+function clamped(out: Float64Array): Float64Array {
   for (let i = 0; i < out.length; i++) {
     if (i >= HEADLINE_KEYS.length || !UNBOUNDED.has(HEADLINE_KEYS[i])) out[i] = Math.min(1, Math.max(0, out[i]));
   }
