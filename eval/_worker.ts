@@ -44,6 +44,18 @@ let lastTurn = performance.now();
 const answers = new Map<number, PromiseWithResolvers<ChatResponse>>();
 let nextCall = 0;
 
+// Finished episodes not posted yet: scripted ones go a few at a time, at most OUTBOX_MS late.
+const outbox: { index: number; json: string }[] = [];
+const OUTBOX = 16;
+const OUTBOX_MS = 20;
+let lastSent = performance.now();
+
+function send(): void {
+  lastSent = performance.now();
+  if (outbox.length === 0) return;
+  post({ type: "episodes", episodes: outbox.splice(0) });
+}
+
 // A model client whose calls the runner's client answers.
 function remoteModel(spec: string): ModelClient {
   const colon = spec.indexOf(":");
@@ -87,9 +99,11 @@ function notify(): void {
 function sinkOf(index: number): ResultsSink {
   return {
     add(episode: FinishedEpisode): boolean {
-      post({ type: "episode", index, episode });
+      outbox.push({ index, json: JSON.stringify(episode) });
+      if (!prefetch || outbox.length >= OUTBOX || performance.now() - lastSent >= OUTBOX_MS) send();
       return true;
     },
+    flush: () => {},
     finishedKeys: () => new Set(),
     count: () => 0,
     records: () => [],
@@ -102,6 +116,7 @@ async function lane(worlds: Map<string, World>): Promise<void> {
   const s = state!;
   while (true) {
     if (queue.length === 0) {
+      send();
       if (ended) return;
       idle++;
       askMore();
@@ -132,11 +147,13 @@ async function lane(worlds: Map<string, World>): Promise<void> {
         agents: undefined,
       });
     } catch (error) {
+      send();
       post({ type: "failed", index, error: threadError(error) });
       stopAll();
       return;
     }
     if (performance.now() - lastTurn >= TURN_MS) {
+      send();
       await new Promise((resolve) => setTimeout(resolve, 0));
       lastTurn = performance.now();
     }
@@ -170,6 +187,7 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
     running.push(lane(own).finally(() => own.forEach((w) => w.close())));
   }
   await Promise.all(running);
+  send();
   post({ type: "done" });
 }
 

@@ -6,7 +6,6 @@ import type { ChatRequest, ChatResponse } from "../agents/model/mod.ts";
 import { ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
 import type { Cell } from "./cell.ts";
 import type { ResolvedConfig } from "./config_types.ts";
-import type { FinishedEpisode } from "./sink.ts";
 
 /** An error as it crosses a thread: a model error keeps its code, any other its name and stack. */
 export interface ThreadError {
@@ -34,8 +33,12 @@ export type ToWorker =
 export type FromWorker =
   /** Ready for `n` more cells. */
   | { type: "want"; n: number }
-  /** A cell's episode finished. */
-  | { type: "episode"; index: number; episode: FinishedEpisode }
+  /**
+   * Cells' episodes finished, each as JSON (what the results store keeps of it anyway: posting a
+   * string costs a fraction of cloning a trajectory's objects), a few at a time (each message
+   * wakes the runner's thread).
+   */
+  | { type: "episodes"; episodes: { index: number; json: string }[] }
   /** A cell's episode failed: the run stops once those in flight finish. */
   | { type: "failed"; index: number; error: ThreadError }
   /** A model call, for the runner's clients (their cache, budget and rate limits are the run's). */

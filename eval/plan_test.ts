@@ -50,6 +50,7 @@ Deno.test("resolveConfig() fills every default and names the experiment", () => 
     replay: null,
     maxCost: null,
     concurrency: 1,
+    workers: null,
     experiment,
     out: `results/${experiment}`,
   });

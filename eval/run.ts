@@ -211,6 +211,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
           return;
         }
         if (options.signal && performance.now() - lastTurn >= TURN_MS) {
+          sink.flush();
           await new Promise((resolve) => setTimeout(resolve, 0));
           lastTurn = performance.now();
         }
@@ -219,7 +220,15 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
       for (const world of worlds.values()) world.close();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(todo.length, 1)) }, lane));
+  // A sink that batches commits what it holds at least every tenth of a second while episodes wait
+  // on models (scripted ones fill a batch long before), and everything at the end.
+  const timer = setInterval(() => sink.flush(), FLUSH_MS);
+  try {
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(todo.length, 1)) }, lane));
+  } finally {
+    clearInterval(timer);
+  }
+  sink.flush();
   if (failure !== null) throw (failure as { error: unknown }).error;
   return summary;
 }
@@ -228,6 +237,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
 // episode never waits on I/O, so without a turn a run could abort only after its last episode. A
 // turn costs a timer's millisecond or so; wall-clock time decides only when, never what is recorded.
 const TURN_MS = 100;
+const FLUSH_MS = 100;
 
 /** What an experiment works out before its first cell: its tasks, cells, the cells to run and its conditions. */
 interface Prepared {
