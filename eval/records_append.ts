@@ -115,7 +115,13 @@ class Appending implements AppendingSink {
     this.#pending.push(recordLine(record) + "\n");
     this.#kept?.added.push(JSON.stringify(record));
     if (this.#last !== undefined && compareCells(this.#last, record) >= 0) this.#inOrder = false;
-    this.#last = record;
+    this.#last = {
+      agent: record.agent,
+      task: record.task,
+      run: record.run,
+      condition: record.condition,
+      variant: record.variant,
+    };
     if (this.#pending.length >= BATCH) this.flush();
     return true;
   }
