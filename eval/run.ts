@@ -133,10 +133,11 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   const threads = options.agents === undefined ? Math.max(1, options.workers ?? 1) : 1;
   using pool = threads > 1 ? new WorkerPool(config, threads) : null;
   const prepared = await prepare(config, options);
+  // What the episodes resumed from the sink cost (read once: a big store takes a while to decode).
+  const spent = sink.records().reduce((sum, r) => sum + episodeCost(r), 0);
   if (prepared === null) {
     // Stopped while the plan was being made: nothing ran, nothing is planned yet.
-    const cost = sink.records().reduce((sum, r) => sum + episodeCost(r), 0);
-    return { total: 0, skipped: 0, ran: 0, cost, stoppedAtBudget: false, stoppedBySignal: true };
+    return { total: 0, skipped: 0, ran: 0, cost: spent, stoppedAtBudget: false, stoppedBySignal: true };
   }
   const { cells, todo, conditions, tasks } = prepared;
   // The worlds the plan was made in serve the first lane (opening one takes a tenth of a second or so).
@@ -145,7 +146,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
     total: cells.length,
     skipped: cells.length - todo.length,
     ran: 0,
-    cost: sink.records().reduce((sum, r) => sum + episodeCost(r), 0),
+    cost: spent,
     stoppedAtBudget: false,
   };
   onProgress?.({ done: summary.skipped, total: summary.total });
