@@ -104,7 +104,7 @@ Deno.test("rerunConfig() refuses, in one line naming the flag, any flag that wou
     assertEquals(message.includes("\n"), false, message);
     assertEquals(
       message.endsWith(
-        "give only --base-url, --anthropic-base-url, --prices, --replay, --max-cost, --concurrency or --out",
+        "give only --base-url, --anthropic-base-url, --prices, --replay, --max-cost, --concurrency, --workers or --out",
       ),
       true,
       message,
@@ -136,6 +136,7 @@ Deno.test("RERUN_SETTINGS leave the experiment's identity as it is", () => {
     replay: "x",
     out: "y",
     concurrency: 9,
+    workers: 3,
     maxCost: 1,
     prices: "p.json",
     baseUrl: "http://127.0.0.1:1/v1",
