@@ -259,10 +259,18 @@ export function gradeEpisode(input: GradeInput): Grade {
   );
 
   const changes = composeChanges(steps);
-  const stateMatch = sameChanges(changes, gold.all);
+  // Each row's key made once: the episode's final rows and the gold's (`changesWithin()` of the two).
+  const final = new Map<string, Json | null>();
+  const goldFinal = new Map(gold.all.map((c) => [rowKey(c), c.after]));
+  let withinGold = true;
+  for (const c of changes) {
+    const k = rowKey(c);
+    final.set(k, c.after);
+    withinGold &&= goldFinal.has(k) && jsonEqual(goldFinal.get(k), c.after);
+  }
+  const stateMatch = changes.length === gold.all.length && withinGold;
   const nothingWritten = changes.length === 0;
   const goldHandOver = task.gold.some((c) => tool(c.name)?.handsOver);
-  const withinGold = changesWithin(changes, gold.all);
   const earned = task.expect === "act"
     ? stateMatch && outputsFound && (!goldHandOver || handedOver)
     : task.expect === "refuse"
@@ -272,8 +280,6 @@ export function gradeEpisode(input: GradeInput): Grade {
     : nothingWritten && task.outputs.length > 0 && outputsFound;
 
   // A change the gold makes is also reached when the episode ends with those rows at their gold values.
-  const final = new Map(changes.map((c) => [rowKey(c), c.after]));
-  const goldFinal = new Map(gold.all.map((c) => [rowKey(c), c.after]));
   task.milestones.forEach((m, i) => {
     if (at[i] !== null || m.kind !== "change") return;
     const keys = goldKeys[m.gold] ?? [];
