@@ -158,7 +158,7 @@ export async function issueFigures(kits: Kits, options: IssueOptions = {}): Prom
     say(`bench: ${domain} tool steps per second at ×${SIZES.join(", ×")}`);
     const sizes = await both(kits, async (kit) => {
       const out: SizeBench[] = [];
-      for (const scale of SIZES) out.push(await benchSize(kit, domain, scale, { buildMs: options.buildMs }));
+      for (const scale of SIZES) out.push(await benchSize(kit, { domain, scale }, { buildMs: options.buildMs }));
       return out;
     });
     SIZES.forEach((scale, i) =>

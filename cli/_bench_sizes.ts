@@ -31,10 +31,10 @@ export type SizeBench = Measured & { build_s?: number };
  */
 export async function benchSize(
   kit: Kit,
-  domain: string,
-  scale: number,
+  size: { domain: string; scale: number },
   options: { minMs?: number; buildMs?: number } = {},
 ): Promise<SizeBench> {
+  const { domain, scale } = size;
   const job: SizeJob = { root: kit.root.href, dir: kit.dir, domain, scale, minMs: options.minMs ?? 1000 };
   const buildMs = options.buildMs ?? 60_000;
   const worker = new Worker(import.meta.url, { type: "module" });

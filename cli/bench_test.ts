@@ -121,7 +121,10 @@ Deno.test("benchEval(), benchGrade(), benchSteps() and benchSize() on a folder t
     const graded = await benchGrade(kit);
     assertEquals([graded.episodes, graded.grade_ms], [0, { reason: `${dir} has no eval/config.ts`, failed: true }]);
     assertEquals((await benchSteps(kit)).write_us, { reason: `${dir} has no envs/mod.ts`, failed: true });
-    assertEquals(await benchSize(kit, "retail", 1), { reason: `${dir} has no envs/mod.ts`, failed: true });
+    assertEquals(await benchSize(kit, { domain: "retail", scale: 1 }), {
+      reason: `${dir} has no envs/mod.ts`,
+      failed: true,
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -174,9 +177,9 @@ Deno.test("benchSteps() times writing and reading gold steps in episodes; benchF
 });
 
 Deno.test("benchSize() times a world's tool steps in a worker, and gives up on one slower to build than allowed", async () => {
-  const one = await benchSize(currentKit(), "orders", 1, { minMs: 1 });
+  const one = await benchSize(currentKit(), { domain: "orders", scale: 1 }, { minMs: 1 });
   assert("value" in one && one.value > 0 && one.build_s! > 0, JSON.stringify(one));
-  assertEquals(await benchSize(currentKit(), "orders", 1, { minMs: 1, buildMs: 1 }), {
+  assertEquals(await benchSize(currentKit(), { domain: "orders", scale: 1 }, { minMs: 1, buildMs: 1 }), {
     reason: "the ×1 world and its tasks took over 0.001 s to build",
   });
 });
