@@ -19,7 +19,7 @@ export interface Kits {
 export interface IssueOptions {
   /** Progress lines go here (stderr), one per figure group. @default {none} */
   progress?: (line: string) => void;
-  /** A ×100 world that takes longer to build (with its tasks) is given up, in ms. @default {60000} */
+  /** A world that takes longer to build (with its tasks) is given up, in ms. @default {60000} */
   buildMs?: number;
 }
 

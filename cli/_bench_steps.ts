@@ -5,13 +5,13 @@
 // Medians over every step. Beside them, the floors: what SQLite alone takes for a point select, a
 // point update, an empty commit and a commit of one row to a file (through `Store`, envs/sqlite.ts: a cached prepared statement on
 // node:sqlite's `DatabaseSync`). Private to cli/.
-import { Store } from "../envs/mod.ts";
+import { domains, Store } from "../envs/mod.ts";
 import type { Agent, getDomain, Rng, runEpisode, scriptedUser, World } from "../envs/mod.ts";
 import { attempt, type Kit, member } from "./_bench_kit.ts";
 import type { Measured } from "./_bench_figures.ts";
 
-/** The domains whose gold calls are timed. */
-export const STEP_DOMAINS = ["airline", "retail"];
+/** The domains whose gold calls are timed: every registered one. */
+export const STEP_DOMAINS: readonly string[] = Object.keys(domains);
 
 /** A step's cost, on one checkout. */
 export interface StepBench {

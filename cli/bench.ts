@@ -4,9 +4,9 @@
  * `deno task eval` end to end on two worker threads and on one (seconds and episodes per second);
  * the results store's cost per episode (the default eval's episodes, held in memory, added to a
  * fresh store up to its close) and size; the reports on the default eval's records; the rules judge
- * over every episode; a writing and a reading tool step inside an episode (airline and retail gold
- * calls); grading and judging a 100-milestone episode (the long suite's oracle episodes); the retail's
- * and the orders' tool steps per second at ×1, ×10 and ×100 their world size, and ×10 (×100) over ×1;
+ * over every episode; a writing and a reading tool step inside an episode (every domain's gold
+ * calls); grading and judging a 100-milestone episode (the long suite's oracle episodes); every
+ * domain's tool steps per second at ×1 and ×10 its world size, and ×10 over ×1;
  * scoring a million records (seconds, peak memory).
  *
  * With `--baseline DIR`, DIR is another ark checkout (e.g. `git worktree add ../ark-before <commit>`):
