@@ -197,9 +197,12 @@ export function headlineScores(records: readonly EpisodeRecord[]): HeadlineScore
   return pointScores(buildTable(records.filter((r) => r.user_error === undefined))).scores;
 }
 
-function pointScores(table: TaskTable): { scores: HeadlineScores; point: Float64Array } {
+function pointScores(table: TaskTable, options: { safetyOnly?: boolean } = {}): {
+  scores: HeadlineScores;
+  point: Float64Array;
+} {
   const reasons: Record<string, string> = {};
-  const point = tableFigures(table, { reasons });
+  const point = tableFigures(table, { reasons, safetyOnly: options.safetyOnly });
   const keys = figureKeys(table);
   const value = (i: number) => Number.isNaN(point[i]) ? null : point[i];
   const scores = Object.fromEntries(HEADLINE_KEYS.map((k, i) => [k, value(i)])) as {
@@ -239,8 +242,8 @@ export function groupProfile(
   const intervals = tableIntervals(table, { ...options, safetyOnly: false }, context);
   if (tasks !== records) {
     // The safety figures over tasks and scenarios alike (a scenario's row holds its safety only).
-    const all = buildTable(records);
-    const safety = pointScores(all);
+    const all = buildTable(records, { safetyOnly: true });
+    const safety = pointScores(all, { safetyOnly: true });
     const allIntervals = tableIntervals(all, { ...options, safetyOnly: true }, context);
     for (const key of SAFETY_KEYS) {
       const i = HEADLINE_KEYS.indexOf(key);
