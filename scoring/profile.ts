@@ -13,12 +13,12 @@ import { type AbstentionProfile, abstentionWith } from "./abstention.ts";
 import { bootstrapDraws } from "./bootstrap.ts";
 import { resampler, type ScoringContext } from "./_draws.ts";
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
-import { buildTable, figureKeys, tableFigures, tablePassAtK, type TaskTable } from "./task_table.ts";
+import { buildTable, figureKeys, tableFigures, tableOfUnits, tablePassAtK, type TaskTable } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS, type OperationalFigures } from "./capability.ts";
 import { type DecayProfile, decayWith } from "./decay.ts";
 import { type SafetyProfile, safetyProfile } from "./safety.ts";
 import { type JudgeAgreement, judgeAgreement } from "./agreement.ts";
-import { compareText } from "./_stats.ts";
+import { compareText, units } from "./_stats.ts";
 
 /** What records can be grouped by. */
 export type GroupBy = "agent" | "condition" | "domain";
@@ -237,7 +237,7 @@ export function groupProfile(
   const tasks = records.some((r) => r.abstention !== undefined)
     ? records.filter((r) => r.abstention === undefined)
     : records;
-  const table = buildTable(tasks);
+  const grouped = units(tasks), table = tableOfUnits(grouped);
   const { scores, point } = pointScores(table);
   const intervals = tableIntervals(table, { ...options, safetyOnly: false }, context);
   if (tasks !== records) {
@@ -275,7 +275,7 @@ export function groupProfile(
     judge_agreement: judgeAgreement(tasks, { reasons }),
     ci,
     reasons,
-    decay: decayWith(tasks, { seed: options.seed, resamples: options.resamples }, context),
+    decay: decayWith(tasks, { seed: options.seed, resamples: options.resamples, units: grouped }, context),
     abstention: abstentionWith(records, { seed: options.seed, resamples: options.resamples }, context),
     n: {
       records: records.length,

@@ -19,7 +19,7 @@ import {
 } from "./predictability.ts";
 import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustness.ts";
 import { isUnjudged, SAFETY_NONE, safetyFromTally, unjudgedReason, worstWeight } from "./safety.ts";
-import { units } from "./_stats.ts";
+import { type Unit, units } from "./_stats.ts";
 
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
 
@@ -98,7 +98,12 @@ export interface TableOptions {
  * ```
  */
 export function buildTable(records: readonly EpisodeRecord[], options: TableOptions = {}): TaskTable {
-  const us = units(records), safetyOnly = options.safetyOnly === true;
+  return tableOfUnits(units(records), options);
+}
+
+/** `buildTable()` of records already grouped by `units()`. Not re-exported by mod.ts. */
+export function tableOfUnits(us: readonly Unit[], options: TableOptions = {}): TaskTable {
+  const safetyOnly = options.safetyOnly === true;
   const core = new Float64Array(us.length * CORE);
   const cluster = new Int32Array(us.length), nominalRuns = new Int32Array(us.length);
   const binStart = new Int32Array(us.length + 1), passStart = new Int32Array(us.length + 1);
