@@ -295,5 +295,15 @@ function tableIntervals(
 ): ([number, number] | null)[] {
   const { seed, resamples, safetyOnly } = options;
   const draw = resampler(seed, table.clusters, { resamples, cache: context?.draws });
-  return bootstrapDraws(resamples, (b) => tableFigures(table, { weights: draw(b), safetyOnly }));
+  if (!safetyOnly) return bootstrapDraws(resamples, (b) => tableFigures(table, { weights: draw(b) }));
+  // The safety figures' intervals alone, in their places; the other figures are NaN there (no interval).
+  const at = SAFETY_KEYS.map((key) => HEADLINE_KEYS.indexOf(key)), values = new Float64Array(at.length);
+  const some = bootstrapDraws(resamples, (b) => {
+    const all = tableFigures(table, { weights: draw(b), safetyOnly });
+    at.forEach((i, j) => values[j] = all[i]);
+    return values;
+  });
+  const out: ([number, number] | null)[] = figureKeys(table).map(() => null);
+  at.forEach((i, j) => out[i] = some[j]);
+  return out;
 }
