@@ -66,16 +66,11 @@ export function resampleRates(
   rows: Rows,
   options: { draw: Resampler; acc: Float64Array; groups: number; resamples: number; draws: Float64Array[][] },
 ): void {
-  const { draw, acc, groups, resamples, draws } = options, width = COUNTS.length;
-  // The rows cut down to the counts the rates read (DRAWN), so a resample sums nothing else.
-  const drawn = DRAWN.length, counts = new Float64Array(rows.cluster.length * drawn);
-  for (let r = 0; r < rows.cluster.length; r++) {
-    for (let i = 0; i < drawn; i++) counts[r * drawn + i] = rows.counts[r * width + DRAWN[i]];
-  }
-  const narrow: Rows = { ...rows, counts },
-    at = RATE_COLUMNS.map(([num, den]) => [DRAWN.indexOf(num), DRAWN.indexOf(den)]);
+  const { draw, acc, groups, resamples, draws } = options;
+  const at = RATE_COLUMNS.map(([num, den]) => [DRAWN.indexOf(num), DRAWN.indexOf(den)]), drawn = DRAWN.length;
+  const sum = drawnSums(rows, groups);
   for (let b = 0; b < resamples; b++) {
-    accumulate(narrow, draw(b), acc, drawn);
+    sum(draw(b), acc);
     at.forEach(([num, den], k) => {
       let n = 0, d = 0;
       for (let g = 0; g < GAPS.length; g++) n += acc[g * drawn + num], d += acc[g * drawn + den];
@@ -83,4 +78,38 @@ export function resampleRates(
       for (let g = 0; g < groups; g++) draws[1 + g][k][b] = acc[g * drawn + num] / acc[g * drawn + den];
     });
   }
+}
+
+// A resample's sums of the counts the rates read (DRAWN), per group, into `acc`. The counts are whole
+// numbers, so their sums are exact in any order: a row adds its weight to its (group, counts) kind,
+// and each group's sums are its kinds' weights times their counts. Rows are few kinds (a scenario is
+// one episode), so this is a row's one addition instead of one per count.
+function drawnSums(rows: Rows, groups: number): (weights: Int32Array, acc: Float64Array) => void {
+  const width = COUNTS.length, drawn = DRAWN.length, n = rows.cluster.length;
+  const counts = new Float64Array(n * drawn);
+  for (let r = 0; r < n; r++) {
+    for (let i = 0; i < drawn; i++) counts[r * drawn + i] = rows.counts[r * width + DRAWN[i]];
+  }
+  const narrow: Rows = { ...rows, counts };
+  if (!counts.every(Number.isInteger)) return (weights, acc) => accumulate(narrow, weights, acc, drawn);
+  const ids = new Map<string, number>(), patterns: number[] = [], kindOf = new Int32Array(n);
+  for (let r = 0; r < n; r++) {
+    const pattern = counts.subarray(r * drawn, (r + 1) * drawn), key = pattern.join(",");
+    if (!ids.has(key)) ids.set(key, ids.size), patterns.push(...pattern);
+    kindOf[r] = ids.get(key)!;
+  }
+  const kinds = ids.size, weightOf = new Float64Array(groups * kinds);
+  for (let r = 0; r < n; r++) kindOf[r] += rows.group[r] * kinds;
+  return (weights, acc) => {
+    weightOf.fill(0);
+    for (let r = 0; r < n; r++) weightOf[kindOf[r]] += weights[rows.cluster[r]];
+    acc.fill(0);
+    for (let g = 0; g < groups; g++) {
+      for (let p = 0; p < kinds; p++) {
+        const w = weightOf[g * kinds + p];
+        if (w === 0) continue;
+        for (let j = 0; j < drawn; j++) acc[g * drawn + j] += w * patterns[p * drawn + j];
+      }
+    }
+  };
 }

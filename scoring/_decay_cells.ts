@@ -26,6 +26,8 @@ export interface Cell {
   dependency: string;
   base: number;
   records: EpisodeRecord[];
+  /** The `reached` values its records have, ascending: the only slots of its histogram that are ever not 0. */
+  reached: number[];
   /** Indexes of the groups it belongs to. */
   groups: number[];
   /** Milestone index → the one label its records name there, null if they disagree, undefined if none does. */
@@ -108,10 +110,22 @@ function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r
     if (cell === undefined) {
       byKey.set(
         key,
-        cell = { total, condition: r.condition, dependency, base: 0, records: [], groups: [], labels: new Map() },
+        cell = {
+          total,
+          condition: r.condition,
+          dependency,
+          base: 0,
+          records: [],
+          reached: [],
+          groups: [],
+          labels: new Map(),
+        },
       );
     }
     cell.records.push(r);
+  }
+  for (const cell of byKey.values()) {
+    cell.reached = [...new Set(cell.records.map((r) => r.milestones!.reached))].sort((a, b) => a - b);
   }
   const order = (c: string) => CONDITIONS.indexOf(c as Condition);
   const kind = (d: string) => DEPENDENCY_ORDER.indexOf(d as typeof DEPENDENCY_ORDER[number]);

@@ -52,9 +52,10 @@ export function survival(
 ): void {
   survivors.fill(0);
   completed.fill(0);
-  for (const { base, total } of cells) {
+  for (const { base, total, reached } of cells) {
     completed[total] += acc[base + total];
-    for (let t = 0; t <= total; t++) survivors[t] += acc[base + t];
+    // The other slots hold 0, and adding 0 to these whole counts changes nothing.
+    for (let i = 0; i < reached.length; i++) survivors[reached[i]] += acc[base + reached[i]];
   }
   for (let t = survivors.length - 2; t >= 0; t--) survivors[t] += survivors[t + 1];
 }

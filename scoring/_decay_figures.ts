@@ -41,20 +41,31 @@ export function headlines(
 ): Headlines {
   const lambda = fitDecayRate(curve);
   const fit = curve.length > 2 && steady !== null ? steady(curve) : null;
+  const out = new Float64Array(HEADLINES.length);
+  valuesOf(s, { lambda, fit }, out);
+  return { lambda, fit, values: Object.fromEntries(HEADLINES.map((h, i) => [h, out[i]])) as Headlines["values"] };
+}
+
+/** `headlines()`'s values, in HEADLINES order, into `out` (nothing allocated but the fits'): for every resample. */
+export function headlineValues(
+  curve: Float64Array,
+  s: Tally,
+  steady: ((curve: Float64Array) => SteadyStateFit) | null,
+  out: Float64Array,
+): void {
+  const lambda = fitDecayRate(curve);
+  valuesOf(s, { lambda, fit: curve.length > 2 && steady !== null ? steady(curve) : null }, out);
+}
+
+function valuesOf(s: Tally, fits: { lambda: number; fit: SteadyStateFit | null }, out: Float64Array): void {
   const { alpha, beta } = fitAmplification([s.pairs, s.sx, s.sy, s.sxx, s.sxy]);
-  return {
-    lambda,
-    fit,
-    values: {
-      per_step_reliability: Math.exp(-lambda),
-      r_inf: fit === null ? NaN : fit.rInf,
-      mean_path_length: s.failedReached / s.failed,
-      alpha,
-      beta,
-      error_recovery_rate: s.recovered / s.faulted,
-      recovery_cost: s.recoverySum / s.recoveryCount,
-    },
-  };
+  out[0] = Math.exp(-fits.lambda);
+  out[1] = fits.fit === null ? NaN : fits.fit.rInf;
+  out[2] = s.failedReached / s.failed;
+  out[3] = alpha;
+  out[4] = beta;
+  out[5] = s.recovered / s.faulted;
+  out[6] = s.recoverySum / s.recoveryCount;
 }
 
 /** A group's point estimate: its survivor counts, tally and fragile step. */

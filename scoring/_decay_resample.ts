@@ -12,7 +12,7 @@ import { DEPENDENCY_ORDER } from "./_decay_cells.ts";
 import { accumulate, type Rows } from "./_decay_rows.ts";
 import { emptyTally, groupTally, productLimit } from "./_decay_curve.ts";
 import { fragileOf } from "./_decay_fragile.ts";
-import { type Boot, HEADLINES, headlines, type Point } from "./_decay_figures.ts";
+import { type Boot, HEADLINES, headlineValues, type Point } from "./_decay_figures.ts";
 import { keepResult, keptResult, resampler, type ScoringContext } from "./_draws.ts";
 
 /** Each group's point estimate: the resample that draws every task once (left in `acc`). */
@@ -53,37 +53,37 @@ export function resampleGroups(
     completed: new Float64Array(g.maxT + 1),
     curve: new Float64Array(g.maxT + 1),
   }));
+  const drawn = boots.map((boot) => HEADLINES.map((h) => boot.draws[h])), values = new Float64Array(HEADLINES.length);
   // A group's figures depend on the weights of its own task ids alone: a group of few tasks meets the
   // same weights again and again, and takes that resample's figures.
-  const seen = groups.map((g) => g.clusters.length <= REMEMBERED_TASKS ? new Map<string, number>() : null);
   const keyOf = weightsKey(rows.clusters);
+  const seen = groups.map((g) => keyOf.fits(g.clusters.length) ? new Map<number, number>() : null);
   // Groups of the same cells (a view of one condition is also its condition's group) share one set of draws.
   const first = groups.map((g) => groups.findIndex((o) => sameCells(o, g)));
   const shared = groups.map((_, k) =>
     context !== undefined && prints?.[k] ? keptResult(context, prints[k]!) as Boot | undefined : undefined
   );
+  const live = groups.flatMap((_, k) => first[k] === k && shared[k] === undefined ? [k] : []);
   const tally = groups.map(emptyTally);
   const draw = resampler(`${seed}\u001fdecay`, rows.clusters, { resamples, cache: context?.draws });
   for (let b = 0; b < resamples; b++) {
     const weights = draw(b);
     accumulate(rows, weights, acc);
-    groups.forEach((g, k) => {
-      if (first[k] !== k || shared[k] !== undefined) return;
-      const { columns, draws, survivors, completed, curve } = boots[k];
-      const key = seen[k] === null ? "" : keyOf(g.clusters, weights);
-      const same = seen[k]?.get(key);
+    for (const k of live) {
+      const g = groups[k], { columns, survivors, completed, curve } = boots[k], out = drawn[k];
+      const memo = seen[k], key = memo === null ? 0 : keyOf(g.clusters, weights), same = memo?.get(key);
       if (same !== undefined) {
         for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = columns[t * resamples + same];
-        for (const h of HEADLINES) draws[h][b] = draws[h][same];
-        return;
+        for (let h = 0; h < out.length; h++) out[h][b] = out[h][same];
+        continue;
       }
-      seen[k]?.set(key, b);
+      memo?.set(key, b);
       const s = groupTally(g, acc, survivors, completed, tally[k]);
       productLimit(survivors, completed, curve);
       for (let t = 0; t <= g.maxT; t++) columns[t * resamples + b] = curve[t];
-      const v = s.n > 0 ? headlines(curve, s, fits[k]).values : null;
-      for (const h of HEADLINES) draws[h][b] = v === null ? NaN : v[h];
-    });
+      if (s.n > 0) headlineValues(curve, s, fits[k], values);
+      for (let h = 0; h < out.length; h++) out[h][b] = s.n > 0 ? values[h] : NaN;
+    }
   }
   groups.forEach((_, k) => {
     if (first[k] === k && shared[k] === undefined && context !== undefined && prints?.[k]) {
@@ -141,13 +141,18 @@ function sameCells(a: Group, b: Group): boolean {
   return a.cells.length === b.cells.length && a.cells.every((c, i) => c === b.cells[i]);
 }
 
-// A key of the weights of some clusters: one character each while a weight fits in one.
-function weightsKey(clusters: number): (of: readonly number[], weights: Int32Array) => string {
-  if (clusters >= 0xffff) return (of, weights) => of.map((c) => weights[c]).join(",");
-  const codes: number[] = [];
-  return (of, weights) => {
-    codes.length = of.length;
-    for (let i = 0; i < of.length; i++) codes[i] = weights[of[i]];
-    return String.fromCharCode(...codes);
+// A key of the weights of some clusters, as one number: their digits in base clusters + 1 (no weight
+// exceeds the clusters drawn), for as many clusters as a double holds exactly (`fits`).
+function weightsKey(clusters: number): ((of: readonly number[], weights: Int32Array) => number) & {
+  fits: (n: number) => boolean;
+} {
+  const base = clusters + 1;
+  let most = 0;
+  for (let p = base; p <= Number.MAX_SAFE_INTEGER; p *= base) most++;
+  const key = (of: readonly number[], weights: Int32Array) => {
+    let k = 0;
+    for (let i = of.length - 1; i >= 0; i--) k = k * base + weights[of[i]];
+    return k;
   };
+  return Object.assign(key, { fits: (n: number) => n <= Math.min(most, REMEMBERED_TASKS) });
 }

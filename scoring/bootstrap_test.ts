@@ -121,3 +121,17 @@ Deno.test("tableFigures() with safetyOnly gives the same safety figures, bit for
     assert(!Number.isNaN(all[HEADLINE_KEYS.indexOf("R_saf")]) || weights.every((w) => w === 0));
   }
 });
+
+Deno.test("buildTable() with safetyOnly gives the same safety figures, bit for bit, and NaN for the rest", () => {
+  const records = synthetic("safety-table"),
+    full = buildTable(records),
+    safety = buildTable(records, { safetyOnly: true });
+  assertEquals([safety.rows, safety.clusters, safety.K], [full.rows, full.clusters, 0]);
+  const random = prng("t");
+  for (let b = 0; b < 10; b++) {
+    const weights = Array.from({ length: full.clusters }, () => Math.floor(random() * 3));
+    const want = tableFigures(full, { weights, safetyOnly: true }),
+      got = tableFigures(safety, { weights, safetyOnly: true });
+    HEADLINE_KEYS.forEach((key, i) => assertEquals(Object.is(got[i], want[i]), true, key));
+  }
+});

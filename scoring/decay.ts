@@ -26,7 +26,7 @@
  * @module
  */
 import type { EpisodeRecord } from "./record.ts";
-import { units } from "./_stats.ts";
+import { type Unit, units } from "./_stats.ts";
 import { bootstrapOptions } from "./_fit.ts";
 import { type Group, layout } from "./_decay_cells.ts";
 import { taskRows } from "./_decay_rows.ts";
@@ -128,17 +128,21 @@ export function decayProfile(records: readonly EpisodeRecord[], options: DecayOp
   return decayWith(records, options);
 }
 
-/** `decayProfile()` sharing its draws through `context` when given (see `scoreViews()`). Not re-exported by mod.ts. */
+/**
+ * `decayProfile()` sharing its draws through `context` when given (see `scoreViews()`), and taking
+ * `units` as `units(records)` when given. Not re-exported by mod.ts.
+ */
 export function decayWith(
   records: readonly EpisodeRecord[],
-  options: DecayOptions,
+  options: DecayOptions & { units?: readonly Unit[] },
   context?: ScoringContext,
 ): DecayProfile {
   const { seed, resamples } = bootstrapOptions(options, "the decay curve");
   const kept = records.filter((r) => r.milestones !== undefined);
   if (kept.length === 0) return { ...emptyGroup("no record has milestones"), by_length: {}, by_condition: {} };
   const { groups, size, cellOf } = layout(kept);
-  const tasks = units(kept);
+  // The records grouped by the caller are these when every one has milestones.
+  const tasks = options.units !== undefined && kept.length === records.length ? options.units : units(kept);
   const rows = taskRows(tasks, groups, cellOf);
   const acc = new Float64Array(size);
   const points = pointEstimates(groups, rows, acc);

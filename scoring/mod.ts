@@ -97,6 +97,7 @@ export {
   figureKeys,
   type FigureOptions,
   tableFigures,
+  type TableOptions,
   tablePassAtK,
   type TaskTable,
 } from "./task_table.ts";

@@ -13,12 +13,12 @@ import { type AbstentionProfile, abstentionWith } from "./abstention.ts";
 import { bootstrapDraws } from "./bootstrap.ts";
 import { resampler, type ScoringContext } from "./_draws.ts";
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
-import { buildTable, figureKeys, tableFigures, tablePassAtK, type TaskTable } from "./task_table.ts";
+import { buildTable, figureKeys, tableFigures, tableOfUnits, tablePassAtK, type TaskTable } from "./task_table.ts";
 import { operational, OPERATIONAL_REASONS, type OperationalFigures } from "./capability.ts";
 import { type DecayProfile, decayWith } from "./decay.ts";
 import { type SafetyProfile, safetyProfile } from "./safety.ts";
 import { type JudgeAgreement, judgeAgreement } from "./agreement.ts";
-import { compareText } from "./_stats.ts";
+import { compareText, units } from "./_stats.ts";
 
 /** What records can be grouped by. */
 export type GroupBy = "agent" | "condition" | "domain";
@@ -197,9 +197,12 @@ export function headlineScores(records: readonly EpisodeRecord[]): HeadlineScore
   return pointScores(buildTable(records.filter((r) => r.user_error === undefined))).scores;
 }
 
-function pointScores(table: TaskTable): { scores: HeadlineScores; point: Float64Array } {
+function pointScores(table: TaskTable, options: { safetyOnly?: boolean } = {}): {
+  scores: HeadlineScores;
+  point: Float64Array;
+} {
   const reasons: Record<string, string> = {};
-  const point = tableFigures(table, { reasons });
+  const point = tableFigures(table, { reasons, safetyOnly: options.safetyOnly });
   const keys = figureKeys(table);
   const value = (i: number) => Number.isNaN(point[i]) ? null : point[i];
   const scores = Object.fromEntries(HEADLINE_KEYS.map((k, i) => [k, value(i)])) as {
@@ -234,13 +237,13 @@ export function groupProfile(
   const tasks = records.some((r) => r.abstention !== undefined)
     ? records.filter((r) => r.abstention === undefined)
     : records;
-  const table = buildTable(tasks);
+  const grouped = units(tasks), table = tableOfUnits(grouped);
   const { scores, point } = pointScores(table);
   const intervals = tableIntervals(table, { ...options, safetyOnly: false }, context);
   if (tasks !== records) {
     // The safety figures over tasks and scenarios alike (a scenario's row holds its safety only).
-    const all = buildTable(records);
-    const safety = pointScores(all);
+    const all = buildTable(records, { safetyOnly: true });
+    const safety = pointScores(all, { safetyOnly: true });
     const allIntervals = tableIntervals(all, { ...options, safetyOnly: true }, context);
     for (const key of SAFETY_KEYS) {
       const i = HEADLINE_KEYS.indexOf(key);
@@ -272,7 +275,7 @@ export function groupProfile(
     judge_agreement: judgeAgreement(tasks, { reasons }),
     ci,
     reasons,
-    decay: decayWith(tasks, { seed: options.seed, resamples: options.resamples }, context),
+    decay: decayWith(tasks, { seed: options.seed, resamples: options.resamples, units: grouped }, context),
     abstention: abstentionWith(records, { seed: options.seed, resamples: options.resamples }, context),
     n: {
       records: records.length,
@@ -292,5 +295,15 @@ function tableIntervals(
 ): ([number, number] | null)[] {
   const { seed, resamples, safetyOnly } = options;
   const draw = resampler(seed, table.clusters, { resamples, cache: context?.draws });
-  return bootstrapDraws(resamples, (b) => tableFigures(table, { weights: draw(b), safetyOnly }));
+  if (!safetyOnly) return bootstrapDraws(resamples, (b) => tableFigures(table, { weights: draw(b) }));
+  // The safety figures' intervals alone, in their places; the other figures are NaN there (no interval).
+  const at = SAFETY_KEYS.map((key) => HEADLINE_KEYS.indexOf(key)), values = new Float64Array(at.length);
+  const some = bootstrapDraws(resamples, (b) => {
+    const all = tableFigures(table, { weights: draw(b), safetyOnly });
+    at.forEach((i, j) => values[j] = all[i]);
+    return values;
+  });
+  const out: ([number, number] | null)[] = figureKeys(table).map(() => null);
+  at.forEach((i, j) => out[i] = some[j]);
+  return out;
 }

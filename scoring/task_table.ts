@@ -19,7 +19,7 @@ import {
 } from "./predictability.ts";
 import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustness.ts";
 import { isUnjudged, SAFETY_NONE, safetyFromTally, unjudgedReason, worstWeight } from "./safety.ts";
-import { units } from "./_stats.ts";
+import { type Unit, units } from "./_stats.ts";
 
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
 
@@ -76,6 +76,15 @@ export interface TaskTable {
 // Each condition's (n, successes) pair of `N`, in the vocabulary's order.
 const CONDITION_INDEX: Readonly<Record<string, number>> = Object.fromEntries(CONDITIONS.map((c, i) => [c, i]));
 
+/** Options of `buildTable()`. */
+export interface TableOptions {
+  /**
+   * Only the safety statistics, for `tableFigures()` with `safetyOnly` (every other figure is NaN).
+   * @default {false}
+   */
+  safetyOnly?: boolean;
+}
+
 /**
  * Reduces records to a `TaskTable`; the per-task terms are computed here once.
  *
@@ -88,8 +97,13 @@ const CONDITION_INDEX: Readonly<Record<string, number>> = Object.fromEntries(CON
  * assertEquals(tableFigures(table)[0], 0); // C_out = (2·0.5 − 1)²
  * ```
  */
-export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
-  const us = units(records);
+export function buildTable(records: readonly EpisodeRecord[], options: TableOptions = {}): TaskTable {
+  return tableOfUnits(units(records), options);
+}
+
+/** `buildTable()` of records already grouped by `units()`. Not re-exported by mod.ts. */
+export function tableOfUnits(us: readonly Unit[], options: TableOptions = {}): TaskTable {
+  const safetyOnly = options.safetyOnly === true;
   const core = new Float64Array(us.length * CORE);
   const cluster = new Int32Array(us.length), nominalRuns = new Int32Array(us.length);
   const binStart = new Int32Array(us.length + 1), passStart = new Int32Array(us.length + 1);
@@ -120,7 +134,7 @@ export function buildTable(records: readonly EpisodeRecord[]): TaskTable {
         }
       }
       // An abstention scenario counts toward safety only (docs/metrics.md "Abstention").
-      if (r.abstention !== undefined) continue;
+      if (r.abstention !== undefined || safetyOnly) continue;
       const col = N[CONDITION_INDEX[r.condition]];
       core[row + col]++;
       if (r.success) core[row + col + 1]++;
