@@ -1,7 +1,8 @@
 /**
  * Reading a JSON Lines stream of episode records (what `deno task score` and `deno task compare`
- * read): chunk by chunk and line by line, each line parsed and checked against the record schema
- * and kept as the record zod returns, so memory holds the records and not the text they came from.
+ * read): chunk by chunk and line by line, each line parsed, checked against the record schema and
+ * kept as a record (repeated values shared), so memory holds the records and not the text they came
+ * from; and the split of a million records into the first of each cell and the rest.
  *
  * @module
  */
