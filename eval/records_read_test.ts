@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { EpisodeRecordSchema } from "../scoring/mod.ts";
-import { readRecords } from "./records_read.ts";
+import { readRecords, splitDuplicateRecords } from "./records_read.ts";
+import { splitDuplicates } from "./records.ts";
 
 const record = (run: number, extra: Record<string, unknown> = {}) => ({
   agent: "agent-é",
@@ -76,5 +77,24 @@ Deno.test("readRecords() counts a line too long once, skips its end, and reads t
     const { records, bad } = await readRecords(pieces(text, size));
     assertEquals(bad, [{ line: 2, problem: "longer than 1048576 characters" }]);
     assertEquals(records.map((r) => r.run), [0, 1]);
+  }
+});
+
+Deno.test("splitDuplicateRecords() splits as splitDuplicates() does, hashes that meet included", () => {
+  const rows = Array.from({ length: 1200 }, (_, i) => ({
+    agent: `a${i % 3}`,
+    task: `t/${i % 7}`,
+    run: i % 5,
+    condition: (["nominal", "fault"] as const)[i % 2],
+    variant: [null, undefined, "", "v"][i % 4],
+    success: i % 3 === 0,
+  }));
+  const expected = splitDuplicates(rows);
+  assert(expected.dropped.length > 300 && expected.kept.length > 50, `${expected.kept.length} kept`);
+  // A hash of few values makes most keys meet another; a hash of one value makes all of them.
+  for (const hash of [undefined, (key: string) => key.length % 3, () => 0]) {
+    const { kept, dropped } = splitDuplicateRecords(rows, { hash });
+    assert(kept.every((r, i) => r === expected.kept[i]) && kept.length === expected.kept.length);
+    assert(dropped.every((r, i) => r === expected.dropped[i]) && dropped.length === expected.dropped.length);
   }
 });
