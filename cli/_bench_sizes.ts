@@ -8,6 +8,7 @@ import type { Rng, ToolCall, World } from "../envs/mod.ts";
 import { domains, type getDomain } from "../envs/mod.ts";
 import { type Kit, member } from "./_bench_kit.ts";
 import type { Measured } from "./_bench_figures.ts";
+import { goldSteps } from "./_bench_world.ts";
 
 /**
  * The domains timed: every registered one. The sizes: ×1 and ×10 (a ×100 world takes minutes to
@@ -80,16 +81,7 @@ async function measure(job: SizeJob, built: () => void): Promise<SizeBench> {
   const build_s = (performance.now() - start) / 1000;
   built();
   const ctx = world.context(new RngOf("bench"));
-  const pass = () => {
-    let n = 0;
-    for (const gold of golds) {
-      world.store.begin();
-      for (const call of gold) world.call(ctx, call.name, call.args);
-      world.store.rollback();
-      n += gold.length;
-    }
-    return n;
-  };
+  const pass = () => goldSteps(world, ctx, golds);
   pass();
   let steps = 0;
   const timed = performance.now();

@@ -48,6 +48,25 @@ function replay(world: World, gold: readonly ToolCall[]): RowChange[] {
 }
 
 /**
+ * Makes every gold's calls through tool dispatch, each gold in a transaction rolled back after it,
+ * and returns how many calls were made: one pass of the tool-steps figures.
+ */
+export function goldSteps(
+  world: Pick<World, "store" | "call">,
+  ctx: ReturnType<World["context"]>,
+  golds: readonly (readonly ToolCall[])[],
+): number {
+  let n = 0;
+  for (const gold of golds) {
+    world.store.begin();
+    for (const call of gold) world.call(ctx, call.name, call.args);
+    world.store.rollback();
+    n += gold.length;
+  }
+  return n;
+}
+
+/**
  * Measures one world on a set of gold action lists.
  *
  * @example
@@ -68,16 +87,7 @@ export function benchWorld(
 ): BenchFigures {
   const minMs = options.minMs ?? 400;
   const ctx = world.context(new Rng("bench"));
-  const steps = timed(minMs, () => {
-    let n = 0;
-    for (const gold of golds) {
-      world.store.begin();
-      for (const call of gold) world.call(ctx, call.name, call.args);
-      world.store.rollback();
-      n += gold.length;
-    }
-    return n;
-  });
+  const steps = timed(minMs, () => goldSteps(world, ctx, golds));
 
   const image = world.store.snapshot();
   const restores = timed(minMs, () => {

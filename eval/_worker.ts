@@ -15,7 +15,6 @@ import { fromThreadError, type FromWorker, threadError, type ToWorker } from "./
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
   postMessage(message: FromWorker): void;
-  close(): void;
 };
 const post = (message: FromWorker) => scope.postMessage(message);
 
