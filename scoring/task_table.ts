@@ -20,7 +20,6 @@ import {
 import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustness.ts";
 import { isUnjudged, SAFETY_NONE, safetyFromTally, unjudgedReason, worstWeight } from "./safety.ts";
 import { type Unit, units } from "./_stats.ts";
-
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
 
 // Figures that are not scores in [0, 1], so not clamped against rounding.
@@ -179,14 +178,12 @@ export function tableOfUnits(us: readonly Unit[], options: TableOptions = {}): T
     for (let k = 1; k <= wins; k++) passHat.push(passHatKTerm({ runs: n, successes: wins }, k));
     passStart[i + 1] = passHat.length;
   });
-  const used = Array.from({ length: CORE }, (_, c) => c).filter((c) => {
-    for (let i = c; i < core.length; i += CORE) if (core[i] !== 0) return true;
-    return false;
-  });
+  const used = new Set<number>();
+  core.forEach((v, i) => v !== 0 && used.add(i % CORE));
   return {
     rows: us.length,
     core,
-    columns: Int32Array.from(used),
+    columns: Int32Array.from(used).sort(),
     cluster,
     clusters: clusterOf.size,
     K,
