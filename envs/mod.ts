@@ -161,6 +161,6 @@ export {
   type WrongRecord,
 } from "./scenarios.ts";
 export { outcomeUnknown } from "./abnormal.ts";
-export { LONG_SOURCE, type Recording, World, type WorldOptions } from "./world.ts";
+export { LONG_SOURCE, type Recording, World, type WorldImage, type WorldOptions } from "./world.ts";
 export type * from "./constraints.ts";
 export { ARK_POLICY, TAU_BENCH_POLICY } from "./constraints.ts";

@@ -57,6 +57,21 @@ interface Image {
   data: unknown;
 }
 
+/** A generated world as plain data, for another thread (`World.image()`, `World.adopt()`). */
+export interface WorldImage {
+  /** The domain's name. */
+  domain: string;
+  seed: string;
+  scale: number;
+  /** The world's database image (`Store.snapshot()`) and its generated data. */
+  image: { image: Uint8Array; data: unknown };
+}
+
+// Whether an image's data structured-clones (`World.shareable()`), found once.
+const CLONEABLE = new WeakMap<object, boolean>();
+
+const imageKey = (domain: string, seed: string, scale: number) => `${domain}\u001f${seed}\u001f${scale}`;
+
 // Generating a world takes a while; an image restores in well under a millisecond.
 const images = new Map<string, Image>();
 /** Scenarios built, by world data, then seed and pairs (`World.scenarios()`). */
@@ -112,10 +127,31 @@ export class World {
 
   /** Opens the generated world of a domain for a seed and scale. */
   static open(domain: Domain, options: WorldOptions = {}): World {
+    const { seed, image } = World.image(domain, options);
+    return new World(domain, Store.fromSnapshot(image.image), image.data, seed);
+  }
+
+  /**
+   * The generated world of a domain for a seed and scale as plain data (its database's image and
+   * its data), generated once per thread: another thread given it by `World.adopt()` opens the
+   * same world without generating it again.
+   *
+   * @example
+   * ```ts
+   * import { assertEquals } from "@std/assert";
+   * import { getDomain, World } from "@ark/ark/envs";
+   * const shared = World.image(getDomain("orders"), { seed: "7" });
+   * assertEquals(World.shareable([shared]), [shared]);
+   * World.adopt([structuredClone(shared)]);
+   * using world = World.open(getDomain("orders"), { seed: "7" });
+   * assertEquals(world.store.snapshot().length, shared.image.image.length);
+   * ```
+   */
+  static image(domain: Domain, options: WorldOptions = {}): WorldImage {
     const seed = options.seed ?? "0";
     const scale = options.scale ?? 1;
     if (!(scale > 0)) throw new RangeError(`Cannot open a world at scale ${scale}: the scale must be positive`);
-    const key = `${domain.name}\u001f${seed}\u001f${scale}`;
+    const key = imageKey(domain.name, seed, scale);
     let cached = images.get(key);
     if (!cached) {
       const data = domain.generate(new Rng(seed).child("world"), scale);
@@ -124,7 +160,39 @@ export class World {
       cached = { image: store.snapshot(), data };
       images.set(key, cached);
     }
-    return new World(domain, Store.fromSnapshot(cached.image), cached.data, seed);
+    return { domain: domain.name, seed, scale, image: cached };
+  }
+
+  /**
+   * The images of `shared` that can cross to another thread: those whose data structured-clones (a
+   * domain's data may hold values that cannot, e.g. `JSON.rawJSON` numbers: such a world is
+   * generated again where it is opened).
+   */
+  static shareable(shared: readonly WorldImage[]): WorldImage[] {
+    return shared.filter(({ image }) => {
+      let ok = CLONEABLE.get(image);
+      if (ok === undefined) {
+        try {
+          structuredClone(image.data);
+          ok = true;
+        } catch {
+          ok = false;
+        }
+        CLONEABLE.set(image, ok);
+      }
+      return ok;
+    });
+  }
+
+  /**
+   * Takes generated worlds made by `World.image()` in another thread (structured-cloned), so that
+   * `World.open()` restores them instead of generating them; a world this thread has is kept.
+   */
+  static adopt(shared: readonly WorldImage[]): void {
+    for (const { domain, seed, scale, image } of shared) {
+      const key = imageKey(domain, seed, scale);
+      if (!images.has(key)) images.set(key, image);
+    }
   }
 
   /** Opens a world from given data (e.g. τ-bench's db.json). */

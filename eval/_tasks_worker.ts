@@ -13,6 +13,9 @@ scope.onmessage = ({ data: config }) => {
   const worlds: World[] = [];
   try {
     for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
+    // The runner's thread and its workers open the same worlds from these rather than generate them.
+    const images = config.domains.map((name) => World.image(getDomain(name), { seed: config.worldSeed }));
+    scope.postMessage({ images: World.shareable(images) });
     scope.postMessage({ tasks: experimentTasks(config, worlds) });
   } catch (error) {
     scope.postMessage({ error });

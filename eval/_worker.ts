@@ -165,8 +165,18 @@ function stopAll(): void {
   notify();
 }
 
-// The experiment and its worlds, opened as soon as the runner says which (`open`).
+// The experiment (`open`) and its worlds, opened from the images the runner shares (`images`).
 let opened: { config: ResolvedConfig; worlds: World[] } | null = null;
+
+function openWorlds(): void {
+  const { config, worlds } = opened!;
+  if (worlds.length > 0) return;
+  try {
+    for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
+  } catch {
+    // The runner opened the same worlds first: it reports the error; this worker is ended unused.
+  }
+}
 
 async function start(message: Extract<ToWorker, { type: "start" }>): Promise<void> {
   const { config, worlds } = opened!;
@@ -191,16 +201,12 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
 }
 
 scope.onmessage = ({ data }) => {
-  if (data.type === "open") {
-    const { config } = data;
-    const worlds: World[] = [];
-    opened = { config, worlds };
-    try {
-      for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
-    } catch {
-      // The runner opened the same worlds first: it reports the error; this worker is ended unused.
-    }
+  if (data.type === "open") opened = { config: data.config, worlds: [] };
+  else if (data.type === "images") {
+    World.adopt(data.images);
+    openWorlds();
   } else if (data.type === "start") {
+    openWorlds();
     start(data).catch((error) => {
       post({ type: "failed", index: -1, error: threadError(error) });
       post({ type: "done" });

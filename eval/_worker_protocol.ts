@@ -1,7 +1,7 @@
 // The messages between the experiment runner and its worker threads (`_workers.ts` on the runner's
 // side, `_worker.ts` on the worker's). Everything is plain data: a worker rebuilds what holds
 // functions (the conditions' setups, the agents) from the config itself. Private to eval/.
-import type { Task } from "../envs/mod.ts";
+import type { Task, WorldImage } from "../envs/mod.ts";
 import type { ChatRequest, ChatResponse } from "../agents/model/mod.ts";
 import { ModelError, type ModelErrorCode } from "../agents/model/mod.ts";
 import type { Cell } from "./cell.ts";
@@ -19,6 +19,8 @@ export interface ThreadError {
 export type ToWorker =
   /** Once, first: the experiment, whose worlds the worker opens while the runner makes the plan. */
   | { type: "open"; config: ResolvedConfig }
+  /** Once, before `start`: the experiment's worlds, generated once (`World.image()`), to open. */
+  | { type: "images"; images: WorldImage[] }
   /** Once, next: its tasks, the cells to run (by index below), the lanes, and whether models answer. */
   | { type: "start"; tasks: [string, Task][]; todo: Cell[]; lanes: number; models: boolean }
   /** Cells to run, by index in `todo`; none: there will be no more. */

@@ -3,7 +3,7 @@
 // order of the cells (a reorder buffer), so the store and records.jsonl get the same episodes in
 // the same order whatever the number of workers. Cells are handed out here only, so the budget,
 // a stop and a failure decide from one place, as on one thread. Private to eval/.
-import type { Task } from "../envs/mod.ts";
+import type { Task, WorldImage } from "../envs/mod.ts";
 import type { ModelClient } from "../agents/model/mod.ts";
 import type { Cell } from "./cell.ts";
 import type { ResolvedConfig } from "./config_types.ts";
@@ -12,7 +12,7 @@ import { fromThreadError, type FromWorker, threadError, type ToWorker } from "./
 
 /**
  * Worker threads started before the plan is made, so that loading their code and opening their
- * worlds overlap the runner's own preparation; `runOnWorkers()` gives them the cells. Close it in
+ * worlds (from the images `share()` gives them) overlap the runner's own preparation; `runOnWorkers()` gives them the cells. Close it in
  * any case (a run that never starts leaves no thread behind).
  */
 export class WorkerPool implements Disposable {
@@ -26,6 +26,11 @@ export class WorkerPool implements Disposable {
       thread.postMessage({ type: "open", config } satisfies ToWorker);
       this.threads.push(thread);
     }
+  }
+
+  /** Gives every thread the experiment's worlds, generated once (`World.image()`): they open them from these. */
+  share(images: readonly WorldImage[]): void {
+    for (const thread of this.threads) thread.postMessage({ type: "images", images: [...images] } satisfies ToWorker);
   }
 
   /** Ends every thread (those running stop at once). */

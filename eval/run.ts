@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { getDomain, parseTaskId, type Task, World } from "../envs/mod.ts";
+import { getDomain, parseTaskId, type Task, World, type WorldImage } from "../envs/mod.ts";
 import type { AgentFactory } from "../envs/mod.ts";
 import type { ModelClient } from "../agents/model/mod.ts";
 import { type Cell, type CellKey, cellKey, compareCells, planCells } from "./plan.ts";
@@ -132,7 +132,7 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   // Worker threads load and open their worlds while the plan is made here.
   const threads = options.agents === undefined ? Math.max(1, options.workers ?? 1) : 1;
   using pool = threads > 1 ? new WorkerPool(config, threads) : null;
-  const prepared = await prepare(config, options);
+  const prepared = await prepare(config, options, pool);
   // What the episodes resumed from the sink cost (read once: a big store takes a while to decode).
   const spent = sink.records().reduce((sum, r) => sum + episodeCost(r), 0);
   if (prepared === null) {
@@ -254,15 +254,28 @@ interface Prepared {
 // every condition prepared for those, and the worlds, left open for the caller to use and close;
 // `null` when `options.signal` aborts first (nothing is left open). With a signal the tasks are drawn in a worker (`stoppableTasks()`), and each long
 // step after looks at the signal before the next.
-async function prepare(config: ResolvedConfig, options: RunOptions): Promise<Prepared | null> {
+async function prepare(config: ResolvedConfig, options: RunOptions, pool: WorkerPool | null): Promise<Prepared | null> {
   const { signal } = options;
   const worlds: World[] = [];
   // Ends the worker when this throws before its tasks are awaited.
   const done = new AbortController();
   try {
-    const drawn = signal === undefined ? null : stoppableTasks(config, AbortSignal.any([signal, done.signal]));
+    // The worlds are generated once: by the drawing worker when there is one, here otherwise; this
+    // thread and the pool's open them from their images.
+    const generated = Promise.withResolvers<WorldImage[]>();
+    const drawn = signal === undefined
+      ? null
+      : stoppableTasks(config, AbortSignal.any([signal, done.signal]), generated.resolve);
     drawn?.catch(() => {});
+    if (drawn !== null) {
+      const images = await Promise.race([generated.promise, drawn.then(() => null)]);
+      if (images === null || signal?.aborted) return null;
+      World.adopt(images);
+    }
     for (const name of config.domains) worlds.push(World.open(getDomain(name), { seed: config.worldSeed }));
+    pool?.share(
+      World.shareable(config.domains.map((name) => World.image(getDomain(name), { seed: config.worldSeed }))),
+    );
     const tasks = drawn === null ? experimentTasks(config, worlds) : await drawn;
     if (tasks === null || signal?.aborted) return null;
     const planned = planCells(config, [...tasks.values()]);
