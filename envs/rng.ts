@@ -4,7 +4,7 @@
  *
  * @module
  */
-import seedrandom from "seedrandom";
+import { Arc4 } from "./_arc4.ts";
 
 /**
  * A seeded pseudo-random generator.
@@ -20,12 +20,12 @@ import seedrandom from "seedrandom";
 export class Rng {
   /** The seed it was made from, as a string (a number seed is converted with `String()`). */
   readonly seed: string;
-  #prng: seedrandom.PRNG;
+  #prng: Arc4;
 
   /** Makes a generator from a seed (any string or number). */
   constructor(seed: string | number) {
     this.seed = String(seed);
-    this.#prng = seedrandom(this.seed);
+    this.#prng = new Arc4(this.seed);
   }
 
   /** A float in [0, 1). */
@@ -90,13 +90,16 @@ export class Rng {
  * ```
  */
 export function deriveSeed(...parts: (string | number)[]): string {
-  const text = parts.map(String).join("\u001f");
+  // Over the parts joined by U+001F, without making the joined string.
   let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
-    h2 ^= h2 >>> 15;
+  for (let p = 0; p < parts.length; p++) {
+    const text = String(parts[p]);
+    for (let i = p === 0 ? 0 : -1; i < text.length; i++) {
+      const c = i < 0 ? 0x1f : text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+      h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+      h2 ^= h2 >>> 15;
+    }
   }
   return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
 }
