@@ -95,6 +95,16 @@ export function argsProblem(args: unknown): string | null {
   return null;
 }
 
+// How long a number is as text (`String(v).length`), without making the text for small integers.
+function numberLength(v: number): number {
+  if (Number.isInteger(v) && v > -1e9 && v < 1e9) {
+    let n = v < 0 ? 2 : 1;
+    for (let a = Math.abs(v); a >= 10; a = Math.floor(a / 10)) n++;
+    return n;
+  }
+  return String(v).length;
+}
+
 // About how long a value is as JSON, counted without recursion; it stops counting once past `cap`.
 function jsonSize(value: unknown, cap: number): number {
   let size = 0;
@@ -102,7 +112,8 @@ function jsonSize(value: unknown, cap: number): number {
   while (stack.length > 0 && size <= cap) {
     const v = stack.pop();
     if (typeof v === "string") size += v.length + 2;
-    else if (typeof v === "number" || typeof v === "boolean") size += String(v).length;
+    else if (typeof v === "number") size += numberLength(v);
+    else if (typeof v === "boolean") size += v ? 4 : 5;
     else if (v === null || v === undefined) size += 4;
     else if (typeof v === "object") {
       const entries = Object.entries(v);

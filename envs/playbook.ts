@@ -370,7 +370,16 @@ class Playbook implements Play {
   }
 }
 
-// A call's identity: its name and arguments with keys sorted, as one string.
+// A call's identity: its name and arguments with keys sorted, as one string; worked out once per
+// arguments object and name (an episode asks for the same call's key again and again, and
+// arguments are not changed once made).
+const KEYS = new WeakMap<object, Map<string, string>>();
 function key(call: ToolCall): string {
-  return canonicalJson([call.name, call.args]);
+  const args = call.args as object | null;
+  if (args === null || typeof args !== "object") return canonicalJson([call.name, call.args]);
+  let byName = KEYS.get(args);
+  if (byName === undefined) KEYS.set(args, byName = new Map());
+  let k = byName.get(call.name);
+  if (k === undefined) byName.set(call.name, k = canonicalJson([call.name, call.args]));
+  return k;
 }
