@@ -10,8 +10,9 @@ const cents = (row: string) => `CAST(round(${row}.total * 100) AS INTEGER)`;
 const revenueCents = (row: string) => `CASE WHEN ${row}.status <> 'cancelled' THEN ${cents(row)} ELSE 0 END`;
 const month = (row: string) => `substr(${row}.order_date, 1, 7)`;
 
-// The statements that count an order (`row`: NEW or OLD) in, or out of, the sums; a sum of no orders
-// is no row.
+// The statements that count an order (`row`: NEW or OLD) in, or out of, the sums. A sum that comes
+// to no orders stays, as a row of zeros the reads leave out: fewer statements for a write to compile
+// and run.
 const countIn = (row: string) => `
   INSERT INTO sales_by_day (order_date, status, n, cents) VALUES (${row}.order_date, ${row}.status, 1, ${cents(row)})
     ON CONFLICT (order_date, status) DO UPDATE SET n = n + 1, cents = cents + excluded.cents;
@@ -22,10 +23,8 @@ const countIn = (row: string) => `
 const countOut = (row: string) => `
   UPDATE sales_by_day SET n = n - 1, cents = cents - ${cents(row)}
     WHERE order_date = ${row}.order_date AND status = ${row}.status;
-  DELETE FROM sales_by_day WHERE order_date = ${row}.order_date AND status = ${row}.status AND n = 0;
   UPDATE sales_by_month SET n = n - 1, cents = cents - ${revenueCents(row)}
-    WHERE month = ${month(row)} AND customer_id = ${row}.customer_id;
-  DELETE FROM sales_by_month WHERE month = ${month(row)} AND customer_id = ${row}.customer_id AND n = 0;`;
+    WHERE month = ${month(row)} AND customer_id = ${row}.customer_id;`;
 
 /** The sums' tables and triggers (part of `ORDERS_SCHEMA`, after the orders table). */
 export const SALES_SCHEMA: string = `
@@ -52,9 +51,23 @@ CREATE TRIGGER orders_sales_insert AFTER INSERT ON orders BEGIN${countIn("NEW")}
 END;
 CREATE TRIGGER orders_sales_delete AFTER DELETE ON orders BEGIN${countOut("OLD")}
 END;
-CREATE TRIGGER orders_sales_update AFTER UPDATE OF order_date, customer_id, status, total ON orders
-  WHEN OLD.order_date IS NOT NEW.order_date OR OLD.customer_id IS NOT NEW.customer_id
-    OR OLD.status IS NOT NEW.status OR OLD.total IS NOT NEW.total
+-- A change of status alone (what update_order_status makes) moves the order between two days' sums,
+-- and changes its month's revenue only when it is cancelled; any other change counts it out and in.
+-- A statement setting none of an order's summed columns compiles neither trigger.
+CREATE TRIGGER orders_sales_status AFTER UPDATE OF status ON orders
+  WHEN OLD.status IS NOT NEW.status AND OLD.order_date IS NEW.order_date AND OLD.customer_id IS NEW.customer_id
+    AND OLD.total IS NEW.total
+BEGIN
+  UPDATE sales_by_day SET n = n - 1, cents = cents - ${cents("OLD")}
+    WHERE order_date = OLD.order_date AND status = OLD.status;
+  INSERT INTO sales_by_day (order_date, status, n, cents) VALUES (NEW.order_date, NEW.status, 1, ${cents("NEW")})
+    ON CONFLICT (order_date, status) DO UPDATE SET n = n + 1, cents = cents + excluded.cents;
+  UPDATE sales_by_month SET cents = cents - ${revenueCents("OLD")} + ${revenueCents("NEW")}
+    WHERE month = ${month("OLD")} AND customer_id = OLD.customer_id
+      AND (OLD.status = 'cancelled') <> (NEW.status = 'cancelled');
+END;
+CREATE TRIGGER orders_sales_update AFTER UPDATE OF order_date, customer_id, total ON orders
+  WHEN OLD.order_date IS NOT NEW.order_date OR OLD.customer_id IS NOT NEW.customer_id OR OLD.total IS NOT NEW.total
 BEGIN${countOut("OLD")}${countIn("NEW")}
 END;
 `;
@@ -72,16 +85,16 @@ const fromCents = (c: number) => c / 100;
 
 const BY_DAY = `SELECT order_date AS key, sum(n) AS orders,
   coalesce(sum(CASE WHEN status <> 'cancelled' THEN cents END), 0) AS cents
-FROM sales_by_day WHERE order_date BETWEEN ? AND ? GROUP BY order_date ORDER BY key`;
+FROM sales_by_day WHERE order_date BETWEEN ? AND ? GROUP BY order_date HAVING sum(n) > 0 ORDER BY key`;
 const BY_STATUS = `SELECT status AS key, sum(n) AS orders,
   coalesce(sum(CASE WHEN status <> 'cancelled' THEN cents END), 0) AS cents
-FROM sales_by_day WHERE order_date BETWEEN ? AND ? GROUP BY status ORDER BY key`;
+FROM sales_by_day WHERE order_date BETWEEN ? AND ? GROUP BY status HAVING sum(n) > 0 ORDER BY key`;
 const OVERALL = `SELECT coalesce(sum(n), 0) AS orders,
   coalesce(sum(CASE WHEN status <> 'cancelled' THEN cents END), 0) AS cents
 FROM sales_by_day WHERE order_date BETWEEN ? AND ?`;
 // A month's groups by customer, in customer order (the index's), as one JSON array.
 const MONTH_BY_CUSTOMER = `SELECT '[' || coalesce(group_concat(group_json, ','), '') || ']' AS groups
-FROM (SELECT group_json FROM sales_by_month WHERE month = ? ORDER BY customer_id)`;
+FROM (SELECT group_json FROM sales_by_month WHERE month = ? AND n > 0 ORDER BY customer_id)`;
 
 /** The groups by day or by status of the orders placed between two dates (both included). */
 export function salesByDayOrStatus(db: Store, by: "day" | "status", start: string, end: string): SalesGroup[] {

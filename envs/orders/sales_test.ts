@@ -72,6 +72,12 @@ Deno.test("the sales sums answer as the orders do, before and after writes", () 
       "WHERE order_id = (SELECT max(order_id) FROM orders WHERE order_date < '2024-09-15')",
     addDays("2024-10-31", 0),
   );
+  // A status and a total changed by one statement; a status set to what it was.
+  db.run(
+    "UPDATE orders SET status = 'cancelled', total = total + 2 WHERE order_id = " +
+      "(SELECT min(order_id) FROM orders WHERE order_date >= '2024-10-01' AND status = 'delivered')",
+  );
+  db.run("UPDATE orders SET status = status WHERE order_date = '2024-10-05'");
   check(world, "after writes");
   db.rollback();
   check(world, "rolled back");
