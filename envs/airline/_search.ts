@@ -83,11 +83,29 @@ const searchInput = z.strictObject({
   date: z.string().describe('Departure date, YYYY-MM-DD, e.g. "2024-05-20"'),
 });
 
-// One search result: the flight without its dates, then that date's status, seats and prices.
-function leg(row: Row, prefix: string, withDate: boolean): Json {
-  const pick = (cols: string[]) => Object.fromEntries(cols.map((c) => [c, row[prefix + c]]));
-  const flight = pick(FLIGHT_COLUMNS) as unknown as FlightRow;
-  const date = pick(DATE_COLUMNS) as unknown as FlightDateRow;
+// The column names of a leg in a one-stop row: the flight's and the date's, each with the leg's prefix.
+interface Prefixed {
+  flight: readonly string[];
+  date: readonly string[];
+}
+const prefixed = (prefix: string): Prefixed => ({
+  flight: FLIGHT_COLUMNS.map((c) => prefix + c),
+  date: DATE_COLUMNS.map((c) => prefix + c),
+});
+const FIRST_LEG = prefixed("a_"), SECOND_LEG = prefixed("b_");
+
+// The columns `from` of a row under the names `to` (a plain loop: this runs for every result).
+function renamed(row: Row, from: readonly string[], to: readonly string[]): Row {
+  const out: Row = {};
+  for (let i = 0; i < to.length; i++) out[to[i]] = row[from[i]];
+  return out;
+}
+
+// One search result: the flight without its dates, then that date's status, seats and prices. A direct
+// search's row has the columns under their own names; a one-stop row has each leg's under its prefix.
+function leg(row: Row, names: Prefixed | null, withDate: boolean): Json {
+  const flight = (names ? renamed(row, names.flight, FLIGHT_COLUMNS) : row) as unknown as FlightRow;
+  const date = (names ? renamed(row, names.date, DATE_COLUMNS) : row) as unknown as FlightDateRow;
   const out = { ...toFlightHead(flight), ...toFlightDate(date) } as unknown as Record<string, Json>;
   if (withDate) out.date = date.date;
   return out;
@@ -100,7 +118,7 @@ export const searchDirectFlight: Tool = defineTool({
     "their schedule, free seats and price per cabin.",
   input: searchInput,
   writes: false,
-  run: ({ db }, a) => db.all<Row>(DIRECT, a.origin, a.destination, a.date).map((r) => leg(r, "", false)),
+  run: ({ db }, a) => db.all<Row>(DIRECT, a.origin, a.destination, a.date).map((r) => leg(r, null, false)),
 });
 
 /** `search_onestop_flight`: bookable connections with one stop between two airports, leaving on a date. */
@@ -112,7 +130,9 @@ export const searchOnestopFlight: Tool = defineTool({
   input: searchInput,
   writes: false,
   run: ({ db }, a) =>
-    db.all<Row>(ONE_STOP, a.origin, a.destination, a.date).map((r) => [leg(r, "a_", true), leg(r, "b_", true)]),
+    db.all<Row>(ONE_STOP, a.origin, a.destination, a.date).map((
+      r,
+    ) => [leg(r, FIRST_LEG, true), leg(r, SECOND_LEG, true)]),
 });
 
 /** `list_all_airports`: the airports served and their cities. */

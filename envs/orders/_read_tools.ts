@@ -6,6 +6,7 @@ import type { Json } from "../json.ts";
 import { QueryRefused, type QueryResult, type SqlValue } from "../query.ts";
 import type { Store } from "../sqlite.ts";
 import { round2 } from "./_dates.ts";
+import { monthByCustomer, salesByDayOrStatus, salesOverall } from "./_sales.ts";
 import { arg, BY_EMAIL, date, emailOnFile, orderId, orderRow, refundable, STATUSES } from "./_tool_common.ts";
 
 const PAGE = 50;
@@ -131,21 +132,27 @@ export const findCustomer = defineTool({
   },
 });
 
-// Sales grouped by a column of the orders table.
-const groupedBy = (column: string) =>
-  `SELECT ${column} AS key, count(*) AS orders,
-  coalesce(sum(CASE WHEN status <> 'cancelled' THEN total END), 0) AS revenue
-FROM orders WHERE order_date BETWEEN ? AND ? GROUP BY ${column} ORDER BY key`;
-
+// Sales grouped by customer or product, summed from the orders (by day and by status, and by
+// customer over one whole month, they are read from the sums in `_sales.ts`).
 const GROUP_SQL: Record<string, string> = {
-  day: groupedBy("order_date"),
-  customer: groupedBy("customer_id"),
-  status: groupedBy("status"),
+  customer: `SELECT customer_id AS key, count(*) AS orders,
+  coalesce(sum(CASE WHEN status <> 'cancelled' THEN total END), 0) AS revenue
+FROM orders WHERE order_date BETWEEN ? AND ? GROUP BY customer_id ORDER BY key`,
   product: `SELECT i.product_id AS key, count(DISTINCT o.order_id) AS orders,
   coalesce(sum(CASE WHEN o.status <> 'cancelled' THEN i.quantity * i.unit_price END), 0) AS revenue
 FROM orders o JOIN order_items i ON i.order_id = o.order_id
 WHERE o.order_date BETWEEN ? AND ? GROUP BY i.product_id ORDER BY key`,
 };
+
+function salesGroups(db: Store, by: "day" | "product" | "customer" | "status", start: string, end: string) {
+  if (by === "day" || by === "status") return salesByDayOrStatus(db, by, start, end);
+  if (by === "customer") {
+    const month = monthByCustomer(db, start, end);
+    if (month !== undefined) return month;
+  }
+  return db.all<{ key: string; orders: number; revenue: number }>(GROUP_SQL[by], start, end)
+    .map((g) => ({ key: g.key, orders: g.orders, revenue: round2(g.revenue) }));
+}
 
 export const summarizeSales = defineTool({
   name: "summarize_sales",
@@ -162,18 +169,9 @@ export const summarizeSales = defineTool({
     if (a.start_date > a.end_date) {
       throw new ToolError("invalid_args", `start_date "${a.start_date}" is after end_date "${a.end_date}"`);
     }
-    const groups = db.all<{ key: string; orders: number; revenue: number }>(
-      GROUP_SQL[a.group_by],
-      a.start_date,
-      a.end_date,
-    ).map((g) => ({ key: g.key, orders: g.orders, revenue: round2(g.revenue) }));
-    const all = db.get<{ n: number; r: number }>(
-      "SELECT count(*) AS n, coalesce(sum(CASE WHEN status <> 'cancelled' THEN total END), 0) AS r FROM orders " +
-        "WHERE order_date BETWEEN ? AND ?",
-      a.start_date,
-      a.end_date,
-    )!;
-    return { groups, orders: all.n, revenue: round2(all.r) };
+    const groups = salesGroups(db, a.group_by, a.start_date, a.end_date);
+    const all = salesOverall(db, a.start_date, a.end_date);
+    return { groups, orders: all.orders, revenue: all.revenue } as unknown as Json;
   },
 });
 

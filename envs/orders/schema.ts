@@ -1,7 +1,17 @@
-// The orders world's tables (SQLite). Every table has a primary key (SQLite sessions, which diff an
-// episode, ignore tables without one). Indexes serve the tools' look-ups: orders by date (every
-// range read), by customer (a customer's order count), customers by email ignoring case, and the
-// child tables by order.
+// The orders world's tables (SQLite). Every table of the world has a primary key (SQLite sessions,
+// which diff an episode, ignore tables without one). Indexes serve the tools' look-ups: orders by date
+// (every range read), by status and date (read_orders' filter), by customer (a customer's order
+// count), customers by email ignoring case, and the child tables by order.
+//
+// Two tables are no part of the world but sums of its orders, kept by triggers on orders, so that a
+// sales summary reads a row per day (or per customer) instead of every order: sales_by_day (orders and
+// amount in cents by date and status) and sales_by_month (orders and revenue in cents by month and
+// customer, with the group as summarize_sales gives it, as JSON). They have no primary key on purpose:
+// the episode's change (sessions, and the capture by triggers, watch tables with one) leaves them out,
+// as it leaves out everything derived. Amounts are summed in whole cents: order totals are amounts in
+// cents (the generator rounds them; no tool writes a total), so a sum of cents over 100 is the rounded
+// sum of the totals exactly.
+import { SALES_SCHEMA } from "./_sales.ts";
 
 /**
  * SQL that creates the orders world's tables and indexes.
@@ -49,6 +59,7 @@ CREATE TABLE orders (
 );
 CREATE INDEX orders_date ON orders (order_date, order_id);
 CREATE INDEX orders_customer ON orders (customer_id);
+CREATE INDEX orders_status ON orders (status, order_date, order_id);
 
 CREATE TABLE order_items (
   order_id INTEGER NOT NULL,
@@ -90,4 +101,4 @@ CREATE TABLE worksheet (
   value TEXT NOT NULL,
   recorded_at TEXT NOT NULL
 );
-`;
+` + SALES_SCHEMA;
