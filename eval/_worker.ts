@@ -208,11 +208,14 @@ scope.onmessage = ({ data }) => {
   } else if (data.type === "start") {
     openWorlds();
     start(data).catch((error) => {
+      send();
       post({ type: "failed", index: -1, error: threadError(error) });
       post({ type: "done" });
     });
   } else if (data.type === "cells") {
     asked -= requests.shift() ?? 0;
+    // Once stopped (asked to, or after a failure here), cells that were on their way are not run.
+    if (ended) return;
     if (data.indices.length === 0) ended = true;
     else queue.push(...data.indices);
     notify();

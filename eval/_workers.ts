@@ -4,7 +4,7 @@
 // the same order whatever the number of workers. Cells are handed out here only, so the budget,
 // a stop and a failure decide from one place, as on one thread. Private to eval/.
 import type { Task, WorldImage } from "../envs/mod.ts";
-import type { ModelClient } from "../agents/model/mod.ts";
+import type { ChatResponse, ModelClient } from "../agents/model/mod.ts";
 import type { Cell } from "./cell.ts";
 import type { ResolvedConfig } from "./config_types.ts";
 import type { FinishedEpisode, ResultsSink } from "./sink.ts";
@@ -43,6 +43,10 @@ export class WorkerPool implements Disposable {
     this.close();
   }
 }
+
+// How many cells past the first unfinished one a scripted run hands out: what the sink may wait
+// for in memory behind a slow cell.
+const WINDOW = 512;
 
 /** What `runOnWorkers()` needs: the run's state it shares with the runner. */
 export interface WorkersRun {
@@ -87,29 +91,56 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
     return c;
   };
 
+  // Scripted episodes reach the sink in the cells' order (the same store and records.jsonl whatever
+  // the number of workers), held at most WINDOW cells ahead; model-bound ones as they finish, so
+  // that each is committed (and its cost counted against the budget) at once.
+  const ordered = run.models === undefined;
+  let added = 0;
+  const give = (episode: FinishedEpisode) => {
+    added++;
+    try {
+      if (sink.add(episode)) run.added(episode);
+    } catch (error) {
+      failed(error);
+    }
+  };
   const drain = (all: boolean) => {
     while (pending.has(nextAdd) || (all && nextAdd < next)) {
       const episode = pending.get(nextAdd);
       pending.delete(nextAdd++);
-      if (episode === undefined || episode === null) continue;
-      if (sink.add(episode)) run.added(episode);
+      if (episode !== undefined && episode !== null) give(episode);
+    }
+    // Asks held back while the window was full.
+    while (waiting.length > 0 && (stopping || next - nextAdd < WINDOW)) {
+      const { thread, n } = waiting.shift()!;
+      hand(thread, n);
     }
   };
   // Batched episodes are committed at least every tenth of a second (a kill loses no more).
-  const flush = () => sink.flush();
+  const flush = () => {
+    try {
+      sink.flush();
+    } catch (error) {
+      failed(error);
+    }
+  };
   const timer = setInterval(flush, 100);
 
   const threads = pool.threads;
   const finished: Promise<void>[] = [];
+  const waiting: { thread: Worker; n: number }[] = [];
   const stopAll = () => {
     if (stopping) return;
     stopping = true;
     for (const thread of threads) thread.postMessage({ type: "stop" } satisfies ToWorker);
+    drain(false);
   };
-  const onAbort = () => {
-    if (next < todo.length) end.stoppedBySignal = true;
+  // An error of the sink (a full disk, say) or of a model client ends the run as an episode's does.
+  function failed(error: unknown): void {
+    end.failure ??= { error };
     stopAll();
-  };
+  }
+  const onAbort = () => stopAll();
   run.signal?.addEventListener("abort", onAbort, { once: true });
 
   const hand = (thread: Worker, n: number) => {
@@ -117,6 +148,7 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
     if (!stopping && end.failure === null) {
       if (run.signal?.aborted) onAbort();
       else if (run.overBudget()) end.stoppedAtBudget = next < todo.length;
+      else if (ordered && next - nextAdd >= WINDOW) return void waiting.push({ thread, n });
       else while (indices.length < n && next < todo.length) indices.push(next++);
     }
     thread.postMessage({ type: "cells", indices } satisfies ToWorker);
@@ -128,7 +160,10 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
     thread.onmessage = ({ data }: MessageEvent<FromWorker>) => {
       if (data.type === "want") hand(thread, data.n);
       else if (data.type === "episodes") {
-        for (const { index, json } of data.episodes) pending.set(index, JSON.parse(json));
+        for (const { index, json } of data.episodes) {
+          if (ordered) pending.set(index, JSON.parse(json));
+          else give(JSON.parse(json));
+        }
         drain(false);
       } else if (data.type === "failed") {
         end.failure ??= { error: fromThreadError(data.error) };
@@ -137,10 +172,15 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
         drain(false);
       } else if (data.type === "chat") {
         const { id } = data;
-        client(data.spec).chat(data.request, data.runIndex === undefined ? {} : { runIndex: data.runIndex }).then(
-          (response) => thread.postMessage({ type: "answer", id, response } satisfies ToWorker),
-          (error) => thread.postMessage({ type: "answer", id, error: threadError(error) } satisfies ToWorker),
-        );
+        const answer = (error: unknown) =>
+          thread.postMessage({ type: "answer", id, error: threadError(error) } satisfies ToWorker);
+        let reply: Promise<ChatResponse>;
+        try {
+          reply = client(data.spec).chat(data.request, data.runIndex === undefined ? {} : { runIndex: data.runIndex });
+        } catch (error) {
+          return answer(error);
+        }
+        reply.then((response) => thread.postMessage({ type: "answer", id, response } satisfies ToWorker), answer);
       } else if (data.type === "done") resolve();
     };
     thread.onerror = (event) => {
@@ -169,5 +209,7 @@ export async function runOnWorkers(run: WorkersRun): Promise<WorkersEnd> {
     drain(true);
     flush();
   }
+  // Stopped when cells were left unrun: handed out but dropped from a worker's queue, or never handed.
+  if (run.signal?.aborted && added < todo.length) end.stoppedBySignal = true;
   return end;
 }

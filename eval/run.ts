@@ -22,6 +22,7 @@ import type { ResultsSink } from "./sink.ts";
 import { runCell } from "./cell_run.ts";
 import { modelSpecs } from "./models.ts";
 import { runOnWorkers, WorkerPool } from "./_workers.ts";
+import { MAX_WORKERS } from "./settings.ts";
 
 export { runCell, type RunCellOptions } from "./cell_run.ts";
 
@@ -129,6 +130,9 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   if (specs.length > 0 && options.models === undefined) {
     throw new TypeError(`Cannot run "${specs[0]}": runExperiment() needs options.models for language models`);
   }
+  if (options.workers !== undefined && !(Number.isInteger(options.workers) && options.workers <= MAX_WORKERS)) {
+    throw new RangeError(`Invalid workers ${options.workers}: expected a whole number of at most ${MAX_WORKERS}`);
+  }
   // Worker threads load and open their worlds while the plan is made here.
   const threads = options.agents === undefined ? Math.max(1, options.workers ?? 1) : 1;
   using pool = threads > 1 ? new WorkerPool(config, threads) : null;
@@ -223,7 +227,14 @@ export async function runExperiment(config: ResolvedConfig, options: RunOptions)
   };
   // A sink that batches commits what it holds at least every tenth of a second while episodes wait
   // on models (scripted ones fill a batch long before), and everything at the end.
-  const timer = setInterval(() => sink.flush(), FLUSH_MS);
+  // (An error of the sink's there ends the run as one of an episode's does, not the process.)
+  const timer = setInterval(() => {
+    try {
+      sink.flush();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }, FLUSH_MS);
   try {
     await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(todo.length, 1)) }, lane));
   } finally {

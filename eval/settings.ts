@@ -35,6 +35,9 @@ const checkAgent = (spec: string) => modelSpec(spec) ?? agentFactory(spec);
  * through the same schema as a file's. The conditions' schema is the config's (`_schema.ts`), made
  * from `CONDITION_SETTINGS`.
  */
+/** The most worker threads a run takes (each holds its own worlds: about 60 MB). */
+export const MAX_WORKERS = 64;
+
 export const SETTINGS = {
   domains: {
     schema: (f) => f.names("domain", checkDomain),
@@ -251,11 +254,14 @@ export const SETTINGS = {
     doc: "episodes in flight at once, each in its own world",
   },
   workers: {
-    schema: (f) => f.count("the workers").nullable(),
+    schema: (f) => {
+      const error = f.expected(`the workers, a whole number from 1 to ${MAX_WORKERS}`);
+      return f.count("the workers").max(MAX_WORKERS, { error }).nullable();
+    },
     default: null,
     flags: [flag("--workers N", "worker threads running episodes (default one per core)", numberText)],
     doc: "worker threads that run the episodes, each with its own worlds and `concurrency` episodes in flight; " +
-      "the results are the same bytes whatever the number (1 runs them on the main thread)",
+      `the results are the same bytes whatever the number (1 runs them on the main thread); at most ${MAX_WORKERS}`,
     docDefault: "`null` (one per core)",
   },
   out: {

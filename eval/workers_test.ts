@@ -89,7 +89,8 @@ Deno.test("runExperiment() on workers answers model calls from this thread's cli
   });
   assertEquals(summary.cost, 0.03 * 6);
   assertEquals(model.runIndexes.length, 12, "two calls for each of the six model episodes");
-  assertEquals(contents(two), contents(one));
+  // Model-bound episodes reach the sink as they finish (each committed and paid for at once).
+  assertEquals(contents(two).sort(), contents(one).sort());
 });
 
 Deno.test("runExperiment() on workers starts no episode once the budget is spent", async () => {
@@ -115,4 +116,78 @@ Deno.test("runExperiment() on workers throws a fatal model error as one thread d
   assertEquals(err.code, "cache_miss");
   assert(/^Cannot run "openai:m" on airline\/\d run \d: No cached answer$/.test(err.message), err.message);
   assert(sink.records().every((r) => r.agent === "noisy"), "no model episode is recorded");
+});
+
+// A model whose first answer takes a while: every later episode finishes before the first.
+function slowFirstModel(ms: number): FakeModelClient {
+  let first = true;
+  const quick = quickModel();
+  return new FakeModelClient(
+    async (request) => {
+      if (first) {
+        first = false;
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      }
+      return await quick.chat(request);
+    },
+    { provider: "openai", model: "m", prices: { "openai:m": { input: 1000, output: 1000 } } },
+  );
+}
+
+Deno.test("runExperiment() on workers counts each model episode's cost when it ends, not when those before it end", async () => {
+  const config = { ...modelConfig, agents: ["openai:m"], tasks: 20, maxCost: 0.1, concurrency: 2 };
+  const sink = new MemoryResults();
+  const model = slowFirstModel(1000);
+  const summary = await runExperiment(config, { sink, models: () => model, workers: 2 });
+  assertEquals(summary.stoppedAtBudget, true);
+  // $0.03 an episode: the budget is spent after four; lanes already running may finish theirs.
+  assert(summary.ran >= 4 && summary.ran <= 8, `${summary.ran} episodes ran (of 40) for a $0.10 budget`);
+  assertEquals(sink.count(), summary.ran);
+});
+
+Deno.test("runExperiment() on workers says it was stopped whenever a stop leaves cells unrun, however late", async () => {
+  const expected = await whole;
+  for (const left of [5, 40, 90]) {
+    const sink = new MemoryResults();
+    const stop = new AbortController();
+    const summary = await runExperiment(config, {
+      sink,
+      workers: 2,
+      signal: stop.signal,
+      onProgress: ({ done, total }) => done === total - left && stop.abort(),
+    });
+    assertEquals(sink.count(), summary.ran);
+    assertEquals(summary.stoppedBySignal === true, summary.ran < expected.length, `stopped ${left} before the end`);
+  }
+});
+
+// A sink whose disk fills: its `add` (or `flush`) throws once it holds `after` episodes.
+class FullDisk extends MemoryResults {
+  constructor(readonly failing: "add" | "flush", readonly after: number) {
+    super();
+  }
+  override add(episode: Parameters<MemoryResults["add"]>[0]): boolean {
+    if (this.failing === "add" && this.count() >= this.after) throw new Error("disk full");
+    return super.add(episode);
+  }
+  override flush(): void {
+    if (this.failing === "flush" && this.count() >= this.after) throw new Error("disk full");
+  }
+}
+
+Deno.test("runExperiment() on workers rejects with the sink's error (add or flush) instead of ending the process", async () => {
+  for (const failing of ["add", "flush"] as const) {
+    const sink = new FullDisk(failing, 30);
+    const err = await assertRejects(() => runExperiment(config, { sink, workers: 2 }), Error);
+    assertEquals(err.message, "disk full", failing);
+    assert(sink.count() >= 30, `${sink.count()} episodes kept`);
+  }
+});
+
+Deno.test("runExperiment() refuses more workers than it takes, in one line, before starting any", async () => {
+  const err = await assertRejects(
+    () => runExperiment(config, { sink: new MemoryResults(), workers: 100_000 }),
+    RangeError,
+  );
+  assertEquals(err.message, "Invalid workers 100000: expected a whole number of at most 64");
 });
