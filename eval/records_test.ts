@@ -218,53 +218,14 @@ function referenceLine(record: EpisodeRecord): string {
 }
 
 // docs/metrics.md's order of a record's keys.
-const RECORD_KEYS = [
-  "agent",
-  "task",
-  "run",
-  "condition",
-  "variant",
-  "category",
-  "family",
-  "length",
-  "dependency",
-  "success",
-  "tau_reward",
-  "outcome",
-  "actions",
-  "resources",
-  "confidence",
-  "confidence_source",
-  "violations",
-  "near_misses",
-  "harm",
-  "llm_violations",
-  "llm_dropped",
-  "judge_error",
-  "judge_policy",
-  "milestones",
-  "steps",
-  "first_error_step",
-  "faults",
-  "recovered",
-  "recovery_steps",
-  "tool_calls",
-  "invalid_calls",
-  "writes",
-  "milestone_labels",
-  "divergence",
-  "missed",
-  "step_outcomes",
-  "agent_error",
-  "model_retries",
-  "blocks",
-  "abstention",
-  "user_error",
-  "user_messages",
-  "user_misread",
-  "user_resources",
-  "judge_resources",
-];
+const RECORD_KEYS = (
+  "agent task run condition variant category family length dependency success tau_reward outcome " +
+  "actions resources confidence confidence_source violations near_misses harm llm_violations " +
+  "llm_dropped judge_error judge_policy milestones steps first_error_step faults recovered " +
+  "recovery_steps tool_calls invalid_calls writes milestone_labels divergence missed step_outcomes " +
+  "agent_error model_retries blocks abstention user_error user_messages user_misread user_resources " +
+  "judge_resources"
+).split(" ");
 
 Deno.test("writeRecordsJsonl() sorts records by agent, task and run", async () => {
   const sink = new MemoryResults();
