@@ -8,7 +8,7 @@ import type { EpisodeEvent, SqlValue, Store } from "../envs/mod.ts";
 import type { Cell, CellKey } from "./cell.ts";
 import type { EpisodeRecord } from "./records.ts";
 import type { FinishedEpisode } from "./sink.ts";
-import { deflate, hash53, inflate, pack, unpack } from "./_store_codec.ts";
+import { hash53, inflate, pack, squeezedOr, unpack } from "./_store_codec.ts";
 import { CACHE_LIMIT, episodeOf, type EpisodeRows, finishedKeysOf, Names } from "./_store_rows.ts";
 
 /** An episode as `add()` keeps it in format 5: its cell and its encoded row. */
@@ -40,7 +40,11 @@ const FIELDS = [
   "world_args",
   "changes",
 ] as const;
-const KNOWN = new Set<string>(FIELDS);
+// Each field's slot in a row (step and latency_ms included, which are kept as they are).
+const SLOTS: Record<string, number> = Object.assign(
+  Object.create(null),
+  Object.fromEntries(FIELDS.map((f, i) => [f, i])),
+);
 const ORDER = ["step", "actor", "kind", ...FIELDS.slice(4), "latency_ms"].map((f) =>
   [f, (FIELDS as readonly string[]).indexOf(f)] as const
 );
@@ -49,7 +53,6 @@ type ShapeNode = { id?: number; next: Map<string, ShapeNode> };
 // How many episodes' texts are kept decoded for the values they hold.
 const TEXTS_KEPT = 256;
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Format 5's episode rows (see the file's comment). */
@@ -70,6 +73,8 @@ export class Format5Rows implements EpisodeRows<Encoded> {
   // Reading: values' JSON by id, and episodes' texts split in lines.
   #values = new Map<number, string>();
   #lines = new Map<number, string[]>();
+  // An event's fields by slot while its row is made (all undefined between rows).
+  #found: unknown[] = new Array(FIELDS.length).fill(undefined);
 
   constructor(db: Store) {
     this.#db = db;
@@ -82,35 +87,36 @@ export class Format5Rows implements EpisodeRows<Encoded> {
 
   prepare(episode: FinishedEpisode): Encoded {
     const { cell, record, events } = episode;
-    const id = (name: string) => this.#names.id(name, { add: true })!;
+    const names = this.#names, add = { add: true };
     const ids = {
-      agent: id(cell.agent),
-      task: id(cell.task),
-      condition: id(cell.condition),
-      variant: cell.variant === null || cell.variant === undefined ? null : id(cell.variant),
+      agent: names.id(cell.agent, add)!,
+      task: names.id(cell.task, add)!,
+      condition: names.id(cell.condition, add)!,
+      variant: cell.variant === null || cell.variant === undefined ? null : names.id(cell.variant, add)!,
     };
     const lines = [JSON.stringify(pack(record, this.#shape)), ""];
     const values: Encoded["values"] = [];
     const next = this.#next;
     try {
-      lines[1] = JSON.stringify(events.map((event) => this.#row(event, lines, values)));
+      const rows: unknown[][] = new Array(events.length);
+      for (let i = 0; i < events.length; i++) rows[i] = this.#row(events[i], lines, values);
+      lines[1] = JSON.stringify(rows);
     } catch (err) {
       // The values given ids here are not stored after all: later episodes must not point at them.
-      for (const text of lines.slice(2)) this.#texts.delete(text);
+      for (let i = 2; i < lines.length; i++) this.#texts.delete(lines[i]);
       this.#strings.clear();
       this.#next = next;
+      this.#found.fill(undefined);
       throw err;
     }
-    const text = lines.join("\n");
-    const bytes = encoder.encode(text);
-    const squeezed = deflate(bytes);
+    const text = lines.length === 2 ? lines[0] + "\n" + lines[1] : lines.join("\n");
     return {
       cell: { ...cell },
       ids,
       success: Boolean(record.success),
       steps: record.steps,
       events: events.length,
-      data: squeezed.length < bytes.length ? squeezed : text,
+      data: squeezedOr(text),
       values,
     };
   }
@@ -119,41 +125,67 @@ export class Format5Rows implements EpisodeRows<Encoded> {
   // held before goes on a line of this one's text.
   #row(event: EpisodeEvent, lines: string[], values: Encoded["values"]): unknown[] {
     const e = event as unknown as Record<string, unknown>;
-    const row: unknown[] = [e.step, e.latency_ms];
-    for (let i = 2; i < FIELDS.length; i++) row.push(this.#value(e[FIELDS[i]], lines, values));
+    // The event's fields by slot (its own keys read once), then the others.
+    const found = this.#found;
     let extra: Record<string, unknown> | undefined;
-    for (const key of Object.keys(e)) {
-      if (!KNOWN.has(key) && e[key] !== undefined) (extra ??= {})[key] = e[key];
+    const keys = Object.keys(e);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k], slot = SLOTS[key], value = e[key];
+      if (slot !== undefined) {
+        if (slot > 1) found[slot] = value;
+      } else if (value !== undefined) (extra ??= {})[key] = value;
     }
-    row.push(extra === undefined ? 0 : this.#value(extra, lines, values));
-    while (row.length > 2 && row[row.length - 1] === 0) row.pop();
+    const row: unknown[] = [e.step, e.latency_ms];
+    let last = 1;
+    for (let slot = 2; slot < FIELDS.length; slot++) {
+      const value = found[slot];
+      if (value === undefined) {
+        row.push(0);
+        continue;
+      }
+      found[slot] = undefined;
+      const id = this.#value(value, lines, values);
+      row.push(id);
+      if (id !== 0) last = slot;
+    }
+    if (extra !== undefined) {
+      const id = this.#value(extra, lines, values);
+      row.push(id);
+      if (id !== 0) last = FIELDS.length;
+    }
+    row.length = last + 1;
     return row;
   }
 
   // The id of a JSON value, stored once; 0 for `undefined` (an absent field).
   #value(value: unknown, lines: string[], values: Encoded["values"]): number {
-    if (value === undefined) return 0;
-    const string = typeof value === "string";
-    if (string) {
-      const known = this.#strings.get(value);
-      if (known !== undefined) return known;
+    if (typeof value === "string") {
+      let id = this.#strings.get(value);
+      if (id === undefined) {
+        const text = JSON.stringify(value);
+        id = this.#texts.get(text) ?? this.#added(text, lines, values);
+        this.#strings.set(value, id);
+      }
+      return id;
     }
+    if (value === undefined) return 0;
     const text = JSON.stringify(value);
     if (text === undefined) return 0;
-    let id = this.#texts.get(text);
+    return this.#texts.get(text) ?? this.#added(text, lines, values);
+  }
+
+  // The id of a JSON text not seen yet: a stored value's, or a new one this episode's text holds.
+  #added(text: string, lines: string[], values: Encoded["values"]): number {
+    this.#complete ??= this.#db.get("SELECT 1 FROM vals LIMIT 1") === undefined;
+    const hash = hash53(text);
+    let id = this.#complete ? undefined : this.#stored(text, hash);
     if (id === undefined) {
-      this.#complete ??= this.#db.get("SELECT 1 FROM vals LIMIT 1") === undefined;
-      const hash = hash53(text);
-      id = this.#complete ? undefined : this.#stored(text, hash);
-      if (id === undefined) {
-        this.#next ??= Number(this.#db.get<{ n: number }>("SELECT ifnull(max(id), 0) AS n FROM vals")!.n) + 1;
-        id = this.#next++;
-        values.push({ id, hash });
-        lines.push(text);
-      }
-      this.#texts.set(text, id);
+      this.#next ??= Number(this.#db.get<{ n: number }>("SELECT ifnull(max(id), 0) AS n FROM vals")!.n) + 1;
+      id = this.#next++;
+      values.push({ id, hash });
+      lines.push(text);
     }
-    if (string) this.#strings.set(value, id);
+    this.#texts.set(text, id);
     return id;
   }
 
@@ -263,13 +295,10 @@ export class Format5Rows implements EpisodeRows<Encoded> {
   setRecord(id: number, record: EpisodeRecord): number {
     const lines = [...this.#linesOf(id)];
     lines[0] = JSON.stringify(pack(record, this.#shape));
-    const text = lines.join("\n");
-    const bytes = encoder.encode(text);
-    const squeezed = deflate(bytes);
     this.#lines.delete(id);
     return this.#db.run(
       "UPDATE episodes SET data = ?, success = ? WHERE id = ?",
-      squeezed.length < bytes.length ? squeezed : text,
+      squeezedOr(lines.join("\n")),
       record.success ? 1 : 0,
       id,
     );

@@ -111,47 +111,108 @@ const MILESTONE_KEYS = ["total", "reached", "achieved"];
 const OUTCOME_KEYS = ["expect", "earned"];
 const WRITE_KEYS = ["attempted", "succeeded"];
 const BLOCK_KEYS = ["step", "tool", "label", "missing"];
-const known = new WeakMap<readonly string[], Set<string>>();
+// A key list as a line writes it: each key's `"key":`, and the set of them.
+interface Layout {
+  keys: readonly string[];
+  heads: string[];
+  listed: Set<string>;
+  // How the value of a key is written, where not as JSON.stringify() writes it (by index in keys).
+  writers: (((value: unknown) => string | undefined) | undefined)[];
+  // Keys whose writer runs even on an undefined value (as the record's required objects).
+  always: Set<string>;
+}
 
-// The object's defined fields, those of `keys` first in that order, then any others sorted (only
-// those are sorted: a record's line is written once per episode while it runs).
-function ordered(object: object, keys: readonly string[]): Record<string, unknown> {
-  const value = object as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (value[k] !== undefined) out[k] = value[k];
-  let listed = known.get(keys);
-  if (listed === undefined) known.set(keys, listed = new Set(keys));
-  let others: string[] | undefined;
-  for (const k of Object.keys(value)) if (!listed.has(k)) (others ??= []).push(k);
-  if (others !== undefined) {
-    for (const k of others.sort()) if (!(k in out) && value[k] !== undefined) out[k] = value[k];
+function layout(
+  keys: readonly string[],
+  writers: Record<string, (value: unknown) => string | undefined> = {},
+  always: readonly string[] = [],
+): Layout {
+  return {
+    keys,
+    heads: keys.map((k) => `${JSON.stringify(k)}:`),
+    listed: new Set(keys),
+    writers: keys.map((k) => writers[k]),
+    always: new Set(always),
+  };
+}
+
+// A value's JSON as JSON.stringify() writes it (undefined for what it leaves out), primitives without a call.
+function json(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      if (value === null) return "null";
   }
-  return out;
+  return JSON.stringify(value);
 }
 
-function violationLine(v: Violation): Record<string, unknown> {
-  const out = ordered(v, VIOLATION_KEYS);
-  if (v.harm) out.harm = ordered(v.harm, HARM_KEYS);
-  return out;
+// The JSON of an object's defined fields, those of the layout first in that order, then any others
+// sorted (only those are sorted: a record's line is written once per episode while it runs). It is
+// the text JSON.stringify() gives of such a copy of the object, written without making the copy.
+function orderedJson(object: object, layout: Layout): string {
+  const value = object as Record<string, unknown>;
+  const { keys, heads, writers, always } = layout;
+  let out = "";
+  for (let i = 0; i < keys.length; i++) {
+    const item = value[keys[i]];
+    const writer = writers[i];
+    if (item === undefined && (writer === undefined || !always.has(keys[i]))) continue;
+    const text = writer === undefined ? json(item) : writer(item);
+    if (text !== undefined) out += (out === "" ? "{" : ",") + heads[i] + text;
+  }
+  let others: string[] | undefined;
+  for (const k of Object.keys(value)) if (!layout.listed.has(k)) (others ??= []).push(k);
+  if (others !== undefined) {
+    // (A copy made key by key skips the names an object inherits, such as "constructor".)
+    for (const k of others.sort()) {
+      if (k in Object.prototype || value[k] === undefined) continue;
+      const text = json(value[k]);
+      if (text !== undefined) out += (out === "" ? "{" : ",") + `${JSON.stringify(k)}:` + text;
+    }
+  }
+  return out === "" ? "{}" : out + "}";
 }
+
+// An object written in a layout when it is one (truthy), else as it is.
+const orderedIf = (layout: Layout) => (value: unknown): string | undefined =>
+  value ? orderedJson(value as object, layout) : json(value);
+
+// A list's JSON with each item written by `write` (as `list?.map(write)` would be stringified).
+const listOf = (write: (item: never) => string) => (value: unknown): string | undefined => {
+  if (value === null || value === undefined) return undefined;
+  const items = (value as { map(f: (item: never) => string): string[] }).map(write);
+  let out = "[";
+  for (let i = 0; i < items.length; i++) out += (i === 0 ? "" : ",") + (i in items ? items[i] : "null");
+  return out + "]";
+};
+
+const HARM = layout(HARM_KEYS);
+const RESOURCES = layout(RESOURCE_KEYS);
+const MILESTONES = layout(MILESTONE_KEYS);
+const BLOCK = layout(BLOCK_KEYS);
+const VIOLATION = layout(VIOLATION_KEYS, { harm: orderedIf(HARM) });
+const violationLine = listOf((v: Violation) => orderedJson(v, VIOLATION));
+const RECORD = layout(KEYS, {
+  resources: (v) => orderedJson(v as object, RESOURCES),
+  milestones: (v) => orderedJson(v as object, MILESTONES),
+  harm: orderedIf(HARM),
+  outcome: orderedIf(layout(OUTCOME_KEYS)),
+  writes: orderedIf(layout(WRITE_KEYS)),
+  user_resources: orderedIf(RESOURCES),
+  judge_resources: orderedIf(RESOURCES),
+  violations: violationLine,
+  near_misses: violationLine,
+  llm_violations: violationLine,
+  blocks: listOf((b: object) => orderedJson(b, BLOCK)),
+  abstention: orderedIf(layout(ABSTENTION_KEYS)),
+}, ["resources", "milestones"]);
 
 /** One record as one compact JSON line (no newline), keys in docs/metrics.md's order whatever the input's order. */
 export function recordLine(record: EpisodeRecord): string {
-  return JSON.stringify(ordered({
-    ...record,
-    resources: ordered(record.resources, RESOURCE_KEYS),
-    milestones: ordered(record.milestones, MILESTONE_KEYS),
-    harm: record.harm && ordered(record.harm, HARM_KEYS),
-    outcome: record.outcome && ordered(record.outcome, OUTCOME_KEYS),
-    writes: record.writes && ordered(record.writes, WRITE_KEYS),
-    user_resources: record.user_resources && ordered(record.user_resources, RESOURCE_KEYS),
-    judge_resources: record.judge_resources && ordered(record.judge_resources, RESOURCE_KEYS),
-    violations: record.violations?.map(violationLine),
-    near_misses: record.near_misses?.map(violationLine),
-    llm_violations: record.llm_violations?.map(violationLine),
-    blocks: record.blocks?.map((b) => ordered(b, BLOCK_KEYS)),
-    abstention: record.abstention && ordered(record.abstention, ABSTENTION_KEYS),
-  }, KEYS));
+  return orderedJson(record, RECORD);
 }
 
 /** Sorts records by agent, task (index numerically), run, condition and variant; returns a new array. */

@@ -151,6 +151,82 @@ Deno.test("recordLine() writes keys in docs/metrics.md's order whatever the obje
   );
 });
 
+Deno.test("recordLine() writes what JSON.stringify() gives of the record's fields in order, odd values included", () => {
+  const record = toRecord(cell, result(), { milestoneLabels: ["cancel reservation"] });
+  const odd = {
+    ...record,
+    zeta: 1,
+    alpha: { b: 1, a: [1, undefined, () => 0] },
+    constructor: "skipped as a copy made key by key skips it",
+    gone: undefined,
+    fn: () => 1,
+    confidence: Number.NaN,
+    harm: null,
+    outcome: 0,
+    writes: { succeeded: 1, extra: true, attempted: Number.POSITIVE_INFINITY },
+    // deno-lint-ignore no-sparse-arrays
+    blocks: [{ missing: ["x"], step: 2, tool: "t", label: "l", other: "o" }, , { step: -0 }],
+    violations: [{
+      constraint: "c",
+      severity: "low",
+      step: 1,
+      evidence: 'a "quoted"\nline',
+      source: "rules",
+      harm: null,
+    }],
+    near_misses: null,
+    text: "\u2028 \ud800",
+    when: new Date(0),
+  } as unknown as EpisodeRecord;
+  const line = recordLine(odd);
+  assertEquals(line, referenceLine(odd));
+  assert(line.includes('"confidence":null,') && line.includes('"harm":null,"milestones"'));
+  assert(line.includes('"outcome":0,') && line.includes('"writes":{"attempted":null,"succeeded":1,"extra":true}'));
+  assert(line.includes('{"step":0}]') && line.endsWith(',"zeta":1}'));
+  assert(!line.includes("near_misses") && !line.includes("constructor") && !line.includes("gone"));
+});
+
+// recordLine() as it was first written: an ordered copy of the record, stringified.
+function referenceLine(record: EpisodeRecord): string {
+  const ordered = (object: object, keys: readonly string[]): Record<string, unknown> => {
+    const value = object as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of keys) if (value[k] !== undefined) out[k] = value[k];
+    const others = Object.keys(value).filter((k) => !keys.includes(k)).sort();
+    for (const k of others) if (!(k in out) && value[k] !== undefined) out[k] = value[k];
+    return out;
+  };
+  const harm = ["money", "rows"];
+  const resources = ["cost", "time", "retry_wait", "api_calls", "num_actions", "num_errors", "call_latency", "tokens"];
+  const violation = (v: Record<string, unknown>) => {
+    const out = ordered(v, ["constraint", "severity", "step", "evidence", "source", "harm"]);
+    if (v.harm) out.harm = ordered(v.harm as object, harm);
+    return out;
+  };
+  const r = record as unknown as Record<string, Record<string, unknown>[] | undefined>;
+  return JSON.stringify(ordered({
+    ...record,
+    resources: ordered(record.resources, resources),
+    milestones: ordered(record.milestones, ["total", "reached", "achieved"]),
+    harm: record.harm && ordered(record.harm, harm),
+    outcome: record.outcome && ordered(record.outcome, ["expect", "earned"]),
+    writes: record.writes && ordered(record.writes, ["attempted", "succeeded"]),
+    violations: r.violations?.map(violation),
+    near_misses: r.near_misses?.map(violation),
+    blocks: r.blocks?.map((b) => ordered(b, ["step", "tool", "label", "missing"])),
+  }, RECORD_KEYS));
+}
+
+// docs/metrics.md's order of a record's keys.
+const RECORD_KEYS = (
+  "agent task run condition variant category family length dependency success tau_reward outcome " +
+  "actions resources confidence confidence_source violations near_misses harm llm_violations " +
+  "llm_dropped judge_error judge_policy milestones steps first_error_step faults recovered " +
+  "recovery_steps tool_calls invalid_calls writes milestone_labels divergence missed step_outcomes " +
+  "agent_error model_retries blocks abstention user_error user_messages user_misread user_resources " +
+  "judge_resources"
+).split(" ");
+
 Deno.test("writeRecordsJsonl() sorts records by agent, task and run", async () => {
   const sink = new MemoryResults();
   const keys: [string, number, number][] = [

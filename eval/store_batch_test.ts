@@ -5,6 +5,7 @@ import type { Cell } from "./cell.ts";
 import { resolveConfig } from "./config.ts";
 import type { EpisodeRecord } from "./records.ts";
 import { BATCH, type FinishedEpisode, ResultsStore } from "./store.ts";
+import { SQUEEZE_FROM } from "./_store_codec.ts";
 
 const config = resolveConfig({ tasks: 2, runs: 2 });
 
@@ -175,4 +176,27 @@ Deno.test("ResultsStore resumed stores a value once: one that episodes before th
     assertEquals(store.events(episode(run).cell), episode(run, result).events);
   }
   Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("ResultsStore deflates an episode's text only when it is long, and reads both back", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = `${dir}/results.sqlite`;
+    const long = { text: "a long result ".repeat(SQUEEZE_FROM / 7) };
+    {
+      using store = ResultsStore.open(path, { config: resolveConfig({}) });
+      store.add(episode(0, { short: true }));
+      store.add(episode(1, long));
+    }
+    using db = Store.open(undefined, { path });
+    const kinds = db.all<{ kind: string }>("SELECT typeof(data) AS kind FROM episodes ORDER BY id").map((r) => r.kind);
+    assertEquals(kinds, ["text", "blob"]);
+    using store = ResultsStore.read(path);
+    const cell = (run: number) => ({ ...episode(run).cell });
+    assertEquals(store.events(cell(0)), episode(0, { short: true }).events);
+    assertEquals(store.events(cell(1)), episode(1, long).events);
+    assertEquals(store.records().map((r) => r.run), [0, 1]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
