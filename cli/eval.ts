@@ -10,7 +10,7 @@
  * folder runs DIR's stored experiment again. The first SIGINT or SIGTERM starts no new episode,
  * lets those in flight finish, writes the records and reports of what finished and exits 130; a
  * second one, or one while the records and reports are written at the end, exits at once (the
- * store holds every finished episode).
+ * store holds every episode it was given, committed first).
  *
  * Exit codes: 0 done; 1 the run cannot go on (results store or model cache
  * unusable, missing API key, unreachable endpoint, a replay without the answer);
@@ -167,12 +167,20 @@ async function openModels(config: ResolvedConfig, prices: PriceTable | undefined
 }
 
 /**
- * Aborts `stop` on the first SIGINT or SIGTERM; a second one exits at once (the results store
- * keeps every finished episode, records.jsonl whole lines of them).
+ * Aborts `stop` on the first SIGINT or SIGTERM; a second one commits what the sink holds (`keep`)
+ * and exits at once (the results store keeps every episode it was given, records.jsonl whole lines
+ * of them; episodes a worker thread finished after one still running are run again on resume).
  */
-function stopOnSignals(stop: AbortController): Disposable {
+function stopOnSignals(stop: AbortController, keep: () => void): Disposable {
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  const onSignal = () => stop.signal.aborted ? Deno.exit(EXIT_STOPPED) : stop.abort();
+  const onSignal = () => {
+    if (!stop.signal.aborted) return stop.abort();
+    try {
+      keep();
+    } finally {
+      Deno.exit(EXIT_STOPPED);
+    }
+  };
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
   return { [Symbol.dispose]: () => signals.forEach((signal) => Deno.removeSignalListener(signal, onSignal)) };
 }
@@ -271,7 +279,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
   // Only while episodes run: what comes after (records.jsonl and the reports, each written beside its
   // file and renamed over it) is long CPU work that no listener could interrupt, and the store holds
   // every finished episode, so a signal then ends the process at once, as if no listener were there.
-  const signals = stopOnSignals(stop);
+  const signals = stopOnSignals(stop, () => appending.flush());
   let summary: Awaited<ReturnType<typeof runExperiment>>;
   try {
     summary = await runExperiment(config, {
