@@ -70,8 +70,8 @@ export function weightedSums(
   return s;
 }
 
-// The sums row by row over the dense part's columns in use, zeros included.
-function denseSums(
+/** The sums row by row over the dense part's columns in use, zeros included: what `weightedSums()` adds up, the slow way. */
+export function denseSums(
   table: SumSource,
   w: ArrayLike<number>,
   layout: SumLayout,
