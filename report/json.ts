@@ -207,7 +207,9 @@ export interface ReportOptions {
  */
 export function buildReport(records: readonly EpisodeRecord[], options: ReportOptions): Report {
   const seed = options.seed, resamples = options.resamples ?? 1000;
-  const sorted = sortRecords(records);
+  // Copies, each with its own fast layout: records decoded key by key (a results store's) can come as
+  // dictionaries, whose every field read in the scoring is a lookup.
+  const sorted = sortRecords(records).map((r) => ({ ...r }));
   const scored = sorted.filter((r) => r.user_error === undefined);
   const conditions = [...new Set(sorted.map((r) => r.condition))].sort(compareConditions);
   const domains = [...new Set(sorted.map((r) => recordDomain(r)))].sort(compareText);

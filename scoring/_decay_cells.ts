@@ -95,7 +95,8 @@ export function layout(records: readonly EpisodeRecord[]): Layout {
 
 // The records by milestone total, condition and dependency kind; cells sorted that way.
 function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r: EpisodeRecord) => Cell } {
-  const byKey = new Map<string, Cell>();
+  // Each record's cell, found again by the record (no key text made for every lookup).
+  const byKey = new Map<string, Cell>(), byRecord = new Map<EpisodeRecord, Cell>();
   const keyOf = (total: number, condition: string, dependency: string) =>
     `${total}\u001f${condition}\u001f${dependency}`;
   for (const r of records) {
@@ -123,6 +124,7 @@ function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r
       );
     }
     cell.records.push(r);
+    byRecord.set(r, cell);
   }
   for (const cell of byKey.values()) {
     cell.reached = [...new Set(cell.records.map((r) => r.milestones!.reached))].sort((a, b) => a - b);
@@ -132,5 +134,8 @@ function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r
   const cells = [...byKey.values()].sort((a, b) =>
     a.total - b.total || order(a.condition) - order(b.condition) || kind(a.dependency) - kind(b.dependency)
   );
-  return { cells, cellOf: (r) => byKey.get(keyOf(r.milestones!.total, r.condition, r.dependency ?? ""))! };
+  return {
+    cells,
+    cellOf: (r) => byRecord.get(r) ?? byKey.get(keyOf(r.milestones!.total, r.condition, r.dependency ?? ""))!,
+  };
 }
