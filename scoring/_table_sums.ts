@@ -38,6 +38,11 @@ export interface SumEntries {
   value: Float64Array;
   /** Slots of the sums. */
   size: number;
+  /** Slots left out of the entries: every row holds `constantValue` there, a positive whole number. */
+  constant: Int32Array;
+  constantValue: Float64Array;
+  /** The largest of `constantValue`, 0 without any. */
+  largest: number;
 }
 
 // Entries by table, laid out on first use: the full sums and the safety columns' alone.
@@ -58,15 +63,23 @@ export function weightedSums(
   const entries = safety === undefined
     ? kept.all ??= entriesOf(table, layout, null)
     : kept.safety ??= entriesOf(table, layout, safety);
-  const { start, slot, value } = entries, cluster = table.cluster;
+  const { start, slot, value, constant, constantValue } = entries, cluster = table.cluster;
   const s = new Float64Array(entries.size);
+  let total = 0, most = 0;
   for (let i = 0; i < table.rows; i++) {
     const wi = w[cluster[i]];
     if (wi === 0) continue;
-    // An infinite or NaN weight times a left-out zero is NaN: such weights take every entry.
-    if (wi - wi !== 0) return denseSums(table, w, layout, safety);
+    // A weight that is not a small whole number (an infinite or NaN one times a left-out zero is NaN,
+    // a fraction rounds a constant's sum otherwise) takes the dense sum.
+    if ((wi | 0) !== wi) return denseSums(table, w, layout, safety);
+    total += wi;
+    most += Math.abs(wi);
     for (let j = start[i], end = start[i + 1]; j < end; j++) s[slot[j]] += wi * value[j];
   }
+  // A whole number v in every row, by whole weights: every partial sum is a whole number below 2^53,
+  // so exact, and the sum is v times the weights' sum.
+  if (most * entries.largest >= 2 ** 53) return denseSums(table, w, layout, safety);
+  for (let c = 0; c < constant.length; c++) if (total !== 0) s[constant[c]] = constantValue[c] * total;
   return s;
 }
 
@@ -127,5 +140,38 @@ function entriesOf(table: SumSource, layout: SumLayout, safety: ReadonlySet<numb
     }
     start[i + 1] = slots.length;
   }
-  return { start, slot: Int32Array.from(slots), value: Float64Array.from(values), size: hist + K + 1 };
+  return withoutConstants({ start, slots, values, size: hist + K + 1, rows });
+}
+
+// Takes out of the entries the slots every row holds with one and the same positive whole value (a
+// count of runs every task has, a term defined for every task): their sum is that value times the
+// weights' sum (see weightedSums()).
+function withoutConstants(
+  o: { start: Int32Array; slots: number[]; values: number[]; size: number; rows: number },
+): SumEntries {
+  const { start, slots, values, size, rows } = o;
+  const seen = new Int32Array(size), first = new Float64Array(size).fill(NaN);
+  for (let j = 0; j < slots.length; j++) {
+    const k = slots[j];
+    if (seen[k] === 0) first[k] = values[j];
+    if (first[k] === values[j]) seen[k]++;
+  }
+  const isConstant = (k: number) =>
+    rows > 0 && seen[k] === rows && Number.isInteger(first[k]) && first[k] > 0 && first[k] <= 2 ** 20;
+  const constant: number[] = [];
+  for (let k = 0; k < size; k++) if (isConstant(k)) constant.push(k);
+  const keptStart = new Int32Array(rows + 1), slot: number[] = [], value: number[] = [];
+  for (let i = 0; i < rows; i++) {
+    for (let j = start[i]; j < start[i + 1]; j++) if (!isConstant(slots[j])) slot.push(slots[j]), value.push(values[j]);
+    keptStart[i + 1] = slot.length;
+  }
+  return {
+    start: keptStart,
+    slot: Int32Array.from(slot),
+    value: Float64Array.from(value),
+    size,
+    constant: Int32Array.from(constant),
+    constantValue: Float64Array.from(constant, (k) => first[k]),
+    largest: constant.reduce((m, k) => Math.max(m, first[k]), 0),
+  };
 }

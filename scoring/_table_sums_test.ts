@@ -7,11 +7,11 @@ import type { EpisodeRecord } from "./record.ts";
 const LAYOUT = { core: 21, bins: 21, pass: 51 };
 const SAFETY = new Set([16, 17, 18, 19, 20]);
 
-function records(seed: string): EpisodeRecord[] {
+function records(seed: string, runs?: number): EpisodeRecord[] {
   const random = prng(seed), out: EpisodeRecord[] = [];
   const conditions = ["nominal", "nominal", "fault", "env", "prompt"] as const;
   for (let t = 0; t < 40; t++) {
-    for (let run = 0; run < 1 + (t % 7); run++) {
+    for (let run = 0; run < (runs ?? 1 + (t % 7)); run++) {
       out.push({
         agent: "a",
         task: `t/${t}`,
@@ -44,4 +44,20 @@ Deno.test("weightedSums() lets an infinite weight make NaN of a column's zeros, 
   const sums = weightedSums(table, w, LAYOUT);
   assertEquals(sums, denseSums(table, w, LAYOUT));
   assertEquals(sums.some(Number.isNaN), true);
+});
+
+Deno.test("weightedSums() sums a count every row holds alike as the dense sum does, whatever the weights", () => {
+  // Ten runs of every task: the counts by condition are the same in every row.
+  const table = buildTable(records("same", 10));
+  const random = prng("constant");
+  const draws = [
+    Int32Array.from({ length: table.clusters }, () => Math.floor(random() * 4)),
+    Float64Array.from({ length: table.clusters }, () => Math.floor(random() * 7) - 3), // negative ones too
+    Float64Array.from({ length: table.clusters }, () => random() * 3), // fractions
+    new Float64Array(table.clusters).fill(2 ** 40), // past whole sums below 2^53
+  ];
+  for (const w of draws) {
+    assertEquals(weightedSums(table, w, LAYOUT), denseSums(table, w, LAYOUT));
+    assertEquals(weightedSums(table, w, LAYOUT, SAFETY), denseSums(table, w, LAYOUT, SAFETY));
+  }
 });
