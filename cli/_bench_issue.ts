@@ -56,8 +56,13 @@ export async function issueFigures(kits: Kits, options: IssueOptions = {}): Prom
       const run = await member<typeof benchScoring>(kit, "cli/_bench_score.ts", "benchScoring");
       return await run({ tasks: 10_000, agents: 5, runs: 20 });
     }));
-  const scored = (pick: (s: Awaited<ReturnType<typeof benchScoring>>) => number) => (o: typeof score.now): Measured =>
-    "ok" in o ? { value: pick(o.ok) } : o;
+  type Scored = Awaited<ReturnType<typeof benchScoring>>;
+  // A checkout whose bench did not time the reading on its own has no read figure (nor a sum).
+  const scored = (pick: (s: Scored) => number | undefined) => (o: typeof score.now): Measured => {
+    if (!("ok" in o)) return o;
+    const value = pick(o.ok);
+    return value === undefined || Number.isNaN(value) ? { reason: "not timed by this checkout's bench" } : { value };
+  };
 
   say("bench: the default eval, end to end (1 and 2 workers), its store, reports and judge");
   const evals = await both(kits, benchEval);
@@ -179,7 +184,14 @@ export async function issueFigures(kits: Kits, options: IssueOptions = {}): Prom
     }
   }
 
-  add({ key: "score_1m_s", label: "score 1M records (s)", ...pair(score, scored((s) => s.score_s)), target: lt(5) });
+  // As `deno task score` sees it: reading the JSON Lines file, then scoring.
+  add({
+    key: "score_1m_s",
+    label: "score 1M records (s, read + score)",
+    ...pair(score, scored((s) => s.read_s + s.score_s)),
+    target: lt(5),
+  });
+  add({ key: "score_1m_read_s", label: "score 1M records: read (s)", ...pair(score, scored((s) => s.read_s)) });
   add({
     key: "score_1m_rss_mb",
     label: "score 1M records (peak MB)",

@@ -41,11 +41,11 @@ export async function readRecords(
   stream: ReadableStream<Uint8Array>,
 ): Promise<{ records: EpisodeRecord[]; bad: BadLine[] }> {
   const records: EpisodeRecord[] = [], bad: BadLine[] = [];
-  const keep = sharing();
+  const keep = sharing(), parse = repeatedLists();
   let number = 0;
   const take = (line: string) => {
     number++;
-    const record = lineRecord(line);
+    const record = lineRecord(line, parse);
     if (record === null) return;
     if (typeof record === "string") bad.push({ line: number, problem: record });
     else records.push(keep(record));
@@ -99,12 +99,12 @@ async function* chunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8
 }
 
 // One line's record, what is wrong with it, or null for a blank line.
-function lineRecord(line: string): EpisodeRecord | string | null {
+function lineRecord(line: string, parse: (line: string) => unknown): EpisodeRecord | string | null {
   if (line.trim() === "") return null;
   if (line.length > MAX_RECORD_LINE) return `longer than ${MAX_RECORD_LINE} characters`;
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = parse(line);
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
     return `not JSON${jsonErrorWhere(err)}`;
@@ -113,6 +113,79 @@ function lineRecord(line: string): EpisodeRecord | string | null {
   if (parsed.success) return parsed.data;
   const { path, message } = parsed.issue;
   return `${path.length === 0 ? "the record" : `"${path.join(".")}"`}: ${message}`;
+}
+
+// The record fields whose lists lines repeat whole, line after line (a task's milestones): most of a
+// records file's text. (Actions repeat too, but their short lists cost less to parse than to look for.)
+const LISTS = ["milestone_labels", "milestone_tools"] as const;
+
+/**
+ * `JSON.parse()` of lines that repeat lists: where a line holds, under a field of `LISTS`, the very
+ * text of that field's list on the last line that had one (as `JSON.stringify()` writes it), that
+ * text is cut out of the line before parsing (a 0 in its place, so the keys keep their order) and
+ * the list parsed then is put back. A JSON value is read to its end and no further, so the text
+ * parses to an equal list; a field whose key the line holds twice, or that is not the parsed
+ * object's own key (one nested deeper), is not cut, and a line that does not parse once cut is parsed
+ * whole, for its own error. The same values as `JSON.parse()`, with lists shared between records.
+ */
+export function repeatedLists(): (line: string) => unknown {
+  const keys = LISTS.map((f) => `"${f}":`);
+  const texts: (string | null)[] = LISTS.map(() => null), lists: unknown[] = LISTS.map(() => null);
+  const remember = (value: unknown, cut: number) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+    const record = value as Record<string, unknown>;
+    for (let f = 0; f < LISTS.length; f++) {
+      const list = record[LISTS[f]];
+      if ((cut & (1 << f)) === 0 && Array.isArray(list)) texts[f] = JSON.stringify(list), lists[f] = list;
+    }
+  };
+  const cuts: number[] = [];
+  return (line) => {
+    let cut = 0;
+    cuts.length = 0;
+    for (let f = 0; f < LISTS.length; f++) {
+      const known = texts[f];
+      if (known === null) continue;
+      const at = line.indexOf(keys[f]);
+      if (at < 0) continue;
+      const from = at + keys[f].length, to = from + known.length;
+      // (A slice compares as fast as memory does; startsWith() goes character by character.)
+      if (line.slice(from, to) !== known || line.indexOf(keys[f], to) >= 0) continue;
+      cuts.push(from, to);
+      cut |= 1 << f;
+    }
+    if (cut !== 0) {
+      // The line without the lists' texts, a 0 in the place of each: built once.
+      const order = Array.from({ length: cuts.length / 2 }, (_, i) => i).sort((a, b) => cuts[2 * a] - cuts[2 * b]);
+      let text: string | null = "", last = 0;
+      for (const i of order) {
+        // A key inside another list's text (a list of objects) is no list of the record's own: no cut.
+        if (cuts[2 * i] < last) text = null;
+        if (text === null) break;
+        text += line.slice(last, cuts[2 * i]) + "0";
+        last = cuts[2 * i + 1];
+      }
+      let value: unknown;
+      try {
+        value = text === null ? undefined : JSON.parse(text + line.slice(last));
+      } catch {
+        value = undefined;
+      }
+      if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+        const record = value as Record<string, unknown>;
+        let all = true;
+        for (let f = 0; f < LISTS.length; f++) if ((cut & (1 << f)) !== 0 && record[LISTS[f]] !== 0) all = false;
+        if (all) {
+          for (let f = 0; f < LISTS.length; f++) if ((cut & (1 << f)) !== 0) record[LISTS[f]] = lists[f];
+          remember(record, cut);
+          return record;
+        }
+      }
+    }
+    const value = JSON.parse(line);
+    remember(value, 0);
+    return value;
+  };
 }
 
 // Shares equal names and name lists between records.
@@ -145,17 +218,31 @@ const NONE: never[] = [];
 // distinct objects are kept to share: values that seldom repeat (amounts of money) are not worth it.
 const SHARED_VALUES = 4096;
 function values(): <T extends object>(o: T) => T {
-  const seen = new Map<string, object>();
+  // A trie of the objects kept: a key's node, then its value's node, key after key, ending in the
+  // object (looked up by key and number, with no text made for each object).
+  interface Node {
+    next: Map<string | number, Node>;
+    kept?: object;
+  }
+  const root: Node = { next: new Map() };
+  let size = 0;
+  const step = (node: Node, at: string | number): Node => {
+    let next = node.next.get(at);
+    if (next === undefined) node.next.set(at, next = { next: new Map() });
+    return next;
+  };
   return <T extends object>(o: T): T => {
-    let key = "";
+    let node: Node | undefined = root;
     for (const k in o) {
       const v: unknown = o[k];
       if (typeof v !== "number" || Object.is(v, -0)) return o;
-      key += `${k}:${v},`;
+      // Past the objects kept, only those already in the trie are looked for.
+      if (size >= SHARED_VALUES) node = node?.next.get(k)?.next.get(v);
+      else node = step(step(node!, k), v);
     }
-    const found = seen.get(key);
-    if (found !== undefined) return found as T;
-    if (seen.size < SHARED_VALUES) seen.set(key, o);
+    if (node === undefined) return o;
+    if (node.kept !== undefined) return node.kept as T;
+    if (size < SHARED_VALUES) node.kept = o, size++;
     return o;
   };
 }

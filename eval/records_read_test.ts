@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { EpisodeRecordSchema } from "../scoring/mod.ts";
-import { readRecords, splitDuplicateRecords } from "./records_read.ts";
+import { readRecords, repeatedLists, splitDuplicateRecords } from "./records_read.ts";
 import { splitDuplicates } from "./records.ts";
 
 const record = (run: number, extra: Record<string, unknown> = {}) => ({
@@ -97,4 +97,48 @@ Deno.test("splitDuplicateRecords() splits as splitDuplicates() does, hashes that
     assert(kept.every((r, i) => r === expected.kept[i]) && kept.length === expected.kept.length);
     assert(dropped.every((r, i) => r === expected.dropped[i]) && dropped.length === expected.dropped.length);
   }
+});
+
+Deno.test("repeatedLists() parses every line as JSON.parse() does, lists cut out or not", () => {
+  const labels = ["a", "b]", 'c"'];
+  const line = (o: unknown) => JSON.stringify(o);
+  const lines = [
+    line({ task: "t/1", milestone_labels: labels, run: 0 }),
+    line({ task: "t/1", milestone_labels: labels, run: 1 }), // cut
+    line({ task: "t/1", milestone_labels: ["a"], run: 2 }), // another list
+    line({ task: "t/1", milestone_labels: ["a"], milestone_tools: ["x"] }),
+    '{"milestone_labels":["a"],"milestone_labels":0}', // the last key wins
+    '{"milestone_labels":["a"],"milestone_labels":["b"]}',
+    line({ nested: { milestone_labels: ["a"] } }), // not the record's own
+    line({ nested: { milestone_labels: ["a"] }, milestone_labels: 0 }),
+    line({ milestone_labels: ["a"], milestone_tools: [{ milestone_labels: ["a"] }] }),
+    line({ milestone_tools: [{ milestone_labels: ["a"] }], milestone_labels: ["a"] }),
+    '{ "milestone_labels": ["a"] }', // not as JSON.stringify() writes it
+    line([{ milestone_labels: ["a"] }]),
+    line({ milestone_labels: ["a"], run: 3 }),
+  ];
+  const parse = repeatedLists();
+  for (const text of lines) assertEquals(parse(text), JSON.parse(text), text);
+  // A line that does not parse once cut is parsed whole, for its own error.
+  const broken = '{"milestone_labels":["a"],"run":}';
+  let message = "";
+  try {
+    JSON.parse(broken);
+  } catch (err) {
+    message = (err as Error).message;
+  }
+  let got = "";
+  try {
+    parse(broken);
+  } catch (err) {
+    got = (err as Error).message;
+  }
+  assertEquals([got !== "", got], [true, message]);
+});
+
+Deno.test("repeatedLists() shares a list a line repeats with the line it repeats", () => {
+  const parse = repeatedLists();
+  const a = parse('{"milestone_labels":["x","y"],"run":0}') as { milestone_labels: string[] };
+  const b = parse('{"milestone_labels":["x","y"],"run":1}') as { milestone_labels: string[] };
+  assert(a.milestone_labels === b.milestone_labels);
 });

@@ -95,9 +95,11 @@ export function layout(records: readonly EpisodeRecord[]): Layout {
 
 // The records by milestone total, condition and dependency kind; cells sorted that way.
 function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r: EpisodeRecord) => Cell } {
-  const byKey = new Map<string, Cell>();
-  const keyOf = (total: number, condition: string, dependency: string) =>
-    `${total}\u001f${condition}\u001f${dependency}`;
+  // The cells by total, condition and dependency kind, in maps (no key text made for each record),
+  // and in the order they were met.
+  const byTotal = new Map<number, Map<string, Map<string, Cell>>>(), met: Cell[] = [];
+  const find = (total: number, condition: string, dependency: string) =>
+    byTotal.get(total)?.get(condition)?.get(dependency);
   for (const r of records) {
     const { total, reached } = r.milestones!;
     if (reached > total) {
@@ -105,32 +107,35 @@ function cellsOf(records: readonly EpisodeRecord[]): { cells: Cell[]; cellOf: (r
         `Cannot score the milestones of task "${r.task}" run ${r.run}: reached ${reached} exceeds total ${total}`,
       );
     }
-    const dependency = r.dependency ?? "", key = keyOf(total, r.condition, dependency);
-    let cell = byKey.get(key);
+    const dependency = r.dependency ?? "";
+    let cell = find(total, r.condition, dependency);
     if (cell === undefined) {
-      byKey.set(
-        key,
-        cell = {
-          total,
-          condition: r.condition,
-          dependency,
-          base: 0,
-          records: [],
-          reached: [],
-          groups: [],
-          labels: new Map(),
-        },
-      );
+      cell = {
+        total,
+        condition: r.condition,
+        dependency,
+        base: 0,
+        records: [],
+        reached: [],
+        groups: [],
+        labels: new Map(),
+      };
+      let byCondition = byTotal.get(total);
+      if (byCondition === undefined) byTotal.set(total, byCondition = new Map());
+      let byDependency = byCondition.get(r.condition);
+      if (byDependency === undefined) byCondition.set(r.condition, byDependency = new Map());
+      byDependency.set(dependency, cell);
+      met.push(cell);
     }
     cell.records.push(r);
   }
-  for (const cell of byKey.values()) {
+  for (const cell of met) {
     cell.reached = [...new Set(cell.records.map((r) => r.milestones!.reached))].sort((a, b) => a - b);
   }
   const order = (c: string) => CONDITIONS.indexOf(c as Condition);
   const kind = (d: string) => DEPENDENCY_ORDER.indexOf(d as typeof DEPENDENCY_ORDER[number]);
-  const cells = [...byKey.values()].sort((a, b) =>
+  const cells = [...met].sort((a, b) =>
     a.total - b.total || order(a.condition) - order(b.condition) || kind(a.dependency) - kind(b.dependency)
   );
-  return { cells, cellOf: (r) => byKey.get(keyOf(r.milestones!.total, r.condition, r.dependency ?? ""))! };
+  return { cells, cellOf: (r) => find(r.milestones!.total, r.condition, r.dependency ?? "")! };
 }

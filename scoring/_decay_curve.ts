@@ -3,6 +3,12 @@
 import { type Cell, type Group, SUMS, type Tally } from "./_decay_cells.ts";
 import { FIT_SUMS } from "./_decay_alpha.ts";
 
+// groupTally() reads the sums by name, in the order of these lists: a change to either must change it.
+if (
+  SUMS.join() !== "failed,failedReached,faulted,recovered,recoverySum,recoveryCount" ||
+  FIT_SUMS.join() !== "pairs,sx,sy,sxx,sxy"
+) throw new Error("groupTally() does not read the decay sums in their order");
+
 /**
  * A group's tally from the vector (into `into`, reused between resamples), its survivors (`survivors[t]` = episodes with reached ≥ t)
  * and its completions (`completed[t]` = episodes that reached every milestone of a t-milestone task).
@@ -14,12 +20,17 @@ export function groupTally(
   completed: Float64Array,
   into: Tally = emptyTally(),
 ): Tally {
-  const s = into;
-  for (const k of SUMS) s[k] = 0;
-  for (let i = 0; i < FIT_SUMS.length; i++) s[FIT_SUMS[i]] = acc[g.alpha + i];
+  // The fields by name, in SUMS and FIT_SUMS order (a read by a key from a list is a lookup).
+  const s = into, a = g.alpha;
+  s.pairs = acc[a], s.sx = acc[a + 1], s.sy = acc[a + 2], s.sxx = acc[a + 3], s.sxy = acc[a + 4];
+  let failed = 0, failedReached = 0, faulted = 0, recovered = 0, recoverySum = 0, recoveryCount = 0;
   for (const { base, total } of g.cells) {
-    for (let i = 0; i < SUMS.length; i++) s[SUMS[i]] += acc[base + total + 1 + i];
+    const at = base + total + 1;
+    failed += acc[at], failedReached += acc[at + 1], faulted += acc[at + 2];
+    recovered += acc[at + 3], recoverySum += acc[at + 4], recoveryCount += acc[at + 5];
   }
+  s.failed = failed, s.failedReached = failedReached, s.faulted = faulted;
+  s.recovered = recovered, s.recoverySum = recoverySum, s.recoveryCount = recoveryCount;
   survival(g.cells, acc, survivors, completed);
   s.n = survivors[0];
   return s;

@@ -169,10 +169,23 @@ function intervals(
 
 // The curve's points with their 95% percentile bands over the resamples.
 function curveBand(curve: Float64Array, boot: Boot, resamples: number): CurvePoint[] {
-  return Array.from(curve, (R, t) => {
-    const band = resamples === 0 ? null : percentileInterval(boot.columns.subarray(t * resamples, (t + 1) * resamples));
-    return { t, R, lo: band?.[0] ?? null, hi: band?.[1] ?? null };
-  });
+  const bands = resamples === 0 ? null : bandsOf(boot, curve.length, resamples);
+  return Array.from(curve, (R, t) => ({ t, R, lo: bands?.[2 * t] ?? null, hi: bands?.[2 * t + 1] ?? null }));
+}
+
+// The bands of a group's draws, lo and hi by t (null where no resample defined R(t)), taken once per
+// draws: a group that several views hold again (see resampleGroups()) shares its draws between them.
+const bandsKept = new WeakMap<Boot, (number | null)[]>();
+function bandsOf(boot: Boot, points: number, resamples: number): (number | null)[] {
+  const kept = bandsKept.get(boot);
+  if (kept !== undefined && kept.length === 2 * points) return kept;
+  const bands: (number | null)[] = [];
+  for (let t = 0; t < points; t++) {
+    const band = percentileInterval(boot.columns.subarray(t * resamples, (t + 1) * resamples));
+    bands.push(band?.[0] ?? null, band?.[1] ?? null);
+  }
+  bandsKept.set(boot, bands);
+  return bands;
 }
 
 // R∞ of the fit, with its λ = −ln q (null when q = 0: infinite).

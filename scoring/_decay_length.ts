@@ -6,7 +6,7 @@ import type { LengthRobustness, LengthRuns } from "./_decay_types.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { compareText, units } from "./_stats.ts";
 import { percentileInterval } from "./_fit.ts";
-import { type DrawCache, resampler } from "./_draws.ts";
+import { byWeights, type DrawCache, resampler } from "./_draws.ts";
 import { EPSILON } from "./_decay_alpha.ts";
 
 /** A record's length class: its `length`, else its milestone total; null without either. */
@@ -73,7 +73,8 @@ function familyRobustness(
   let ci: [number, number] | null = null;
   if (reason === undefined && options.resamples > 0) {
     const draws = new Float64Array(options.resamples), draw = resampler(options.seed, ids.size, options);
-    for (let b = 0; b < options.resamples; b++) draws[b] = ratio(accuracy(draw(b)));
+    const ratioOf = byWeights(ids.size, (weights) => ratio(accuracy(weights)));
+    for (let b = 0; b < options.resamples; b++) draws[b] = ratioOf(draw(b));
     ci = percentileInterval(draws);
   }
   return {

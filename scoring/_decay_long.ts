@@ -5,7 +5,7 @@ import type { LongHeadlineName } from "./_decay_types.ts";
 import type { EpisodeRecord } from "./record.ts";
 import { compareText, units } from "./_stats.ts";
 import { percentileInterval } from "./_fit.ts";
-import { type DrawCache, resampler } from "./_draws.ts";
+import { byWeights, type DrawCache, resampler } from "./_draws.ts";
 
 /** The calls in a row that fail or repeat the previous one before an episode counts as melting down. */
 export const MELTDOWN_RUN = 3;
@@ -120,9 +120,10 @@ export function longFigures(
   const point = figures(e, new Float64Array(e.clusters).fill(1), onsets);
   const draws = LONG_NAMES.map(() => new Float64Array(options.resamples));
   const draw = resampler(`${options.seed}\u001flong`, e.clusters, options);
+  const figuresOf = byWeights(e.clusters, (weights) => figures(e, weights, onsets));
   // Without records every figure is undefined, and no interval is read.
   for (let b = 0; b < (e.clusters > 0 ? options.resamples : 0); b++) {
-    const values = figures(e, draw(b), onsets);
+    const values = figuresOf(draw(b));
     values.forEach((v, k) => draws[k][b] = v);
   }
   const why: Record<LongName, string> = {

@@ -148,7 +148,7 @@ function weightsKey(clusters: number): ((of: readonly number[], weights: Int32Ar
 } {
   const base = clusters + 1;
   let most = 0;
-  for (let p = base; p <= Number.MAX_SAFE_INTEGER; p *= base) most++;
+  for (let p = base; base > 1 && p <= Number.MAX_SAFE_INTEGER; p *= base) most++;
   const key = (of: readonly number[], weights: Int32Array) => {
     let k = 0;
     for (let i = of.length - 1; i >= 0; i--) k = k * base + weights[of[i]];

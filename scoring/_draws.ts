@@ -88,3 +88,26 @@ function fingerprintHash(of: Int32Array): number {
   for (let i = 0; i < of.length; i++) h = Math.imul(h ^ of[i], 0x01000193);
   return h;
 }
+
+/**
+ * A statistic of one resample's weights of `clusters` clusters, remembered by those weights while
+ * they fit in one number (a few clusters, which meet the same weights again and again): the same
+ * result as computing it, since it depends on the weights alone.
+ */
+export function byWeights<T>(clusters: number, statistic: (weights: Int32Array) => T): (weights: Int32Array) => T {
+  // Each weight is a digit in base clusters + 1 (no weight exceeds the clusters drawn).
+  const base = clusters + 1;
+  if (clusters === 0 || clusters > REMEMBERED_CLUSTERS || base ** clusters > Number.MAX_SAFE_INTEGER) return statistic;
+  const seen = new Map<number, T>();
+  return (weights) => {
+    let key = 0;
+    for (let i = clusters - 1; i >= 0; i--) key = key * base + weights[i];
+    if (seen.has(key)) return seen.get(key)!;
+    const value = statistic(weights);
+    seen.set(key, value);
+    return value;
+  };
+}
+
+// Statistics of at most this many clusters are remembered by their weights.
+const REMEMBERED_CLUSTERS = 8;

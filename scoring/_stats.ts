@@ -189,14 +189,16 @@ export interface Unit {
  * runs in `compareRuns` order. A "task" in every per-task metric is one such unit.
  */
 export function units(records: readonly EpisodeRecord[]): Unit[] {
-  const byKey = new Map<string, Unit>();
+  // By task, then agent, in maps (no key text made for each record).
+  const byTask = new Map<string, Map<string, Unit>>(), all: Unit[] = [];
   for (const r of records) {
-    const key = `${r.task}\u0000${r.agent}`;
-    let u = byKey.get(key);
-    if (u === undefined) byKey.set(key, u = { agent: r.agent, task: r.task, runs: [] });
+    let byAgent = byTask.get(r.task);
+    if (byAgent === undefined) byTask.set(r.task, byAgent = new Map());
+    let u = byAgent.get(r.agent);
+    if (u === undefined) byAgent.set(r.agent, u = { agent: r.agent, task: r.task, runs: [] }), all.push(u);
     u.runs.push(r);
   }
-  const out = [...byKey.values()].sort((a, b) => compareText(a.task, b.task) || compareText(a.agent, b.agent));
+  const out = all.sort((a, b) => compareText(a.task, b.task) || compareText(a.agent, b.agent));
   for (const u of out) u.runs.sort(compareRuns);
   return out;
 }

@@ -21,6 +21,7 @@ import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustn
 import { isUnjudged, SAFETY_NONE, safetyFromTally, unjudgedReason, worstWeight } from "./safety.ts";
 import { type Unit, units } from "./_stats.ts";
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
+import { weightedSums } from "./_table_sums.ts";
 
 // Figures that are not scores in [0, 1], so not clamped against rounding.
 const UNBOUNDED: ReadonlySet<string> = new Set<HeadlineKey>(["near_misses"]);
@@ -216,31 +217,8 @@ export function figureKeys(table: Pick<TaskTable, "K">): string[] {
 // The safety columns of a row's dense part.
 const SAFETY_COLUMNS: ReadonlySet<number> = new Set([SAF_N, SAF_VIOL, SAF_W, NEAR, SAF_UNJUDGED]);
 
-/** Weighted sums of every row's statistics (the layout described above), or of the safety columns alone. */
-function weightedSums(table: TaskTable, w: ArrayLike<number>, safetyOnly: boolean): Float64Array {
-  const { rows, core, cluster, nominalRuns, binStart, bin, binN, binConf, binWins, passStart, passHat, K } = table;
-  // A column that is 0 in every row sums to 0 whether it is added or not.
-  const columns = safetyOnly ? table.columns.filter((c) => SAFETY_COLUMNS.has(c)) : table.columns;
-  const hist = PASS + K;
-  const s = new Float64Array(hist + K + 1);
-  for (let i = 0; i < rows; i++) {
-    const wi = w[cluster[i]];
-    if (wi === 0) continue;
-    const row = i * CORE;
-    for (let j = 0; j < columns.length; j++) s[columns[j]] += wi * core[row + columns[j]];
-    if (safetyOnly) continue;
-    for (let j = binStart[i], end = binStart[i + 1]; j < end; j++) {
-      const slot = BINS + 3 * bin[j];
-      s[slot] += wi * binN[j];
-      s[slot + 1] += wi * binConf[j];
-      s[slot + 2] += wi * binWins[j];
-    }
-    const first = passStart[i];
-    for (let j = first, end = passStart[i + 1]; j < end; j++) s[PASS + j - first] += wi * passHat[j];
-    s[hist + nominalRuns[i]] += wi;
-  }
-  return s;
-}
+// The slots of the weighted sums (see _table_sums.ts).
+const LAYOUT = { core: CORE, bins: BINS, pass: PASS };
 
 /** Options of `tableFigures()`. */
 export interface FigureOptions {
@@ -282,7 +260,7 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
   const { reasons } = options;
   const w = options.weights ?? new Float64Array(table.clusters).fill(1);
   const safetyOnly = options.safetyOnly === true;
-  const s = weightedSums(table, w, safetyOnly);
+  const s = weightedSums(table, w, LAYOUT, safetyOnly ? SAFETY_COLUMNS : undefined);
   const out = new Float64Array(HEADLINE_KEYS.length + table.K).fill(NaN);
   const put: Put = (key, value, why) => {
     if (value === null || Number.isNaN(value)) {
