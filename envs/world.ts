@@ -61,7 +61,9 @@ interface Image {
 export interface WorldImage {
   /** The domain's name. */
   domain: string;
+  /** The seed it was generated from. */
   seed: string;
+  /** The scale it was generated at. */
   scale: number;
   /** The world's database image (`Store.snapshot()`) and its generated data. */
   image: { image: Uint8Array; data: unknown };
