@@ -151,7 +151,7 @@ Deno.test("benchEval() times a checkout whose deno task eval has no --workers on
 Deno.test("benchEval() on a small experiment: eval, store, reports and judge all measured", async () => {
   const args = ["--domains", "airline", "--agents", "oracle,noisy", "--tasks", "3", "--runs", "1"];
   const config = { domains: ["airline"], agents: ["oracle", "noisy"], tasks: 3, runs: 1 };
-  const evals = await benchEval(currentKit(), { args, config });
+  const evals = await benchEval(currentKit(), { args, config, repeats: 1 });
   assert(evals.episodes > 10, String(evals.episodes));
   for (const m of [evals.eval1_s, evals.store_us, evals.store_bytes, evals.report_s, evals.judge_s]) {
     assert("value" in m && m.value > 0, JSON.stringify(evals));
