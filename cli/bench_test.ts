@@ -254,3 +254,9 @@ Deno.test("figuresJson() gives every figure as {value, before, ratio, target, me
   // Only a figure of this checkout stopped by an error counts as failed.
   assertEquals(failedFigures([...FIGURES, { ...FIGURES[0], now: { reason: "boom", failed: true } }]).length, 1);
 });
+
+Deno.test("deno task bench may start processes: its eval figures run each deno task eval in a fresh one", () => {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  const flags = String(config.tasks.bench).split(/\s+/);
+  assert(flags.some((f) => f === "--allow-run" || f.startsWith("--allow-run=")), config.tasks.bench);
+});
