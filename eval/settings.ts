@@ -30,14 +30,14 @@ const checkDomain = (name: string) => {
   getDomain(name);
 };
 const checkAgent = (spec: string) => modelSpec(spec) ?? agentFactory(spec);
+/** The most worker threads a run takes (each holds its own worlds: about 60 MB). */
+export const MAX_WORKERS = 64;
+
 /**
  * The settings, in the order of the usage text and of docs/config.md. A value given by a flag goes
  * through the same schema as a file's. The conditions' schema is the config's (`_schema.ts`), made
  * from `CONDITION_SETTINGS`.
  */
-/** The most worker threads a run takes (each holds its own worlds: about 60 MB). */
-export const MAX_WORKERS = 64;
-
 export const SETTINGS = {
   domains: {
     schema: (f) => f.names("domain", checkDomain),

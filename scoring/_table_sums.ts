@@ -4,22 +4,25 @@
 // the same additions in the same order as the dense row-by-row sum; the entries left out are zeros,
 // and adding a zero product changes no sum. Private to scoring/.
 
-/** What a table's sums are laid out from (the fields of `TaskTable` the sums read). */
-export interface SumSource {
-  rows: number;
-  core: Float64Array;
-  columns: Int32Array;
-  cluster: Int32Array;
-  K: number;
-  nominalRuns: Int32Array;
-  binStart: Int32Array;
-  bin: Int32Array;
-  binN: Float64Array;
-  binConf: Float64Array;
-  binWins: Float64Array;
-  passStart: Int32Array;
-  passHat: Float64Array;
-}
+import type { TaskTable } from "./task_table.ts";
+
+/** What a table's sums are laid out from: the fields of `TaskTable` the sums read. */
+export type SumSource = Pick<
+  TaskTable,
+  | "rows"
+  | "core"
+  | "columns"
+  | "cluster"
+  | "K"
+  | "nominalRuns"
+  | "binStart"
+  | "bin"
+  | "binN"
+  | "binConf"
+  | "binWins"
+  | "passStart"
+  | "passHat"
+>;
 
 /** The slots of the sums: where a row's dense part, its calibration bins and its pass^k terms go. */
 export interface SumLayout {
