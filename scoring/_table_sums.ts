@@ -4,33 +4,20 @@
 // the same additions in the same order as the dense row-by-row sum; the entries left out are zeros,
 // and adding a zero product changes no sum. Private to scoring/.
 
-/** What a table's sums are laid out from: the fields of the task table (`TaskTable` extends it) the sums read. */
+/** What a table's sums are laid out from (the fields of `TaskTable` the sums read). */
 export interface SumSource {
-  /** Rows: one per (agent, task id), ordered by task then agent. */
   rows: number;
-  /** Row-major dense statistics, `rows × 20`. */
   core: Float64Array;
-  /** The columns of `core` not 0 in every row, ascending: a weighted sum skips the others. */
   columns: Int32Array;
-  /** Resampling cluster of each row: the index of its task id (all agents' runs of a task move together). */
   cluster: Int32Array;
-  /** Largest k of pass^k: the most nominal runs of any row. */
   K: number;
-  /** Nominal runs of each row. */
   nominalRuns: Int32Array;
-  /** Row i's calibration bins are entries `binStart[i]` to `binStart[i + 1]`. */
   binStart: Int32Array;
-  /** The calibration bin (0..9) of each bin entry. */
   bin: Int32Array;
-  /** Records in each bin entry. */
   binN: Float64Array;
-  /** Σ confidence of each bin entry. */
   binConf: Float64Array;
-  /** Σ success of each bin entry. */
   binWins: Float64Array;
-  /** Row i's pass^k for k = 1..c (c its nominal successes; 0 beyond) are `passHat[passStart[i] + k − 1]`. */
   passStart: Int32Array;
-  /** The nonzero pass^k terms of every row, laid out by `passStart`. */
   passHat: Float64Array;
 }
 

@@ -21,7 +21,7 @@ import { PERTURBATIONS, ROBUSTNESS_NONE, robustnessRatio, rRob } from "./robustn
 import { isUnjudged, SAFETY_NONE, safetyFromTally, unjudgedReason, worstWeight } from "./safety.ts";
 import { type Unit, units } from "./_stats.ts";
 import { HEADLINE_KEYS, type HeadlineKey } from "./keys.ts";
-import { type SumSource, weightedSums } from "./_table_sums.ts";
+import { weightedSums } from "./_table_sums.ts";
 
 // Figures that are not scores in [0, 1], so not clamped against rounding.
 const UNBOUNDED: ReadonlySet<string> = new Set<HeadlineKey>(["near_misses"]);
@@ -40,9 +40,35 @@ const PASS = BINS + 30;
  * confidences sorted once. The sparse parts (calibration bins in use, nonzero
  * pass^k terms) are stored per row as slices, so a row costs what it holds.
  */
-export interface TaskTable extends SumSource {
+export interface TaskTable {
+  /** Rows: one per (agent, task id), ordered by task then agent. */
+  rows: number;
+  /** Row-major dense statistics, `rows × 20`. */
+  core: Float64Array;
+  /** The columns of `core` not 0 in every row, ascending: a weighted sum skips the others. */
+  columns: Int32Array;
+  /** Resampling cluster of each row: the index of its task id (all agents' runs of a task move together). */
+  cluster: Int32Array;
   /** Distinct task ids. */
   clusters: number;
+  /** Largest k of pass^k: the most nominal runs of any row. */
+  K: number;
+  /** Nominal runs of each row. */
+  nominalRuns: Int32Array;
+  /** Row i's calibration bins are entries `binStart[i]` to `binStart[i + 1]`. */
+  binStart: Int32Array;
+  /** The calibration bin (0..9) of each bin entry. */
+  bin: Int32Array;
+  /** Records in each bin entry. */
+  binN: Float64Array;
+  /** Σ confidence of each bin entry. */
+  binConf: Float64Array;
+  /** Σ success of each bin entry. */
+  binWins: Float64Array;
+  /** Row i's pass^k for k = 1..c (c its nominal successes; 0 beyond) are `passHat[passStart[i] + k − 1]`. */
+  passStart: Int32Array;
+  /** The nonzero pass^k terms of every row, laid out by `passStart`. */
+  passHat: Float64Array;
   /** Nominal records with a confidence, sorted by confidence. */
   ranked: RankedConfidences;
 }
