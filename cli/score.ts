@@ -13,7 +13,8 @@ import { type GroupBy, type Profile, scoreRecords } from "../scoring/profile.ts"
 import { HEADLINE_KEYS } from "../scoring/mod.ts";
 import { misreadWarnings } from "../scoring/misread.ts";
 import { InputFileError, MAX_RECORDS_BYTES, openInputFile } from "../eval/fs_errors.ts";
-import { type BadLine, readRecords, splitDuplicateRecords } from "../eval/records_read.ts";
+import { type BadLine, readRecords } from "../eval/records_read.ts";
+import { splitDuplicates } from "../eval/records.ts";
 import { readFlags, wholeFlag } from "./_flags.ts";
 import { cellText } from "../eval/shard.ts";
 
@@ -206,7 +207,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   for (const b of bad.slice(0, 10)) console.error(`Warning: skipping malformed record on ${where(b)}`);
   if (bad.length > 10) console.error(`Warning: skipped ${bad.length - 10} more malformed lines`);
-  const { kept: records, dropped } = splitDuplicateRecords(read);
+  const { kept: records, dropped } = splitDuplicates(read);
   if (dropped.length > 0 && !parsed.dropDuplicates) {
     console.error(
       `Duplicate record in "${parsed.records}": ${cellText({ ...dropped[0], variant: dropped[0].variant ?? null })} ` +

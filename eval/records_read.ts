@@ -9,7 +9,6 @@
 import type { EpisodeRecord } from "../scoring/record.ts";
 import { parseEpisodeRecord } from "../scoring/record_schema.ts";
 import { jsonErrorWhere, MAX_RECORD_LINE } from "./fs_errors.ts";
-import { type CellKey, cellKey, type LooseCellKey } from "./cell.ts";
 
 const CHUNK = 1024 * 1024;
 
@@ -259,48 +258,4 @@ function lists(): (xs: string[]) => string[] {
     last = seen.get(key) ?? (seen.set(key, xs), xs);
     return last;
   };
-}
-
-/**
- * `splitDuplicates()` (eval/records.ts) for a million records: the same split, the first record of
- * each cell kept, in order, and the rest dropped, without holding every record's cell key. It keeps
- * a 30-bit hash of each key with the first record that had it and builds a key again only where two
- * hashes meet; a key whose hash another key holds is kept whole. About 30 MB for a million records,
- * where a set of their keys takes 150 MB.
- *
- * @example
- * ```ts
- * import { assertEquals } from "@std/assert";
- * import { splitDuplicateRecords } from "./records_read.ts";
- * const r = (run: number, success: boolean) => ({ agent: "a", task: "t/0", run, condition: "nominal" as const, success });
- * const { kept, dropped } = splitDuplicateRecords([r(0, true), r(1, true), r(0, false)]);
- * assertEquals([kept.length, dropped], [2, [r(0, false)]]);
- * ```
- */
-export function splitDuplicateRecords<R extends LooseCellKey>(
-  records: readonly R[],
-  options: { hash?: (key: string) => number } = {},
-): { kept: R[]; dropped: R[] } {
-  const hash = options.hash ?? fnv1a;
-  const first = new Map<number, R>(), others = new Set<string>(), kept: R[] = [], dropped: R[] = [];
-  for (const r of records) {
-    // cellKey() reads an absent variant as none, as `null`.
-    const key = cellKey(r as CellKey);
-    const h = hash(key);
-    const holder = first.get(h);
-    if (holder === undefined) first.set(h, r);
-    else if (cellKey(holder as CellKey) === key || others.has(key)) {
-      dropped.push(r);
-      continue;
-    } else others.add(key);
-    kept.push(r);
-  }
-  return { kept, dropped };
-}
-
-// FNV-1a over UTF-16 code units, cut to 30 bits (a small integer: no number boxed per key).
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h & 0x3fffffff;
 }

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { EpisodeRecordSchema } from "../scoring/mod.ts";
-import { readRecords, repeatedLists, splitDuplicateRecords } from "./records_read.ts";
+import { readRecords, repeatedLists } from "./records_read.ts";
+import { cellKey } from "./cell.ts";
 import { splitDuplicates } from "./records.ts";
 
 const record = (run: number, extra: Record<string, unknown> = {}) => ({
@@ -80,7 +81,7 @@ Deno.test("readRecords() counts a line too long once, skips its end, and reads t
   }
 });
 
-Deno.test("splitDuplicateRecords() splits as splitDuplicates() does, hashes that meet included", () => {
+Deno.test("splitDuplicates() keeps the first record of each cell, in order, hashes that meet included", () => {
   const rows = Array.from({ length: 1200 }, (_, i) => ({
     agent: `a${i % 3}`,
     task: `t/${i % 7}`,
@@ -89,11 +90,17 @@ Deno.test("splitDuplicateRecords() splits as splitDuplicates() does, hashes that
     variant: [null, undefined, "", "v"][i % 4],
     success: i % 3 === 0,
   }));
-  const expected = splitDuplicates(rows);
+  // The split by a set of whole keys.
+  const seen = new Set<string>(), expected = { kept: [] as typeof rows, dropped: [] as typeof rows };
+  for (const r of rows) {
+    const key = cellKey({ ...r, variant: r.variant ?? null });
+    (seen.has(key) ? expected.dropped : expected.kept).push(r);
+    seen.add(key);
+  }
   assert(expected.dropped.length > 300 && expected.kept.length > 50, `${expected.kept.length} kept`);
   // A hash of few values makes most keys meet another; a hash of one value makes all of them.
   for (const hash of [undefined, (key: string) => key.length % 3, () => 0]) {
-    const { kept, dropped } = splitDuplicateRecords(rows, { hash });
+    const { kept, dropped } = splitDuplicates(rows, { hash });
     assert(kept.every((r, i) => r === expected.kept[i]) && kept.length === expected.kept.length);
     assert(dropped.every((r, i) => r === expected.dropped[i]) && dropped.length === expected.dropped.length);
   }
