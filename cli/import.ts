@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { defaultTauBenchDomain, tauBenchDomains } from "../envs/mod.ts";
+import { defaultTauBenchDomain, tau2BenchDomains, tauBenchDomains } from "../envs/mod.ts";
 import { readFlags } from "./_flags.ts";
 import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../interop/import/mod.ts";
 import type { ImportReport } from "../report/mod.ts";
@@ -16,7 +16,7 @@ import { REPORT_FILES } from "../report/mod.ts";
 import { ResultsStoreError } from "../eval/store.ts";
 
 /** Usage text of `deno task import`. */
-export const USAGE = `Usage: deno task import --from tau-bench|ark FILE --out DIR [flags]
+export const USAGE = `Usage: deno task import --from tau-bench|tau2-bench|ark FILE --out DIR [flags]
 
 Replays another harness's transcripts tool call by tool call in ark's worlds, grades
 and judges every episode, and writes DIR/results.sqlite, DIR/records.jsonl,
@@ -25,14 +25,20 @@ DIR/report.json and DIR/report.html, so score, report, compare and judge work on
 Formats:
   --from tau-bench   τ-bench's results file (the JSON array its run.py writes); tasks
                      are τ-bench's test tasks on τ-bench's data, run = trial
+  --from tau2-bench  τ²-bench's results: one JSON file, or a folder with results.json
+                     and simulations/<id>.json; tasks are the file's (or --task-file's),
+                     on τ-bench's (or τ²'s) data of the file's domain, run = trial
   --from ark         ark's transcripts: JSON Lines, one {agent, task, run, messages}
                      per line (README, "Importing runs")
 
 Flags:
   --out DIR          the results folder to write (required)
-  --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"})
+  --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"}); of a
+                     τ²-bench file (default: the file's info.environment_info.domain_name)
   --data DIR         τ-bench's data of the domain (default $ARK_TAU_BENCH/<domain>,
-                     else ../shared/tau-bench/<domain> beside the repository)
+                     else ../shared/tau-bench/<domain> beside the repository); for a
+                     τ²-bench file also τ²'s domain folder (its db.json)
+  --task-file FILE   τ²-bench's tasks.json, for a τ²-bench file's tasks (default: its own)
   --agent NAME       the agent's name for a τ-bench file (default: the file's base name)
   --seed S           the experiment seed, for the bootstrap (default 0)
   --world-seed S     the world seed of ark's generated worlds, for an ark file's
@@ -45,7 +51,18 @@ Exit codes: 0 every episode imported; 1 the file, the data or the folder cannot 
 used, or some episodes were skipped (each is named; the rest are imported); 2 bad flags.
 `;
 
-const FLAGS = ["--from", "--out", "--domain", "--data", "--agent", "--seed", "--world-seed", "--tasks", "--help"];
+const FLAGS = [
+  "--from",
+  "--out",
+  "--domain",
+  "--data",
+  "--agent",
+  "--seed",
+  "--world-seed",
+  "--tasks",
+  "--task-file",
+  "--help",
+];
 
 /**
  * Parses the arguments of `deno task import` (or `"help"`); bad ones throw a `TypeError` saying what
@@ -77,9 +94,9 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
   if (flags === "help") return "help";
   const got = new Map(flags);
   const from = got.get("--from");
-  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench or --from ark");
-  if (from !== "tau-bench" && from !== "ark") {
-    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench" or "ark"`);
+  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench, tau2-bench or ark");
+  if (from !== "tau-bench" && from !== "tau2-bench" && from !== "ark") {
+    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench", "tau2-bench" or "ark"`);
   }
   if (files.length !== 1) {
     throw new TypeError(
@@ -96,15 +113,18 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     }
   } else {
     for (const flag of ["--world-seed", "--tasks"]) {
-      if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from tau-bench: its tasks are τ-bench's`);
+      if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ${from}: its tasks are the file's`);
     }
   }
+  if (got.has("--task-file") && from !== "tau2-bench") {
+    throw new TypeError(`Unexpected --task-file with --from ${from}: only a τ²-bench file's tasks can be given`);
+  }
   const domain = got.get("--domain");
-  const known = tauBenchDomains().map((d) => d.name);
+  const known = (from === "tau2-bench" ? tau2BenchDomains() : tauBenchDomains()).map((d) => d.name);
   if (domain !== undefined && !known.includes(domain)) {
     throw new TypeError(
       `Invalid value "${domain}" for --domain: expected one of ${known.map((n) => `"${n}"`).join(", ")} ` +
-        `(the domains τ-bench has)`,
+        `(the domains ${from === "tau2-bench" ? "τ²-bench" : "τ-bench"} has)`,
     );
   }
   const tasks = got.get("--tasks");
@@ -121,6 +141,7 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     ...(got.has("--seed") ? { seed: got.get("--seed")! } : {}),
     ...(got.has("--world-seed") ? { worldSeed: got.get("--world-seed")! } : {}),
     ...(tasks !== undefined ? { tasks: Number(tasks) } : {}),
+    ...(got.has("--task-file") ? { taskFile: got.get("--task-file")! } : {}),
   };
 }
 

@@ -34,11 +34,16 @@ export {
   type ImportOptions,
   type ImportSummary,
   type ResultMismatch,
+  type RewardCheck,
+  type RewardRecomputation,
   type ToolFidelity,
 } from "./episodes.ts";
 import { createOutputFolder, InputFileError, MAX_WHOLE_BYTES, readInputBytes } from "../../eval/fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
+export { readTau2BenchResults, type Tau2Read } from "./tau2_bench.ts";
+import { readTau2BenchResults, type Tau2Read } from "./tau2_bench.ts";
+import { readTau2Input, tau2Domain, type Tau2Input } from "./_tau2_input.ts";
 
 /** The note of a results store that holds an import's summary. */
 export const IMPORT_NOTE = "import";
@@ -46,7 +51,7 @@ export const IMPORT_NOTE = "import";
 /** What `runImport()` imports. */
 export interface RunImportOptions {
   /** The file's format. */
-  from: "tau-bench" | "ark";
+  from: "tau-bench" | "tau2-bench" | "ark";
   /** The file to read. */
   file: string;
   /** The results folder to write. */
@@ -82,6 +87,11 @@ export interface RunImportOptions {
    * @default {50, as `deno task eval`}
    */
   tasks?: number;
+  /**
+   * τ²-bench's `tasks.json` whose tasks a τ² file's simulations ran, instead of the file's own `tasks`.
+   * @default {the results file's tasks}
+   */
+  taskFile?: string;
   /** Called after each episode with how many are done. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -120,17 +130,24 @@ export interface ImportResult {
  */
 export async function runImport(options: RunImportOptions): Promise<ImportResult> {
   const file = baseName(options.file);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readInputBytes(options.file, { what: "file to import", limit: MAX_WHOLE_BYTES });
-  } catch (err) {
-    if (!(err instanceof InputFileError)) throw err;
-    throw new ImportError(`Cannot import "${options.file}": ${err.reason}`);
+  let bytes: Uint8Array, text: string, tau2: Tau2Input | undefined;
+  if (options.from === "tau2-bench") {
+    tau2 = await readTau2Input(options.file, (m) => new ImportError(m));
+    ({ bytes, text } = tau2);
+  } else {
+    try {
+      bytes = await readInputBytes(options.file, { what: "file to import", limit: MAX_WHOLE_BYTES });
+    } catch (err) {
+      if (!(err instanceof InputFileError)) throw err;
+      throw new ImportError(`Cannot import "${options.file}": ${err.reason}`);
+    }
+    text = new TextDecoder().decode(bytes);
   }
-  const text = new TextDecoder().decode(bytes);
   let read: { episodes: ImportedEpisode[]; unreadable: { where: string; reason: string }[] };
   let worlds: ImportWorld[];
-  if (options.from === "tau-bench") {
+  if (tau2 !== undefined) {
+    ({ read, worlds } = await tau2Episodes(tau2, options, file));
+  } else if (options.from === "tau-bench") {
     const domain = options.domain ?? defaultTauBenchDomain()?.name ?? "";
     checkTauDomain(domain);
     const agent = options.agent ?? file.replace(/\.[^.]*$/, "");
@@ -160,7 +177,11 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
   try {
     opened = ExperimentWorlds.of(worlds);
   } catch (err) {
-    throw new ImportError(`${(err as Error).message} (point --data or ARK_TAU_BENCH at τ-bench's data)`);
+    throw new ImportError(
+      `${(err as Error).message} (point --data or ARK_TAU_BENCH at τ-bench's data${
+        options.from === "tau2-bench" ? ", or --data at τ²-bench's domain folder" : ""
+      })`,
+    );
   }
   using experimentWorlds = opened;
   const unusable = await createOutputFolder(options.out, "--out");
@@ -262,6 +283,40 @@ function arkWorlds(
     })),
   ];
   return { worlds, read: { episodes, unreadable } };
+}
+
+// A τ² file's episodes and its world: the domain the file names (or --domain) on the data given.
+async function tau2Episodes(
+  input: Tau2Input,
+  options: RunImportOptions,
+  file: string,
+): Promise<{ read: Tau2Read; worlds: ImportWorld[] }> {
+  let tasksText: string | undefined;
+  if (options.taskFile !== undefined) {
+    try {
+      tasksText = await Deno.readTextFile(options.taskFile);
+    } catch (err) {
+      throw new ImportError(`Cannot read the task file "${options.taskFile}": ${(err as Error).message}`);
+    }
+  }
+  let read: Tau2Read;
+  try {
+    read = readTau2BenchResults(input.text, {
+      agent: options.agent ?? file.replace(/\.[^.]*$/, ""),
+      file,
+      ...(options.domain !== undefined ? { domain: options.domain } : {}),
+      ...(input.simulations !== undefined ? { simulations: input.simulations } : {}),
+      ...(tasksText !== undefined ? { tasksText } : {}),
+    });
+  } catch (err) {
+    if (err instanceof ResultsFileError) throw new ImportError(err.message);
+    throw err;
+  }
+  const domain = tau2Domain(read.domain, options.file, options.domain !== undefined);
+  if (typeof domain === "string") throw new ImportError(domain);
+  checkToolsOf(read.episodes, domain.name, options.file);
+  const data = absolute(options.data ?? tauBenchFolder(domain.name));
+  return { read, worlds: [{ tau2Bench: { domain: domain.name, data, tasks: read.tasks } }] };
 }
 
 async function sha256(bytes: Uint8Array): Promise<string> {
