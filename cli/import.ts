@@ -161,6 +161,7 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
       lines.push(`  ${m.task} run ${m.run}: the file says ${m.tau_reward}, ark ${m.success ? 1 : 0}`);
     }
   }
+  if (summary.rewards !== undefined) lines.push(...rewardLines(summary.rewards));
   if (t.compared > 0) {
     const known = t.differences.filter((d) => d.equivalent).reduce((n, d) => n + d.calls, 0);
     lines.push(
@@ -200,6 +201,18 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
           `${report.differing_writes.length} writes differ from what the user approved`,
       );
     }
+  }
+  return lines;
+}
+
+// What ark recomputed of the file's own reward (τ²-bench's), what it took from the file, and why they differ.
+function rewardLines(r: NonNullable<ImportSummary["rewards"]>): string[] {
+  const parts = r.components.map((c) =>
+    `${c.name} recomputed on ${c.recomputed}${c.taken > 0 ? `, taken from the file on ${c.taken}` : ""}`
+  );
+  const lines = [`Reward components (${r.rule}): ${parts.join("; ")}`];
+  for (const e of r.episodes) {
+    if (e.why !== null) lines.push(`  ${e.task} run ${e.run}: the file says ${e.file}, ark ${e.ark}: ${e.why}`);
   }
   return lines;
 }
