@@ -158,3 +158,45 @@ export function extraFieldDifference(
       tool === options.tool && !jsonEqual(recorded, result) && jsonEqual(without(recorded), result),
   };
 }
+
+// The value with every object key whose value is null left out.
+function withoutNulls(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+}
+
+/**
+ * The known differences of τ²-bench's results from any world's that τ² does not reproduce
+ * differently: τ²'s models print unset optional fields as `null` (ark leaves them out), and τ²
+ * answers arguments it cannot validate with pydantic's error text (ark with its own). Both say the
+ * same thing in other words.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { tau2CommonDifferences } from "./tau_files.ts";
+ * const [nulls] = tau2CommonDifferences();
+ * assertEquals(nulls.explains({ tool: "t", args: {}, recorded: { a: 1, status: null }, result: { a: 1 } }), true);
+ * ```
+ */
+export function tau2CommonDifferences(): TauBenchDifference[] {
+  return [
+    {
+      name: "unset_fields_null",
+      reason: "τ²-bench lists unset optional fields as null (a reservation's status, a search result's date); " +
+        "ark leaves them out (the same result otherwise)",
+      equivalent: true,
+      explains: ({ recorded, result }) => !jsonEqual(recorded, result) && jsonEqual(withoutNulls(recorded), result),
+    },
+    {
+      name: "validation_error_text",
+      reason: "ark rejects a call whose arguments are missing, unknown or of the wrong type in its own words; " +
+        "τ²-bench answers with pydantic's validation error (both refuse the call)",
+      equivalent: true,
+      explains: ({ tool, recorded, result }) =>
+        typeof recorded === "string" && /^Error: \d+ validation errors? for /.test(recorded) &&
+        typeof result === "string" && result.startsWith(`Error: Invalid arguments for "${tool}": `),
+    },
+  ];
+}

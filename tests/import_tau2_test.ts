@@ -4,6 +4,7 @@
 // Then the same file as a results folder (layout 2), bad input, a compare of two imports, and τ²'s
 // retail tasks (DB × NL_ASSERTION) on simulations built here from their gold actions.
 import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "@std/assert";
+import { getDomain } from "../envs/mod.ts";
 import { ImportError, runImport } from "../interop/mod.ts";
 import { main as compareCli } from "../cli/compare.ts";
 import { tau2BenchTests } from "./fixtures/tau2_bench.ts";
@@ -226,3 +227,20 @@ retail.test("τ²'s retail tasks (DB × NL_ASSERTION): DB recomputed, NL taken f
   assertEquals(differ.length, lastWrites ? 1 : 0);
   if (lastWrites) assertStringIncludes(differ[0].why!, "DB: ark 0, the file 1 (the final state differs");
 });
+
+for (const domain of ["airline", "retail"]) {
+  const policy = tau2BenchTests(domain, "policy.md");
+  policy.test(`${domain}'s declared τ² policy is the confirmation rule of τ²'s ${domain} policy.md`, async () => {
+    const text = (await Deno.readTextFile(`${policy.folder}/policy.md`)).replace(/\s+/g, " ");
+    const declared = getDomain(domain).tau2Bench!.policy!;
+    // τ²'s rule: before a database update, list the action's details and get an explicit yes.
+    const rule =
+      /Before taking any actions? that updates? the (?:booking )?database \(([^)]*)\), you must list the action details and obtain explicit user confirmation \(yes\) to proceed/
+        .exec(text);
+    assert(rule !== null, `${domain}'s policy.md has no confirmation rule`);
+    assertEquals(declared.name, "tau2-bench");
+    assertStringIncludes(declared.summary, "lists its details and the user says yes");
+    // It asks for the details, not for amounts to be stated before the yes.
+    assertEquals(declared.amounts, /\b(amount|price|cost|charge)/i.test(rule[0]));
+  });
+}

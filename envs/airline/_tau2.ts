@@ -5,7 +5,7 @@ import { z } from "zod";
 import { jsonEqual } from "../json.ts";
 import type { Json } from "../json.ts";
 import { defineTool, type Tool, ToolError } from "../tool.ts";
-import { extraFieldDifference, type TauBenchDifference } from "../tau_files.ts";
+import { extraFieldDifference, tau2CommonDifferences, type TauBenchDifference } from "../tau_files.ts";
 import { updateReservationFlights } from "./_change.ts";
 import { reservationResult } from "./_common.ts";
 
@@ -46,13 +46,6 @@ export const updateReservationFlightsTau2: Tool = {
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-// The value with every object key whose value is null left out (τ²'s models print unset fields as null).
-function withoutNulls(value: Json): Json {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
-}
-
 /** The airline world's known differences from τ²-bench's recorded results. */
 export const AIRLINE_TAU2_DIFFERENCES: readonly TauBenchDifference[] = [
   extraFieldDifference({
@@ -63,13 +56,6 @@ export const AIRLINE_TAU2_DIFFERENCES: readonly TauBenchDifference[] = [
     field: "user_id",
   }),
   {
-    name: "unset_fields_null",
-    reason: "τ²-bench lists unset optional fields as null (a reservation's status, a search result's date); " +
-      "ark leaves them out (the same result otherwise)",
-    equivalent: true,
-    explains: ({ recorded, result }) => !jsonEqual(recorded, result) && jsonEqual(withoutNulls(recorded), result),
-  },
-  {
     name: "airports_as_list",
     reason: "τ²-bench lists the airports as [{iata, city}]; ark, as τ-bench, as one object from code to city " +
       "(the same airports)",
@@ -78,13 +64,5 @@ export const AIRLINE_TAU2_DIFFERENCES: readonly TauBenchDifference[] = [
       tool === "list_all_airports" && Array.isArray(recorded) && recorded.every(isObject) &&
       jsonEqual(Object.fromEntries(recorded.map((a) => [String(a.iata), a.city])), result),
   },
-  {
-    name: "argument_validation",
-    reason: "ark rejects a call whose arguments are missing, unknown or of the wrong type in its own words; " +
-      "τ²-bench answers with pydantic's validation error (both refuse the call)",
-    equivalent: true,
-    explains: ({ tool, recorded, result }) =>
-      typeof recorded === "string" && /^Error: \d+ validation errors? for /.test(recorded) &&
-      typeof result === "string" && result.startsWith(`Error: Invalid arguments for "${tool}": `),
-  },
+  ...tau2CommonDifferences(),
 ];

@@ -3,7 +3,7 @@
 // Python's error or uses the value as it is. Integral floats are no difference: τ-bench prints
 // `247.0` where ark prints `247`, and the import compares the parsed values, equal. Read by the
 // import's fidelity report.
-import { extraFieldDifference, type TauBenchDifference } from "../tau_files.ts";
+import { extraFieldDifference, tau2CommonDifferences, type TauBenchDifference } from "../tau_files.ts";
 
 /** The retail world's known differences from τ-bench's recorded results. */
 export const RETAIL_TAU_DIFFERENCES: readonly TauBenchDifference[] = [
@@ -20,7 +20,7 @@ export const RETAIL_TAU_DIFFERENCES: readonly TauBenchDifference[] = [
 
 /**
  * The retail world's known differences from τ²-bench's recorded results: τ²'s user records hold their
- * own `user_id`, which ark's (τ-bench's) do not.
+ * own `user_id`, which ark's (τ-bench's) do not; τ²'s common ones; and τ-bench's (ark validates arguments).
  */
 export const RETAIL_TAU2_DIFFERENCES: readonly TauBenchDifference[] = [
   extraFieldDifference({
@@ -30,4 +30,6 @@ export const RETAIL_TAU2_DIFFERENCES: readonly TauBenchDifference[] = [
     tool: "get_user_details",
     field: "user_id",
   }),
+  ...tau2CommonDifferences(),
+  ...RETAIL_TAU_DIFFERENCES,
 ];
