@@ -218,7 +218,7 @@ function checkTauDomain(domain: string): void {
 // A τ-bench file of another domain's runs: its episodes call tools the domain lacks that another
 // τ-bench domain has, every one of them. (A few calls of tools no domain has are an agent's mistakes:
 // those episodes are skipped one by one.)
-function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file: string): void {
+function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file: string, source = "τ-bench"): void {
   const called = new Set(
     episodes.flatMap((e) => e.messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name)),
   );
@@ -229,7 +229,7 @@ function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file
     .find((d) => [...called].every((t) => has(d.name).has(t)));
   if (fits === undefined) return;
   throw new ImportError(
-    `Cannot import "${file}" as τ-bench's ${domain} runs: its episodes call tools the ${domain} world does not ` +
+    `Cannot import "${file}" as ${source}'s ${domain} runs: its episodes call tools the ${domain} world does not ` +
       `have (${missing.slice(0, 4).join(", ")}${missing.length > 4 ? ", ..." : ""}), all ${fits.name}'s; ` +
       `pass --domain ${fits.name}`,
   );
@@ -314,7 +314,7 @@ async function tau2Episodes(
   }
   const domain = tau2Domain(read.domain, options.file, options.domain !== undefined);
   if (typeof domain === "string") throw new ImportError(domain);
-  checkToolsOf(read.episodes, domain.name, options.file);
+  checkToolsOf(read.episodes, domain.name, options.file, "τ²-bench");
   const data = absolute(options.data ?? tauBenchFolder(domain.name));
   return { read, worlds: [{ tau2Bench: { domain: domain.name, data, tasks: read.tasks } }] };
 }
