@@ -15,7 +15,18 @@ import {
 } from "../../envs/mod.ts";
 import type { RewardCheck } from "../../report/imported.ts";
 import { firstDifference } from "./episodes.ts";
-import type { Tau2Simulation } from "./tau2_bench.ts";
+
+/** What the recomputation reads of a τ² simulation (its parsed shape, `Tau2Simulation`). */
+export interface Tau2Run {
+  trial?: number | null;
+  termination_reason: string;
+  messages: readonly { role: string; content?: string | null }[];
+  reward_info?: {
+    reward: number;
+    reward_breakdown?: Record<string, number> | null;
+    nl_assertions?: readonly { met: boolean }[] | null;
+  } | null;
+}
 
 /** The components ark recomputes. */
 export const RECOMPUTED = ["DB", "COMMUNICATE"] as const;
@@ -30,7 +41,7 @@ export interface Replayed {
 }
 
 /** The recomputation of one simulation's reward, to run once its episode is replayed. */
-export function tau2Rescore(sim: Tau2Simulation, spec: Tau2BenchTask): (replayed: Replayed) => RewardCheck {
+export function tau2Rescore(sim: Tau2Run, spec: Tau2BenchTask): (replayed: Replayed) => RewardCheck {
   return (replayed) => {
     const file = sim.reward_info ?? null;
     const breakdown = file?.reward_breakdown ?? {};
@@ -118,7 +129,7 @@ function dbCheck({ world, task, events }: Replayed): { ark: number; why: string 
   return { ark: 0, why: `the final state differs from the gold's at ${at}` };
 }
 
-function communicateCheck(sim: Tau2Simulation, spec: Tau2BenchTask): { ark: number; why: string } {
+function communicateCheck(sim: Tau2Run, spec: Tau2BenchTask): { ark: number; why: string } {
   const texts = sim.messages.filter((m) => m.role === "assistant" && typeof m.content === "string" && m.content !== "")
     .map((m) => m.content!.toLowerCase().replaceAll(",", ""));
   const missing = spec.communicate_info.filter((info) => !texts.some((t) => t.includes(info.toLowerCase())));
@@ -128,7 +139,7 @@ function communicateCheck(sim: Tau2Simulation, spec: Tau2BenchTask): { ark: numb
 }
 
 // τ²'s NL_ASSERTION reward from the file's checks: 1 when every assertion was met (or the task has none).
-function nlFromChecks(sim: Tau2Simulation, spec: Tau2BenchTask): number | null {
+function nlFromChecks(sim: Tau2Run, spec: Tau2BenchTask): number | null {
   if (spec.nl_assertions.length === 0) return 1;
   const checks = sim.reward_info?.nl_assertions;
   if (checks === null || checks === undefined) return null;

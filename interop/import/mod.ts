@@ -1,5 +1,5 @@
 /**
- * `deno task import`'s library: another harness's transcripts (τ-bench's results array, or ark's
+ * `deno task import`'s library: another harness's transcripts (τ-bench's results array, τ²-bench's results, or ark's
  * transcript JSON Lines) replayed tool call by tool call in ark's worlds, graded, judged and written as
  * a normal results folder (`results.sqlite`, `records.jsonl`, `report.json`, `report.html`), so
  * `score`, `report`, `compare` and `judge` work on it unchanged.
