@@ -7,6 +7,7 @@ import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes 
 import { getDomain } from "../envs/mod.ts";
 import { ImportError, runImport } from "../interop/mod.ts";
 import { main as compareCli } from "../cli/compare.ts";
+import { parseImportArgs } from "../cli/import.ts";
 import { tau2BenchTests } from "./fixtures/tau2_bench.ts";
 
 const NAME = "results_whissle_visible.json";
@@ -244,3 +245,24 @@ for (const domain of ["airline", "retail"]) {
     assertEquals(declared.amounts, /\b(amount|price|cost|charge)/i.test(rule[0]));
   });
 }
+
+Deno.test("parseImportArgs() takes --from tau2-bench with --task-file and refuses what does not fit it", () => {
+  const args = parseImportArgs(["--from", "tau2-bench", "run.json", "--out", "o", "--task-file", "tasks.json"]);
+  assert(args !== "help");
+  assertEquals([args.from, args.taskFile], ["tau2-bench", "tasks.json"]);
+  const refused = (argv: string[], expected: RegExp) => {
+    let message = "";
+    try {
+      parseImportArgs(argv);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    assertMatch(message, expected);
+  };
+  refused(["--from", "tau-bench", "r.json", "--out", "o", "--task-file", "t.json"], /Unexpected --task-file/);
+  refused(
+    ["--from", "tau2-bench", "r.json", "--out", "o", "--domain", "telecom"],
+    /expected one of "airline", "retail"/,
+  );
+  refused(["--from", "tau2-bench", "r.json", "--out", "o", "--tasks", "3"], /Unexpected --tasks/);
+});

@@ -163,7 +163,11 @@ export function readTau2BenchResults(
     }
     const sim = parsed.data, spec = byId.get(sim.task_id);
     if (spec === undefined) {
-      unreadable.push({ where, reason: `task "${sim.task_id}" is not one of the ${tasks.length} tasks read` });
+      unreadable.push({
+        where,
+        reason: `task "${sim.task_id}" is not one of the ${tasks.length} tasks read` +
+          (options.tasksText === undefined ? " (pass τ²-bench's tasks.json with --task-file)" : ""),
+      });
       continue;
     }
     episodes.push(episodeOf(sim, spec, { where, agent: options.agent, domain }));
