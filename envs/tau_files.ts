@@ -129,19 +129,19 @@ function isObject(value: unknown): value is Record<string, Json> {
 
 /**
  * The known difference of a record that the other harness's data hold one field more of (τ²'s user
- * records hold their own `user_id`): a recorded result of `tool` that, with `field` removed from it
+ * records hold their own `user_id`): a recorded result of one of `tools` that, with `field` removed from it
  * (and from the objects it holds), equals the world's. Equivalent: the rest is the same.
  *
  * @example
  * ```ts
  * import { assertEquals } from "@std/assert";
  * import { extraFieldDifference } from "./tau_files.ts";
- * const d = extraFieldDifference({ name: "user_id_field", reason: "τ² keeps it", tool: "get_user", field: "user_id" });
+ * const d = extraFieldDifference({ name: "user_id_field", reason: "τ² keeps it", tools: ["get_user"], field: "user_id" });
  * assertEquals(d.explains({ tool: "get_user", args: {}, recorded: { user_id: "u", name: "A" }, result: { name: "A" } }), true);
  * ```
  */
 export function extraFieldDifference(
-  options: { name: string; reason: string; tool: string; field: string },
+  options: { name: string; reason: string; tools: readonly string[]; field: string },
 ): TauBenchDifference {
   const without = (value: Json): Json => {
     if (Array.isArray(value)) return value.map(without);
@@ -155,7 +155,7 @@ export function extraFieldDifference(
     reason: options.reason,
     equivalent: true,
     explains: ({ tool, recorded, result }) =>
-      tool === options.tool && !jsonEqual(recorded, result) && jsonEqual(without(recorded), result),
+      options.tools.includes(tool) && !jsonEqual(recorded, result) && jsonEqual(without(recorded), result),
   };
 }
 

@@ -52,7 +52,7 @@ export const AIRLINE_TAU2_DIFFERENCES: readonly TauBenchDifference[] = [
     name: "user_record_user_id",
     reason: "τ²-bench's user records hold the user's own user_id; τ-bench's data, and ark, do not (the same " +
       "user otherwise)",
-    tool: "get_user_details",
+    tools: ["get_user_details"],
     field: "user_id",
   }),
   {

@@ -27,7 +27,7 @@ export const RETAIL_TAU2_DIFFERENCES: readonly TauBenchDifference[] = [
     name: "user_record_user_id",
     reason: "τ²-bench's user records hold the user's own user_id; τ-bench's data, and ark, do not (the same " +
       "user otherwise)",
-    tool: "get_user_details",
+    tools: ["get_user_details", "modify_user_address"],
     field: "user_id",
   }),
   ...tau2CommonDifferences(),
