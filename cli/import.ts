@@ -14,6 +14,8 @@ import { ImportError, type ImportSummary, runImport, type RunImportOptions } fro
 import type { ImportReport } from "../report/mod.ts";
 import { REPORT_FILES } from "../report/mod.ts";
 import { ResultsStoreError } from "../eval/store.ts";
+import { ModelError } from "../agents/model/mod.ts";
+import { isLlmJudge, openNlJudge } from "./_import_judge.ts";
 
 /** Usage text of `deno task import`. */
 export const USAGE = `Usage: deno task import --from tau-bench|tau2-bench|ark FILE --out DIR [flags]
@@ -39,6 +41,9 @@ Flags:
                      else ../shared/tau-bench/<domain> beside the repository); for a
                      τ²-bench file also τ²'s domain folder (its db.json)
   --task-file FILE   τ²-bench's tasks.json, for a τ²-bench file's tasks (default: its own)
+  --judge J          "llm:PROVIDER:MODEL": judge a τ²-bench file's NL_ASSERTION component
+                     again with that model (answers kept in DIR/model_cache.sqlite);
+                     default: taken from the file
   --agent NAME       the agent's name for a τ-bench file (default: the file's base name)
   --seed S           the experiment seed, for the bootstrap (default 0)
   --world-seed S     the world seed of ark's generated worlds, for an ark file's
@@ -61,6 +66,7 @@ const FLAGS = [
   "--world-seed",
   "--tasks",
   "--task-file",
+  "--judge",
   "--help",
 ];
 
@@ -77,7 +83,9 @@ const FLAGS = [
  * assertEquals([args.from, args.file, args.out], ["tau-bench", "runs.json", "results/gpt-4o"]);
  * ```
  */
-export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions, "onProgress"> | "help" {
+export function parseImportArgs(
+  args: readonly string[],
+): Omit<RunImportOptions, "onProgress" | "nlJudge"> & { judge?: string } | "help" {
   const files: string[] = [], flagArgs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -116,8 +124,16 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ${from}: its tasks are the file's`);
     }
   }
-  if (got.has("--task-file") && from !== "tau2-bench") {
-    throw new TypeError(`Unexpected --task-file with --from ${from}: only a τ²-bench file's tasks can be given`);
+  for (const flag of ["--task-file", "--judge"]) {
+    if (got.has(flag) && from !== "tau2-bench") {
+      throw new TypeError(`Unexpected ${flag} with --from ${from}: only a τ²-bench file takes it`);
+    }
+  }
+  const judge = got.get("--judge");
+  if (judge !== undefined && !isLlmJudge(judge)) {
+    throw new TypeError(
+      `Invalid value "${judge}" for --judge: expected "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
+    );
   }
   const domain = got.get("--domain");
   const known = (from === "tau2-bench" ? tau2BenchDomains() : tauBenchDomains()).map((d) => d.name);
@@ -142,6 +158,7 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     ...(got.has("--world-seed") ? { worldSeed: got.get("--world-seed")! } : {}),
     ...(tasks !== undefined ? { tasks: Number(tasks) } : {}),
     ...(got.has("--task-file") ? { taskFile: got.get("--task-file")! } : {}),
+    ...(judge !== undefined ? { judge } : {}),
   };
 }
 
@@ -233,10 +250,17 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const started = performance.now();
   let result: Awaited<ReturnType<typeof runImport>>;
+  const models = parsed.judge === undefined ? null : await openNlJudge(parsed.judge, parsed.out);
+  if (typeof models === "string") {
+    console.error(models);
+    return 1;
+  }
+  using _models = models ?? undefined;
   try {
-    result = await runImport(parsed);
+    const { judge: _judge, ...options } = parsed;
+    result = await runImport({ ...options, ...(models !== null ? { nlJudge: models.client } : {}) });
   } catch (err) {
-    if (!(err instanceof ImportError || err instanceof ResultsStoreError)) throw err;
+    if (!(err instanceof ImportError || err instanceof ResultsStoreError || err instanceof ModelError)) throw err;
     console.error(err.message.replace(/\s*\n\s*/g, " "));
     return 1;
   }

@@ -5,6 +5,7 @@
 // retail tasks (DB × NL_ASSERTION) on simulations built here from their gold actions.
 import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "@std/assert";
 import { getDomain } from "../envs/mod.ts";
+import { FakeModelClient } from "../agents/model/mod.ts";
 import { ImportError, runImport } from "../interop/mod.ts";
 import { main as compareCli } from "../cli/compare.ts";
 import { parseImportArgs } from "../cli/import.ts";
@@ -38,7 +39,10 @@ interface Results {
 const records = async (dir: string) =>
   (await Deno.readTextFile(`${dir}/records.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
 
-async function importTo(file: string, options: { agent?: string; data?: string; taskFile?: string } = {}) {
+async function importTo(
+  file: string,
+  options: { agent?: string; data?: string; taskFile?: string; nlJudge?: FakeModelClient } = {},
+) {
   const out = await Deno.makeTempDir();
   const result = await runImport({ from: "tau2-bench", file, out, data: options.data ?? airline.data, ...options });
   return { out, ...result, report: JSON.parse(await Deno.readTextFile(`${out}/report.json`)).import };
@@ -227,6 +231,27 @@ retail.test("τ²'s retail tasks (DB × NL_ASSERTION): DB recomputed, NL taken f
   const lastWrites = chosen.at(-1)!.evaluation_criteria.actions.length > 1;
   assertEquals(differ.length, lastWrites ? 1 : 0);
   if (lastWrites) assertStringIncludes(differ[0].why!, "DB: ark 0, the file 1 (the final state differs");
+
+  // With a judge model, NL_ASSERTION is judged again: this one finds the first assertion unmet.
+  const judge = new FakeModelClient((request) => {
+    const n = [...(request.messages.at(-1)!.content ?? "").matchAll(/^\d+\. /gm)].length;
+    return { content: JSON.stringify({ results: Array.from({ length: n }, (_, i) => ({ met: i > 0, reason: "" })) }) };
+  });
+  const judged = await importTo(`${dir}/retail.json`, {
+    data: retail.data,
+    taskFile: `${retail.folder}/tasks.json`,
+    nlJudge: judge,
+  });
+  const withAssertions =
+    chosen.filter((t) =>
+      ((t.evaluation_criteria as { nl_assertions?: string[] | null }).nl_assertions ?? []).length > 0
+    ).length;
+  assertEquals(judge.requests.length, withAssertions);
+  const nl2 = judged.summary.rewards!.components.find((c) => c.name === "NL_ASSERTION")!;
+  assertEquals([nl2.recomputed, nl2.taken], [chosen.length, 0]);
+  const lostNl = judged.summary.rewards!.episodes.filter((e) => e.why?.includes("NL_ASSERTION: ark 0, the file 1"));
+  assertEquals(lostNl.length, withAssertions);
+  assert(lostNl.every((e) => e.ark === 0 && e.why!.includes("the judge (fake:fake-model) finds unmet")));
 });
 
 for (const domain of ["airline", "retail"]) {

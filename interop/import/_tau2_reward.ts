@@ -2,7 +2,8 @@
 // the task's `reward_basis` components. `DB`: the episode's calls and the gold actions each replayed
 // on a fresh world, the two final states compared in the domain's export shape; `COMMUNICATE`: every
 // `communicate_info` string in some assistant message's text (lower case, the message's commas
-// removed); `NL_ASSERTION` (an LLM's verdict) and any other component are taken from the file. A run
+// removed); `NL_ASSERTION` (an LLM's verdict) is taken from the file unless a judge model is given
+// (`_tau2_nl.ts`), and any other component is taken from the file. A run
 // that did not end by the user's or the agent's stop gets 0, as τ² gives it.
 import {
   changesWithin,
@@ -13,14 +14,16 @@ import {
   type Tau2BenchTask,
   type World,
 } from "../../envs/mod.ts";
+import type { ModelClient } from "../../agents/model/mod.ts";
 import type { RewardCheck } from "../../report/imported.ts";
+import { judgeAssertions, type NlMessage } from "./_tau2_nl.ts";
 import { firstDifference } from "./episodes.ts";
 
 /** What the recomputation reads of a τ² simulation (its parsed shape, `Tau2Simulation`). */
 export interface Tau2Run {
   trial?: number | null;
   termination_reason: string;
-  messages: readonly { role: string; content?: string | null }[];
+  messages: readonly NlMessage[];
   reward_info?: {
     reward: number;
     reward_breakdown?: Record<string, number> | null;
@@ -41,8 +44,12 @@ export interface Replayed {
 }
 
 /** The recomputation of one simulation's reward, to run once its episode is replayed. */
-export function tau2Rescore(sim: Tau2Run, spec: Tau2BenchTask): (replayed: Replayed) => RewardCheck {
-  return (replayed) => {
+export function tau2Rescore(
+  sim: Tau2Run,
+  spec: Tau2BenchTask,
+  options: { nlJudge?: ModelClient } = {},
+): (replayed: Replayed) => Promise<RewardCheck> {
+  return async (replayed) => {
     const file = sim.reward_info ?? null;
     const breakdown = file?.reward_breakdown ?? {};
     const components: RewardCheck["components"] = [];
@@ -52,7 +59,9 @@ export function tau2Rescore(sim: Tau2Run, spec: Tau2BenchTask): (replayed: Repla
       let ark: number | null = null, taken = false, why = "";
       if (name === "DB" && spec.initial_state !== true) ({ ark, why } = dbCheck(replayed));
       else if (name === "COMMUNICATE") ({ ark, why } = communicateCheck(sim, spec));
-      else {
+      else if (name === "NL_ASSERTION" && options.nlJudge !== undefined) {
+        ({ ark, why } = await judgeAssertions(options.nlJudge, sim.messages, spec.nl_assertions));
+      } else {
         taken = true;
         ark = recorded ?? (name === "NL_ASSERTION" ? nlFromChecks(sim, spec) : null);
       }

@@ -65,7 +65,9 @@ export interface ImportedEpisode {
    * is then its reward being 1.
    * @default {none: success is the task's rule}
    */
-  rescore?: (replayed: { world: World; task: Task; events: readonly EpisodeEvent[] }) => RewardCheck;
+  rescore?: (
+    replayed: { world: World; task: Task; events: readonly EpisodeEvent[] },
+  ) => RewardCheck | Promise<RewardCheck>;
 }
 
 /** Options of `importEpisodes()`. */
@@ -139,7 +141,7 @@ export async function importEpisodes(
         }, { task, milestoneLabels: task.milestones.map((m) => m.label), verdict: verdict.fields });
         finish(record, episode);
         if (episode.rescore !== undefined) {
-          const check = episode.rescore({ world, task, events });
+          const check = await episode.rescore({ world, task, events });
           record.success = check.ark === 1;
           rewards.push(check);
         }
@@ -176,7 +178,8 @@ function recomputation(episodes: RewardCheck[]): RewardRecomputation {
   }
   return {
     rule: "τ²-bench's: the product of the task's reward_basis components (DB: the final state equals the " +
-      "gold's; COMMUNICATE: every communicate_info string said; others taken from the file); 0 for a run " +
+      "gold's; COMMUNICATE: every communicate_info string said; NL_ASSERTION judged by a model when one is " +
+      "given; others taken from the file); 0 for a run " +
       "that did not end by the user's or the agent's stop",
     components: [...components.values()],
     episodes,

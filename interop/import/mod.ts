@@ -7,6 +7,7 @@
  * @module
  */
 import { resolve } from "node:path";
+import type { ModelClient } from "../../agents/model/mod.ts";
 import { defaultTauBenchDomain, domains, parseTaskId } from "../../envs/mod.ts";
 import { type ImportSource, type ImportWorld, resolveConfig, type ResolvedConfig } from "../../eval/config.ts";
 import { writeRecordsJsonl } from "../../eval/records.ts";
@@ -92,6 +93,12 @@ export interface RunImportOptions {
    * @default {the results file's tasks}
    */
   taskFile?: string;
+  /**
+   * A model that judges a τ²-bench file's NL_ASSERTION component again (each task's assertions
+   * against the conversation), instead of taking it from the file.
+   * @default {none: taken from the file}
+   */
+  nlJudge?: ModelClient;
   /** Called after each episode with how many are done. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -307,6 +314,7 @@ async function tau2Episodes(
       ...(options.domain !== undefined ? { domain: options.domain } : {}),
       ...(input.simulations !== undefined ? { simulations: input.simulations } : {}),
       ...(tasksText !== undefined ? { tasksText } : {}),
+      ...(options.nlJudge !== undefined ? { nlJudge: options.nlJudge } : {}),
     });
   } catch (err) {
     if (err instanceof ResultsFileError) throw new ImportError(err.message);

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { Json, Tau2BenchTask } from "../../envs/mod.ts";
+import type { ModelClient } from "../../agents/model/mod.ts";
 import type { ChatMessage } from "./chat.ts";
 import type { ImportedEpisode } from "./episodes.ts";
 import { jsonErrorWhere } from "../../eval/fs_errors.ts";
@@ -110,7 +111,15 @@ const EXPECTED = "expected τ²-bench's results: {timestamp, info, tasks, simula
  */
 export function readTau2BenchResults(
   text: string,
-  options: { agent: string; file: string; domain?: string; simulations?: Map<string, string>; tasksText?: string },
+  options: {
+    agent: string;
+    file: string;
+    domain?: string;
+    simulations?: Map<string, string>;
+    tasksText?: string;
+    /** A model that judges the NL_ASSERTION component again (else it is taken from the file). */
+    nlJudge?: ModelClient;
+  },
 ): Tau2Read {
   const raw = parseJson(text, options.file);
   const top = results.safeParse(raw);
@@ -170,7 +179,7 @@ export function readTau2BenchResults(
       });
       continue;
     }
-    episodes.push(episodeOf(sim, spec, { where, agent: options.agent, domain }));
+    episodes.push(episodeOf(sim, spec, { where, agent: options.agent, domain, nlJudge: options.nlJudge }));
   }
   return { domain, tasks, episodes, unreadable };
 }
@@ -241,7 +250,7 @@ function briefText(brief: string | Record<string, unknown>): string {
 function episodeOf(
   sim: Tau2Simulation,
   spec: Tau2BenchTask,
-  options: { where: string; agent: string; domain: string },
+  options: { where: string; agent: string; domain: string; nlJudge?: ModelClient },
 ): ImportedEpisode {
   const resources: NonNullable<ImportedEpisode["resources"]> = {};
   if (typeof sim.agent_cost === "number") resources.cost = sim.agent_cost;
@@ -256,7 +265,7 @@ function episodeOf(
     resources,
     ...(typeof sim.user_cost === "number" ? { userResources: { cost: sim.user_cost } } : {}),
     ending: endingOf(sim.termination_reason),
-    rescore: tau2Rescore(sim, spec),
+    rescore: tau2Rescore(sim, spec, options.nlJudge === undefined ? {} : { nlJudge: options.nlJudge }),
   };
 }
 
