@@ -6,7 +6,7 @@
 import { type Domain, domains, World } from "../envs/mod.ts";
 import { hasTauBench, tauBenchFolder, tauBenchRoot } from "../interop/tau_data.ts";
 import type { ToolCall } from "../envs/mod.ts";
-import { benchImport } from "./_bench_import.ts";
+import { benchImport, benchImportTau2 } from "./_bench_import.ts";
 import { benchLong } from "./_bench_long.ts";
 import { benchSuites } from "./_bench_suites.ts";
 import { benchCheckpoint } from "./_bench_checkpoint.ts";
@@ -88,6 +88,7 @@ export async function benchExtras(progress: (line: string) => void = () => {}): 
   const suites = await benchSuites();
   progress("bench: import, long tasks, checkpoint, serve, text mode");
   const imported = await benchImport();
+  const tau2 = await benchImportTau2();
   const long = await benchLong(Object.values(domains));
   const checked = await benchCheckpoint(Object.values(domains));
   const served = await benchServe(Object.keys(domains)[0]);
@@ -107,6 +108,7 @@ export async function benchExtras(progress: (line: string) => void = () => {}): 
   }
   add("import_s", "import (s)", imported.import_s);
   add("import_episodes_per_s", "import (episodes/s)", imported.import_episodes_per_s);
+  if (tau2 !== null) add("import_tau2_episodes_per_s", "import τ²-bench (episodes/s)", tau2.import_episodes_per_s);
   for (const l of long) {
     add(`long.${l.domain}.tasks`, `long ${l.domain} tasks`, l.tasks);
     add(`long.${l.domain}.milestones`, `long ${l.domain} milestones`, l.milestones);
@@ -136,6 +138,11 @@ export async function benchExtras(progress: (line: string) => void = () => {}): 
     `import ${imported.episodes} episodes (${
       imported.data === "tau-bench" ? "τ-bench's GPT-4o runs" : "transcripts of a generated experiment"
     }): ${imported.import_s.toFixed(2)} s (import_episodes_per_s ${imported.import_episodes_per_s.toFixed(0)})`,
+    tau2 === null
+      ? "import τ²-bench: no τ²-bench results file with its domain's data (ARK_TAU2_BENCH, ARK_TAU_BENCH)"
+      : `import τ²-bench ${tau2.episodes} episodes: ${tau2.import_s.toFixed(2)} s (import_tau2_episodes_per_s ${
+        tau2.import_episodes_per_s.toFixed(1)
+      })`,
     ...(long.length === 0
       ? ["long tasks (100+ milestones): none among the default tasks of any domain"]
       : long.map((l) =>

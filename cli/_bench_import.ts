@@ -2,12 +2,12 @@
 // domain (the first registered that declares `tauBench`, today the airline) imported into a
 // temporary results folder (replayed, graded, judged, stored, reported), or, without τ-bench's data,
 // an ark experiment's own episodes written as chat transcripts and imported back. Private to cli/.
-import { defaultTauBenchDomain } from "../envs/mod.ts";
+import { defaultTauBenchDomain, tau2BenchDomains } from "../envs/mod.ts";
 import { chatTranscript, runImport } from "../interop/import/mod.ts";
 import { resolveConfig } from "../eval/config.ts";
 import { runExperiment } from "../eval/run.ts";
 import { MemoryResults } from "../eval/store.ts";
-import { hasTauBench, tauBenchFolder } from "../interop/tau_data.ts";
+import { hasTauBench, tau2BenchRoot, tauBenchFolder } from "../interop/tau_data.ts";
 
 /** How fast an import is. */
 export interface ImportBench {
@@ -47,6 +47,46 @@ export async function benchImport(): Promise<ImportBench> {
     const seconds = (performance.now() - start) / 1000;
     const episodes = summary.episodes.imported;
     return { data, episodes, import_s: seconds, import_episodes_per_s: episodes / seconds };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** The τ²-bench results files the bench imports, when their data are there: `<ARK_TAU2_BENCH>/<domain>/results*.json`. */
+function tau2Files(): { domain: string; file: string }[] {
+  const out: { domain: string; file: string }[] = [];
+  for (const { name } of tau2BenchDomains()) {
+    if (!hasTauBench(name)) continue;
+    try {
+      for (const e of Deno.readDirSync(`${tau2BenchRoot()}/${name}`)) {
+        if (e.isFile && /^results.*\.json$/.test(e.name)) {
+          out.push({ domain: name, file: `${tau2BenchRoot()}/${name}/${e.name}` });
+        }
+      }
+    } catch {
+      // No τ² folder of the domain.
+    }
+  }
+  return out.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+
+/**
+ * The τ²-bench import's speed: every τ² results file found (`tau2Files()`) imported into a temporary
+ * folder; `null` when none is there with its domain's data.
+ */
+export async function benchImportTau2(): Promise<Omit<ImportBench, "data"> | null> {
+  const files = tau2Files();
+  if (files.length === 0) return null;
+  const dir = await Deno.makeTempDir({ prefix: "ark-bench-import-tau2-" });
+  try {
+    let episodes = 0, seconds = 0;
+    for (const [i, { file }] of files.entries()) {
+      const start = performance.now();
+      const { summary } = await runImport({ from: "tau2-bench", file, out: `${dir}/out${i}` });
+      seconds += (performance.now() - start) / 1000;
+      episodes += summary.episodes.imported;
+    }
+    return { episodes, import_s: seconds, import_episodes_per_s: episodes / seconds };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

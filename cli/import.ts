@@ -1,5 +1,5 @@
 /**
- * `deno task import --from tau-bench|ark FILE --out DIR`: replays another harness's transcripts in
+ * `deno task import --from tau-bench|tau2-bench|ark FILE --out DIR`: replays another harness's transcripts in
  * ark's worlds, grades and judges them, and writes a normal results folder; prints what ark found
  * (rewards recomputed, tool results reproduced, lenient passes, policy breaks) and the report.
  *
@@ -8,15 +8,17 @@
  *
  * @module
  */
-import { defaultTauBenchDomain, tauBenchDomains } from "../envs/mod.ts";
+import { defaultTauBenchDomain, tau2BenchDomains, tauBenchDomains } from "../envs/mod.ts";
 import { readFlags } from "./_flags.ts";
 import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../interop/import/mod.ts";
 import type { ImportReport } from "../report/mod.ts";
 import { REPORT_FILES } from "../report/mod.ts";
 import { ResultsStoreError } from "../eval/store.ts";
+import { ModelError } from "../agents/model/mod.ts";
+import { isLlmJudge, openNlJudge } from "./_import_judge.ts";
 
 /** Usage text of `deno task import`. */
-export const USAGE = `Usage: deno task import --from tau-bench|ark FILE --out DIR [flags]
+export const USAGE = `Usage: deno task import --from tau-bench|tau2-bench|ark FILE --out DIR [flags]
 
 Replays another harness's transcripts tool call by tool call in ark's worlds, grades
 and judges every episode, and writes DIR/results.sqlite, DIR/records.jsonl,
@@ -25,14 +27,23 @@ DIR/report.json and DIR/report.html, so score, report, compare and judge work on
 Formats:
   --from tau-bench   τ-bench's results file (the JSON array its run.py writes); tasks
                      are τ-bench's test tasks on τ-bench's data, run = trial
+  --from tau2-bench  τ²-bench's results: one JSON file, or a folder with results.json
+                     and simulations/<id>.json; tasks are the file's (or --task-file's),
+                     on τ-bench's (or τ²'s) data of the file's domain, run = trial
   --from ark         ark's transcripts: JSON Lines, one {agent, task, run, messages}
                      per line (README, "Importing runs")
 
 Flags:
   --out DIR          the results folder to write (required)
-  --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"})
+  --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"}); of a
+                     τ²-bench file (default: the file's info.environment_info.domain_name)
   --data DIR         τ-bench's data of the domain (default $ARK_TAU_BENCH/<domain>,
-                     else ../shared/tau-bench/<domain> beside the repository)
+                     else ../shared/tau-bench/<domain> beside the repository); for a
+                     τ²-bench file also τ²'s domain folder (its db.json)
+  --task-file FILE   τ²-bench's tasks.json, for a τ²-bench file's tasks (default: its own)
+  --judge J          "llm:PROVIDER:MODEL": judge a τ²-bench file's NL_ASSERTION component
+                     again with that model (answers kept in DIR/model_cache.sqlite);
+                     default: taken from the file
   --agent NAME       the agent's name for a τ-bench file (default: the file's base name)
   --seed S           the experiment seed, for the bootstrap (default 0)
   --world-seed S     the world seed of ark's generated worlds, for an ark file's
@@ -45,7 +56,19 @@ Exit codes: 0 every episode imported; 1 the file, the data or the folder cannot 
 used, or some episodes were skipped (each is named; the rest are imported); 2 bad flags.
 `;
 
-const FLAGS = ["--from", "--out", "--domain", "--data", "--agent", "--seed", "--world-seed", "--tasks", "--help"];
+const FLAGS = [
+  "--from",
+  "--out",
+  "--domain",
+  "--data",
+  "--agent",
+  "--seed",
+  "--world-seed",
+  "--tasks",
+  "--task-file",
+  "--judge",
+  "--help",
+];
 
 /**
  * Parses the arguments of `deno task import` (or `"help"`); bad ones throw a `TypeError` saying what
@@ -60,7 +83,9 @@ const FLAGS = ["--from", "--out", "--domain", "--data", "--agent", "--seed", "--
  * assertEquals([args.from, args.file, args.out], ["tau-bench", "runs.json", "results/gpt-4o"]);
  * ```
  */
-export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions, "onProgress"> | "help" {
+export function parseImportArgs(
+  args: readonly string[],
+): Omit<RunImportOptions, "onProgress" | "nlJudge"> & { judge?: string } | "help" {
   const files: string[] = [], flagArgs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -77,9 +102,9 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
   if (flags === "help") return "help";
   const got = new Map(flags);
   const from = got.get("--from");
-  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench or --from ark");
-  if (from !== "tau-bench" && from !== "ark") {
-    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench" or "ark"`);
+  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench, tau2-bench or ark");
+  if (from !== "tau-bench" && from !== "tau2-bench" && from !== "ark") {
+    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench", "tau2-bench" or "ark"`);
   }
   if (files.length !== 1) {
     throw new TypeError(
@@ -96,15 +121,26 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     }
   } else {
     for (const flag of ["--world-seed", "--tasks"]) {
-      if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from tau-bench: its tasks are τ-bench's`);
+      if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ${from}: its tasks are the file's`);
     }
   }
+  for (const flag of ["--task-file", "--judge"]) {
+    if (got.has(flag) && from !== "tau2-bench") {
+      throw new TypeError(`Unexpected ${flag} with --from ${from}: only a τ²-bench file takes it`);
+    }
+  }
+  const judge = got.get("--judge");
+  if (judge !== undefined && !isLlmJudge(judge)) {
+    throw new TypeError(
+      `Invalid value "${judge}" for --judge: expected "llm:PROVIDER:MODEL", e.g. "llm:openai:gpt-4o-mini"`,
+    );
+  }
   const domain = got.get("--domain");
-  const known = tauBenchDomains().map((d) => d.name);
+  const known = (from === "tau2-bench" ? tau2BenchDomains() : tauBenchDomains()).map((d) => d.name);
   if (domain !== undefined && !known.includes(domain)) {
     throw new TypeError(
       `Invalid value "${domain}" for --domain: expected one of ${known.map((n) => `"${n}"`).join(", ")} ` +
-        `(the domains τ-bench has)`,
+        `(the domains ${from === "tau2-bench" ? "τ²-bench" : "τ-bench"} has)`,
     );
   }
   const tasks = got.get("--tasks");
@@ -121,6 +157,8 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     ...(got.has("--seed") ? { seed: got.get("--seed")! } : {}),
     ...(got.has("--world-seed") ? { worldSeed: got.get("--world-seed")! } : {}),
     ...(tasks !== undefined ? { tasks: Number(tasks) } : {}),
+    ...(got.has("--task-file") ? { taskFile: got.get("--task-file")! } : {}),
+    ...(judge !== undefined ? { judge } : {}),
   };
 }
 
@@ -140,6 +178,7 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
       lines.push(`  ${m.task} run ${m.run}: the file says ${m.tau_reward}, ark ${m.success ? 1 : 0}`);
     }
   }
+  if (summary.rewards !== undefined) lines.push(...rewardLines(summary.rewards));
   if (t.compared > 0) {
     const known = t.differences.filter((d) => d.equivalent).reduce((n, d) => n + d.calls, 0);
     lines.push(
@@ -183,6 +222,18 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
   return lines;
 }
 
+// What ark recomputed of the file's own reward (τ²-bench's), what it took from the file, and why they differ.
+function rewardLines(r: NonNullable<ImportSummary["rewards"]>): string[] {
+  const parts = r.components.map((c) =>
+    `${c.name} recomputed on ${c.recomputed}${c.taken > 0 ? `, taken from the file on ${c.taken}` : ""}`
+  );
+  const lines = [`Reward components (${r.rule}): ${parts.join("; ")}`];
+  for (const e of r.episodes) {
+    if (e.why !== null) lines.push(`  ${e.task} run ${e.run}: the file says ${e.file}, ark ${e.ark}: ${e.why}`);
+  }
+  return lines;
+}
+
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
   let parsed: ReturnType<typeof parseImportArgs>;
@@ -199,10 +250,17 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const started = performance.now();
   let result: Awaited<ReturnType<typeof runImport>>;
+  const models = parsed.judge === undefined ? null : await openNlJudge(parsed.judge, parsed.out);
+  if (typeof models === "string") {
+    console.error(models);
+    return 1;
+  }
+  using _models = models ?? undefined;
   try {
-    result = await runImport(parsed);
+    const { judge: _judge, ...options } = parsed;
+    result = await runImport({ ...options, ...(models !== null ? { nlJudge: models.client } : {}) });
   } catch (err) {
-    if (!(err instanceof ImportError || err instanceof ResultsStoreError)) throw err;
+    if (!(err instanceof ImportError || err instanceof ResultsStoreError || err instanceof ModelError)) throw err;
     console.error(err.message.replace(/\s*\n\s*/g, " "));
     return 1;
   }

@@ -45,6 +45,18 @@ export const TAU_BENCH_POLICY: JudgePolicy = {
   amounts: false,
 };
 
+/**
+ * The confirmation rule τ²-bench's airline and retail policies give their agents: before an action
+ * that updates the database, list its details and get an explicit yes; amounts need not be stated. A
+ * domain with a copy of τ²'s world declares it as its `tau2Bench.policy`.
+ */
+export const TAU2_BENCH_POLICY: JudgePolicy = {
+  name: "tau2-bench",
+  summary: "before an action that updates the database the agent lists its details and the user says yes; " +
+    "amounts need not be stated",
+  amounts: false,
+};
+
 export type { Severity } from "../vocabulary/mod.ts";
 
 /**

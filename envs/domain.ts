@@ -97,6 +97,38 @@ export interface Domain<D = unknown> {
      */
     policy?: JudgePolicy;
   };
+  /**
+   * Reading τ²-bench's copy of this world (its `db.json` is τ-bench's but for each user's own
+   * `user_id` in its record), so τ²'s results files can be replayed and judged in ark's world
+   * (`deno task import --from tau2-bench`).
+   * @default {undefined: τ²-bench has no such world}
+   */
+  tau2Bench?: {
+    /**
+     * The data of a folder holding τ²'s or τ-bench's `db.json` of this world. Throws an `Error`
+     * naming the file when it is missing or not the JSON expected.
+     */
+    load(dir: string): D;
+    /** A world's state in τ²'s (τ-bench's) `db.json` shape, to compare an episode's final state with the gold's. */
+    export(db: Store): unknown;
+    /**
+     * τ²'s own tools: those its copy has beyond this world's (look-ups τ² added), and those it changed
+     * (each replaces this world's tool of its name in τ²'s worlds).
+     * @default {none}
+     */
+    tools?: readonly Tool[];
+    /**
+     * The known reasons a result τ² recorded for a call differs from this world's (e.g. the
+     * `user_id` τ²'s user records hold), for the import's fidelity report.
+     * @default {none}
+     */
+    differences?: readonly TauBenchDifference[];
+    /**
+     * The policy τ²'s agents are given, as the judge applies it to an imported run.
+     * @default {ARK_POLICY}
+     */
+    policy?: JudgePolicy;
+  };
 }
 
 /**

@@ -100,6 +100,13 @@ export {
   tauBenchTask,
   type TauBenchWorld,
 } from "./tau_bench.ts";
+export {
+  openTau2Bench,
+  tau2BenchDomains,
+  type Tau2BenchTask,
+  tau2BenchTask,
+  type Tau2BenchWorld,
+} from "./tau2_bench.ts";
 export { parseTaskId, type TaskId, taskId, type TaskIdOptions, taskSuite } from "./task_id.ts";
 export { deriveSeed, Rng } from "./rng.ts";
 export {
@@ -163,4 +170,4 @@ export {
 export { outcomeUnknown } from "./abnormal.ts";
 export { LONG_SOURCE, type Recording, World, type WorldImage, type WorldOptions } from "./world.ts";
 export type * from "./constraints.ts";
-export { ARK_POLICY, TAU_BENCH_POLICY } from "./constraints.ts";
+export { ARK_POLICY, TAU2_BENCH_POLICY, TAU_BENCH_POLICY } from "./constraints.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Json } from "./json.ts";
+import { type Json, jsonEqual } from "./json.ts";
 
 /** A known reason a result τ-bench recorded differs from the one ark's world gives for the same call. */
 export interface TauBenchDifference {
@@ -70,18 +70,37 @@ export function readTauBenchFolder(
   dir: string,
   options: TauBenchFolderOptions,
 ): { data: Record<string, Json>; tasks: Record<string, Json>[] } {
+  const data = readTauBenchDb(dir, options);
+  const file = `tasks_${options.split ?? "test"}.json`;
+  const tasks = readJson(dir, file, JSON.parse);
+  if (!Array.isArray(tasks) || !tasks.every((t) => isObject(t) && Array.isArray(t.actions))) {
+    throw new Error(`Cannot load "${join(dir, file)}": expected an array of tasks with "actions"`);
+  }
+  return { data, tasks: tasks as Record<string, Json>[] };
+}
+
+/**
+ * The `db.json` of a folder of τ-bench's or τ²-bench's files (τ²'s is τ-bench's with each user's
+ * own `user_id` in its record), checked for the tables; no task file is read. Throws an `Error`
+ * naming the file when it is missing, unreadable or not the JSON expected.
+ *
+ * @example
+ * ```ts ignore
+ * import { readTauBenchDb } from "./tau_files.ts";
+ * const data = readTauBenchDb("../shared/tau-bench/airline", { tables: ["users"] });
+ * ```
+ */
+export function readTauBenchDb(
+  dir: string,
+  options: Pick<TauBenchFolderOptions, "tables" | "parse">,
+): Record<string, Json> {
   const data = readJson(dir, "db.json", options.parse ?? JSON.parse);
   for (const table of options.tables) {
     if (!isObject(data) || !isObject(data[table])) {
       throw new Error(`Cannot load "${join(dir, "db.json")}": expected an object with a "${table}" object`);
     }
   }
-  const file = `tasks_${options.split ?? "test"}.json`;
-  const tasks = readJson(dir, file, JSON.parse);
-  if (!Array.isArray(tasks) || !tasks.every((t) => isObject(t) && Array.isArray(t.actions))) {
-    throw new Error(`Cannot load "${join(dir, file)}": expected an array of tasks with "actions"`);
-  }
-  return { data: data as Record<string, Json>, tasks: tasks as Record<string, Json>[] };
+  return data as Record<string, Json>;
 }
 
 function readJson(dir: string, name: string, parse: (text: string) => unknown): unknown {
@@ -106,4 +125,78 @@ function join(dir: string, name: string): string {
 
 function isObject(value: unknown): value is Record<string, Json> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The known difference of a record that the other harness's data hold one field more of (τ²'s user
+ * records hold their own `user_id`): a recorded result of one of `tools` that, with `field` removed from it
+ * (and from the objects it holds), equals the world's. Equivalent: the rest is the same.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { extraFieldDifference } from "./tau_files.ts";
+ * const d = extraFieldDifference({ name: "user_id_field", reason: "τ² keeps it", tools: ["get_user"], field: "user_id" });
+ * assertEquals(d.explains({ tool: "get_user", args: {}, recorded: { user_id: "u", name: "A" }, result: { name: "A" } }), true);
+ * ```
+ */
+export function extraFieldDifference(
+  options: { name: string; reason: string; tools: readonly string[]; field: string },
+): TauBenchDifference {
+  const without = (value: Json): Json => {
+    if (Array.isArray(value)) return value.map(without);
+    if (!isObject(value)) return value;
+    return Object.fromEntries(
+      Object.entries(value).filter(([k]) => k !== options.field).map(([k, v]) => [k, without(v)]),
+    );
+  };
+  return {
+    name: options.name,
+    reason: options.reason,
+    equivalent: true,
+    explains: ({ tool, recorded, result }) =>
+      options.tools.includes(tool) && !jsonEqual(recorded, result) && jsonEqual(without(recorded), result),
+  };
+}
+
+// The value with every object key whose value is null left out.
+function withoutNulls(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+}
+
+/**
+ * The known differences of τ²-bench's results from any world's that τ² does not reproduce
+ * differently: τ²'s models print unset optional fields as `null` (ark leaves them out), and τ²
+ * answers arguments it cannot validate with pydantic's error text (ark with its own). Both say the
+ * same thing in other words.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { tau2CommonDifferences } from "./tau_files.ts";
+ * const [nulls] = tau2CommonDifferences();
+ * assertEquals(nulls.explains({ tool: "t", args: {}, recorded: { a: 1, status: null }, result: { a: 1 } }), true);
+ * ```
+ */
+export function tau2CommonDifferences(): TauBenchDifference[] {
+  return [
+    {
+      name: "unset_fields_null",
+      reason: "τ²-bench lists unset optional fields as null (a reservation's status, a search result's date); " +
+        "ark leaves them out (the same result otherwise)",
+      equivalent: true,
+      explains: ({ recorded, result }) => !jsonEqual(recorded, result) && jsonEqual(withoutNulls(recorded), result),
+    },
+    {
+      name: "validation_error_text",
+      reason: "ark rejects a call whose arguments are missing, unknown or of the wrong type in its own words; " +
+        "τ²-bench answers with pydantic's validation error (both refuse the call)",
+      equivalent: true,
+      explains: ({ tool, recorded, result }) =>
+        typeof recorded === "string" && /^Error: \d+ validation errors? for /.test(recorded) &&
+        typeof result === "string" && result.startsWith(`Error: Invalid arguments for "${tool}": `),
+    },
+  ];
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import type { EnvPreset } from "../agents/mod.ts";
+import type { Tau2BenchTask } from "../envs/mod.ts";
 import { type Condition, CONDITIONS } from "../vocabulary/mod.ts";
 
 export { type Condition, CONDITIONS };
@@ -122,12 +123,14 @@ export type ImportWorld =
   /** A domain's world on τ-bench's data (`data`: the folder of its files, absolute) with τ-bench's tasks. */
   | { tauBench: { domain: string; data: string } }
   /** A domain's generated world at a world seed, with its first `tasks` tasks. */
-  | { generated: { domain: string; worldSeed: string; tasks: number } };
+  | { generated: { domain: string; worldSeed: string; tasks: number } }
+  /** A domain's world on τ²-bench's (or τ-bench's) data (`data`, absolute), with a τ² results file's tasks. */
+  | { tau2Bench: { domain: string; data: string; tasks: Tau2BenchTask[] } };
 
 /** Where the episodes of an imported experiment came from (`deno task import`). */
 export interface ImportSource {
-  /** The format read: τ-bench's results array, or ark's transcript JSON Lines. */
-  from: "tau-bench" | "ark";
+  /** The format read: τ-bench's results array, τ²-bench's results, or ark's transcript JSON Lines. */
+  from: "tau-bench" | "tau2-bench" | "ark";
   /** The file's base name. */
   file: string;
   /** The SHA-256 of the file's bytes, hex. */

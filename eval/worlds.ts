@@ -2,7 +2,15 @@
 // that judges stored episodes again (`deno task judge`, the bench) and imports transcripts: the
 // generated worlds of the config's domains, or, for an imported experiment, the worlds its source
 // names (τ-bench's data, or generated worlds). Used by eval/ and the bench in cli/.
-import { getDomain, type JudgePolicy, openTauBench, type Task, World } from "../envs/mod.ts";
+import {
+  getDomain,
+  type JudgePolicy,
+  openTau2Bench,
+  openTauBench,
+  type Task,
+  type TauBenchDifference,
+  World,
+} from "../envs/mod.ts";
 import { DEFAULT_LONG_TASKS, type ImportWorld, type ResolvedConfig, suiteParts } from "./config.ts";
 
 /**
@@ -34,6 +42,12 @@ export interface TaskWorld {
    * @default {ARK_POLICY}
    */
   policy?: JudgePolicy;
+  /**
+   * The known reasons a result the other harness recorded differs from this world's: the domain's
+   * `tauBench.differences`, or `tau2Bench.differences` for a task of τ²'s.
+   * @default {none}
+   */
+  differences?: readonly TauBenchDifference[];
 }
 
 /** Every world of an experiment and its tasks; disposing closes the worlds. */
@@ -81,9 +95,23 @@ export class ExperimentWorlds implements Disposable {
           const domain = getDomain(spec.tauBench.domain);
           const tau = openTauBench(domain, spec.tauBench.data);
           worlds.push(tau.world);
-          const policy = domain.tauBench?.policy ? { policy: domain.tauBench.policy } : {};
+          const policy = {
+            ...(domain.tauBench?.policy ? { policy: domain.tauBench.policy } : {}),
+            ...(domain.tauBench?.differences ? { differences: domain.tauBench.differences } : {}),
+          };
           for (const task of tau.tasks) {
             if (!tasks.has(task.id)) tasks.set(task.id, { task, world: tau.world, ...policy });
+          }
+        } else if ("tau2Bench" in spec) {
+          const domain = getDomain(spec.tau2Bench.domain);
+          const tau2 = openTau2Bench(domain, spec.tau2Bench.data, spec.tau2Bench.tasks);
+          worlds.push(tau2.world);
+          const policy = {
+            ...(domain.tau2Bench?.policy ? { policy: domain.tau2Bench.policy } : {}),
+            ...(domain.tau2Bench?.differences ? { differences: domain.tau2Bench.differences } : {}),
+          };
+          for (const task of tau2.tasks) {
+            if (!tasks.has(task.id)) tasks.set(task.id, { task, world: tau2.world, ...policy });
           }
         } else {
           const { domain, worldSeed, tasks: count } = spec.generated;

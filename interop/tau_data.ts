@@ -45,3 +45,22 @@ export function hasTauBench(domain: string): boolean {
     return false;
   }
 }
+
+const DEFAULT_TAU2_ROOT = fileURLToPath(new URL("../../shared/tau2-bench", import.meta.url));
+
+/**
+ * The τ²-bench folder (its results files, by domain): `ARK_TAU2_BENCH` when set and the permission to
+ * read it is granted, else `../shared/tau2-bench` beside the repository. Only the tests and the bench
+ * read it; an import names its file.
+ *
+ * @example
+ * ```ts
+ * import { assert } from "@std/assert";
+ * import { tau2BenchRoot } from "./tau_data.ts";
+ * assert(tau2BenchRoot().length > 0);
+ * ```
+ */
+export function tau2BenchRoot(): string {
+  const granted = Deno.permissions.querySync({ name: "env", variable: "ARK_TAU2_BENCH" }).state === "granted";
+  return (granted ? Deno.env.get("ARK_TAU2_BENCH") : undefined) || DEFAULT_TAU2_ROOT;
+}

@@ -3,7 +3,7 @@
 import { escapeHtml, fixed, jsonText, NULL_MARK, truncate } from "./format.ts";
 import type { ImportReport } from "./imported.ts";
 
-const FORMATS = { "tau-bench": "τ-bench results", ark: "ark transcripts" } as const;
+const FORMATS = { "tau-bench": "τ-bench results", "tau2-bench": "τ²-bench results", ark: "ark transcripts" } as const;
 
 function table(head: readonly string[], rows: readonly string[], className = "import"): string {
   return `<table class="${className}"><thead><tr>${
@@ -52,6 +52,7 @@ export function importHtml(imported: ImportReport | undefined): string {
       ),
     );
   }
+  if (imported.rewards !== undefined) parts.push(rewardsHtml(imported.rewards));
   parts.push(`<h3>Tool results that differ</h3>`);
   parts.push(
     t.differences.length === 0
@@ -137,4 +138,20 @@ export function importHtml(imported: ImportReport | undefined): string {
 // A policy's name as the report says it.
 function policyName(name: string): string {
   return `the "${name}" policy`;
+}
+
+// What ark recomputed of the file's own reward, what it took from the file, and every disagreement.
+function rewardsHtml(r: NonNullable<ImportReport["rewards"]>): string {
+  const differ = r.episodes.filter((e) => e.why !== null);
+  return [
+    `<h3>Rewards recomputed under the file's rule</h3><p>${escapeHtml(r.rule)}.</p>`,
+    table(
+      ["component", "recomputed by ark", "taken from the file"],
+      r.components.map((c) => `<tr>${td(c.name)}${td(c.recomputed)}${td(c.taken)}</tr>`),
+    ),
+    differ.length === 0 ? empty("ark's reward equals the file's on every episode") : table(
+      ["task", "run", "the file's reward", "ark's", "why"],
+      differ.map((e) => `<tr>${td(e.task)}${td(e.run)}${td(e.file ?? "none")}${td(e.ark)}${td(e.why ?? "")}</tr>`),
+    ),
+  ].join("");
 }

@@ -49,10 +49,41 @@ export interface ToolFidelity {
   mismatches: ResultMismatch[];
 }
 
+/** One episode's reward recomputed from the file's own rule (τ²-bench's), beside the file's. */
+export interface RewardCheck {
+  /** The episode's ark task id. */
+  task: string;
+  /** The episode's run index. */
+  run: number;
+  /** How the file says the run ended (τ²'s `termination_reason`). */
+  ended: string;
+  /** The file's reward; `null` when it holds none. */
+  file: number | null;
+  /** ark's reward: the product of the components (a run that ended early gets 0). */
+  ark: number;
+  /**
+   * Each component of the task's reward basis: ark's value and the file's (`null`: unknown), and
+   * whether ark took it from the file (an LLM's verdict ark does not recompute).
+   */
+  components: { name: string; ark: number | null; file: number | null; taken: boolean }[];
+  /** Why ark's reward differs from the file's; `null` when they agree. */
+  why: string | null;
+}
+
+/** The rewards an import recomputed under the file's own rule. */
+export interface RewardRecomputation {
+  /** The rule, one sentence for the report. */
+  rule: string;
+  /** Per component: the episodes ark recomputed it on, and those it took from the file. */
+  components: { name: string; recomputed: number; taken: number }[];
+  /** Every episode, in file order. */
+  episodes: RewardCheck[];
+}
+
 /** What an import did, kept beside the experiment for the reports. */
 export interface ImportSummary {
   /** The format read. */
-  from: "tau-bench" | "ark";
+  from: "tau-bench" | "tau2-bench" | "ark";
   /** The file's base name. */
   file: string;
   /** Episodes in the file, imported, and skipped (each skipped one with the line that says why). */
@@ -63,6 +94,12 @@ export interface ImportSummary {
   tool_results: ToolFidelity;
   /** The policy the episodes' writes were judged under: the source's (τ-bench's), else ark's. */
   judge_policy: { name: string; summary: string };
+  /**
+   * The rewards recomputed under the file's own rule, component by component, with every
+   * disagreement and its reason (a τ²-bench import).
+   * @default {undefined: the format's reward is τ-bench's, recomputed as ark's success}
+   */
+  rewards?: RewardRecomputation;
 }
 
 /** A finding of the judge on an imported episode, as the report quotes it. */

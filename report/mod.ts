@@ -47,7 +47,7 @@ export {
   type MetricComparison,
   type Verdict,
 } from "./compare.ts";
-export type { ImportSummary, ResultMismatch, ToolFidelity } from "./imported.ts";
+export type { ImportSummary, ResultMismatch, RewardCheck, RewardRecomputation, ToolFidelity } from "./imported.ts";
 export type { ImportReport, QuotedViolation } from "./imported.ts";
 export { describeWeaknesses, formatTerminal, TERMINAL_SCORES } from "./terminal.ts";
 export {

@@ -6,7 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
-import { TAU_BENCH_POLICY } from "../constraints.ts";
+import { TAU2_BENCH_POLICY, TAU_BENCH_POLICY } from "../constraints.ts";
 import { AIRLINE_SCENARIOS } from "./scenarios.ts";
 import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
@@ -18,8 +18,9 @@ import { AIRLINE_SCHEMA } from "./schema.ts";
 import { airlineSolver } from "./solver.ts";
 import { airlineTasks } from "./tasks.ts";
 import { airlineTools } from "./tools.ts";
-import { exportTauAirline, loadTauAirline } from "./tau.ts";
+import { exportTauAirline, loadTau2Airline, loadTauAirline } from "./tau.ts";
 import { AIRLINE_TAU_DIFFERENCES } from "./_tau_differences.ts";
+import { AIRLINE_TAU2_DIFFERENCES, getFlightStatus, updateReservationFlightsTau2 } from "./_tau2.ts";
 import { AIRLINE_VOCABULARY } from "./vocabulary.ts";
 
 export type * from "./data.ts";
@@ -52,5 +53,12 @@ export const airline = defineDomain<AirlineData>({
     export: exportTauAirline,
     differences: AIRLINE_TAU_DIFFERENCES,
     policy: TAU_BENCH_POLICY,
+  },
+  tau2Bench: {
+    load: loadTau2Airline,
+    export: exportTauAirline,
+    tools: [getFlightStatus, updateReservationFlightsTau2],
+    differences: AIRLINE_TAU2_DIFFERENCES,
+    policy: TAU2_BENCH_POLICY,
   },
 });

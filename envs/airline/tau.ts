@@ -5,7 +5,7 @@
  * @module
  */
 import { Store } from "../sqlite.ts";
-import { readTauBenchFolder } from "../tau_files.ts";
+import { readTauBenchDb, readTauBenchFolder } from "../tau_files.ts";
 import type { Json } from "../json.ts";
 import type { AirlineData } from "./data.ts";
 import { readAirline } from "./_read.ts";
@@ -83,4 +83,19 @@ export function openTauAirline(data: AirlineData): Store {
  */
 export function exportTauAirline(db: Store): AirlineData {
   return readAirline(db);
+}
+
+/**
+ * Reads the airline data of a folder of τ²-bench's files (or τ-bench's: τ²'s `db.json` is τ-bench's
+ * but for each user's own `user_id` in its record, which the world's rows do not keep). Throws an
+ * `Error` naming the file when it is missing, unreadable or not the expected JSON.
+ *
+ * @example
+ * ```ts ignore
+ * import { loadTau2Airline } from "./tau.ts";
+ * const data = loadTau2Airline("../shared/tau-bench/airline");
+ * ```
+ */
+export function loadTau2Airline(dir: string): AirlineData {
+  return readTauBenchDb(dir, { tables: ["flights", "reservations", "users"] }) as unknown as AirlineData;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { defineDomain } from "../domain.ts";
-import { TAU_BENCH_POLICY } from "../constraints.ts";
+import { TAU2_BENCH_POLICY, TAU_BENCH_POLICY } from "../constraints.ts";
 import { RETAIL_VOCABULARY } from "./vocabulary.ts";
 import { RETAIL_SCENARIOS } from "./scenarios.ts";
 import type { Domain } from "../domain.ts";
@@ -20,8 +20,8 @@ import { RETAIL_SCHEMA } from "./schema.ts";
 import { retailSolver } from "./solver.ts";
 import { retailTasks } from "./tasks.ts";
 import { retailTools } from "./tools.ts";
-import { exportTauRetail, loadTauRetail } from "./tau.ts";
-import { RETAIL_TAU_DIFFERENCES } from "./_tau_differences.ts";
+import { exportTauRetail, loadTau2Retail, loadTauRetail } from "./tau.ts";
+import { RETAIL_TAU2_DIFFERENCES, RETAIL_TAU_DIFFERENCES } from "./_tau_differences.ts";
 
 export type * from "./data.ts";
 export { RETAIL_POLICY } from "./policy.ts";
@@ -53,5 +53,11 @@ export const retail: Domain<RetailData> = defineDomain<RetailData>({
     export: exportTauRetail,
     differences: RETAIL_TAU_DIFFERENCES,
     policy: TAU_BENCH_POLICY,
+  },
+  tau2Bench: {
+    load: loadTau2Retail,
+    export: exportTauRetail,
+    differences: RETAIL_TAU2_DIFFERENCES,
+    policy: TAU2_BENCH_POLICY,
   },
 });

@@ -6,7 +6,7 @@
  * @module
  */
 import { Store } from "../sqlite.ts";
-import { readTauBenchFolder } from "../tau_files.ts";
+import { readTauBenchDb, readTauBenchFolder } from "../tau_files.ts";
 import type { TauBenchTask } from "../tau_files.ts";
 import type { RetailData } from "./data.ts";
 import { parseTyped } from "./_number.ts";
@@ -81,4 +81,19 @@ export function openTauRetail(data: RetailData): Store {
  */
 export function exportTauRetail(db: Store): RetailData {
   return readRetail(db);
+}
+
+/**
+ * Reads the retail data of a folder of τ²-bench's files (or τ-bench's: τ²'s `db.json` is τ-bench's
+ * but for each user's own `user_id` in its record, which the world's rows do not keep). Throws an
+ * `Error` naming the file when it is missing, unreadable or not the expected JSON.
+ *
+ * @example
+ * ```ts ignore
+ * import { loadTau2Retail } from "./tau.ts";
+ * const data = loadTau2Retail("../shared/tau-bench/retail");
+ * ```
+ */
+export function loadTau2Retail(dir: string): RetailData {
+  return readTauBenchDb(dir, { tables: ["orders", "products", "users"], parse: parseTyped }) as unknown as RetailData;
 }

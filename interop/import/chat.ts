@@ -113,7 +113,8 @@ export function replayChat(
 ): ReplayedChat {
   const events: EpisodeEvent[] = [];
   const recordedAt = new Map<number, string | null>();
-  const pending = new Map<string, number>();
+  // Calls awaiting their answer by id, oldest first (an id a transcript gives two calls answers both, in order).
+  const pending = new Map<string, number[]>();
   const unanswered: number[] = [];
   let step = 0;
   messages.forEach((m, index) => {
@@ -132,7 +133,7 @@ export function replayChat(
         }
         const args = parseArguments(c.function.arguments, `${at}: the arguments of "${name}"`);
         recordedAt.set(events.length, null);
-        if (c.id !== undefined) pending.set(c.id, events.length);
+        if (c.id !== undefined) pending.set(c.id, [...pending.get(c.id) ?? [], events.length]);
         else unanswered.push(events.length);
         events.push({ step, actor: "tool", kind: "tool", tool: name, args, latency_ms: 0 });
       }
@@ -142,8 +143,9 @@ export function replayChat(
     } else if (m.role === "tool") {
       // The recorded answer of a call: by its id, else the oldest call not yet answered.
       const id = m.tool_call_id;
-      const event = id !== undefined && pending.has(id) ? pending.get(id)! : unanswered.shift();
-      if (id !== undefined) pending.delete(id);
+      const waiting = id === undefined ? undefined : pending.get(id);
+      const event = waiting !== undefined ? waiting.shift() : unanswered.shift();
+      if (id !== undefined && waiting?.length === 0) pending.delete(id);
       if (event !== undefined) recordedAt.set(event, text(m.content));
     }
   });

@@ -81,3 +81,26 @@ Deno.test("firstDifference() names the first path where two results differ", () 
   assertEquals(firstDifference("Error: x", "Error: y"), 'the result: recorded "Error: x", ark "Error: y"');
   assertEquals(firstDifference({ a: 1 }, { a: 1 }), "");
 });
+
+Deno.test("replayChat() answers two calls of one id in the order they were made", () => {
+  using w = world();
+  const { user, reservation } = someone(w);
+  const { calls } = replayChat(w, [
+    {
+      role: "assistant",
+      tool_calls: [
+        { id: "x", function: { name: "get_user_details", arguments: JSON.stringify({ user_id: user }) } },
+        {
+          id: "x",
+          function: { name: "get_reservation_details", arguments: JSON.stringify({ reservation_id: reservation }) },
+        },
+      ],
+    },
+    { role: "tool", tool_call_id: "x", content: "first" },
+    { role: "tool", tool_call_id: "x", content: "second" },
+  ]);
+  assertEquals(calls.map((c) => [c.tool, c.recorded]), [["get_user_details", "first"], [
+    "get_reservation_details",
+    "second",
+  ]]);
+});

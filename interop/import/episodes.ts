@@ -7,10 +7,12 @@
  */
 import {
   ARK_POLICY,
+  type EpisodeEvent,
   episodeFigures,
   type Json,
   jsonEqual,
   type JudgePolicy,
+  type Task,
   type TauBenchDifference,
   type World,
 } from "../../envs/mod.ts";
@@ -22,9 +24,15 @@ import { toRecord } from "../../eval/to_record.ts";
 import type { ResultsSink } from "../../eval/store.ts";
 import type { ExperimentWorlds } from "../../eval/worlds.ts";
 import { type CallCheck, type ChatMessage, replayChat, TranscriptError } from "./chat.ts";
-import type { ImportSummary, ResultMismatch, ToolFidelity } from "../../report/imported.ts";
+import type {
+  ImportSummary,
+  ResultMismatch,
+  RewardCheck,
+  RewardRecomputation,
+  ToolFidelity,
+} from "../../report/imported.ts";
 
-export type { ImportSummary, ResultMismatch, ToolFidelity };
+export type { ImportSummary, ResultMismatch, RewardCheck, RewardRecomputation, ToolFidelity };
 
 /** One episode read from another harness's file, before it is replayed. */
 export interface ImportedEpisode {
@@ -44,6 +52,22 @@ export interface ImportedEpisode {
   confidence?: number | null;
   /** Resources the harness measured (cost, time, tokens, model calls). */
   resources?: Pick<Resources, "cost" | "time" | "retry_wait" | "tokens" | "api_calls" | "call_latency">;
+  /** Resources the harness measured of its user simulator (its cost). */
+  userResources?: { cost?: number };
+  /**
+   * How the harness says the episode ended, as ark's records say it (an agent's or the user
+   * simulator's error).
+   * @default {the user ended it, no error}
+   */
+  ending?: { endedBy: "agent" | "user" | "tool" | "max_steps"; agentError?: string; userError?: string };
+  /**
+   * The harness's own reward recomputed on the replayed episode (τ²-bench's rule); ark's success
+   * is then its reward being 1.
+   * @default {none: success is the task's rule}
+   */
+  rescore?: (
+    replayed: { world: World; task: Task; events: readonly EpisodeEvent[] },
+  ) => RewardCheck | Promise<RewardCheck>;
 }
 
 /** Options of `importEpisodes()`. */
@@ -75,10 +99,11 @@ export async function importEpisodes(
   options: ImportOptions & { from: ImportSummary["from"]; file: string },
 ): Promise<ImportSummary> {
   const skipped = [...options.unreadable ?? []];
-  const checks: { episode: ImportedEpisode; calls: CallCheck[]; world: World }[] = [];
+  const checks: Check[] = [];
   const seen = new Set<string>();
   let imported = 0, done = 0;
   let policy: JudgePolicy = ARK_POLICY;
+  const rewards: RewardCheck[] = [];
   for (const episode of episodes) {
     const cell: CellKey = {
       agent: episode.agent,
@@ -102,21 +127,26 @@ export async function importEpisodes(
         const verdict = await judgeEpisode(world, { task, events }, { run: episode.run, policy: found.policy });
         const record = toRecord(cell, {
           ...figures,
-          endedBy: "user",
+          endedBy: episode.ending?.endedBy ?? "user",
           confidence: episode.confidence ?? null,
           confidenceSource: null,
           agentResources: {},
-          agentError: null,
+          agentError: episode.ending?.agentError ?? null,
           agentRetries: null,
           agentBlocks: [],
           agentAbstained: null,
-          userError: null,
+          userError: episode.ending?.userError ?? null,
           userResources: {},
           userMisread: null,
         }, { task, milestoneLabels: task.milestones.map((m) => m.label), verdict: verdict.fields });
         finish(record, episode);
+        if (episode.rescore !== undefined) {
+          const check = await episode.rescore({ world, task, events });
+          record.success = check.ark === 1;
+          rewards.push(check);
+        }
         sink.add({ cell: { ...cell, seed: cellSeed(options.seed, cell) }, record, events });
-        checks.push({ episode, calls, world });
+        checks.push({ episode, calls, known: found.differences ?? [] });
         imported++;
       } catch (err) {
         if (!(err instanceof TranscriptError)) throw err;
@@ -132,6 +162,27 @@ export async function importEpisodes(
     skipped,
     tool_results: fidelity(checks),
     judge_policy: { name: policy.name, summary: policy.summary },
+    ...(rewards.length > 0 ? { rewards: recomputation(rewards) } : {}),
+  };
+}
+
+function recomputation(episodes: RewardCheck[]): RewardRecomputation {
+  const components = new Map<string, { name: string; recomputed: number; taken: number }>();
+  for (const e of episodes) {
+    for (const c of e.components) {
+      const entry = components.get(c.name) ?? { name: c.name, recomputed: 0, taken: 0 };
+      if (c.taken) entry.taken++;
+      else entry.recomputed++;
+      components.set(c.name, entry);
+    }
+  }
+  return {
+    rule: "τ²-bench's: the product of the task's reward_basis components (DB: the final state equals the " +
+      "gold's; COMMUNICATE: every communicate_info string said; NL_ASSERTION judged by a model when one is " +
+      "given; others taken from the file); 0 for a run " +
+      "that did not end by the user's or the agent's stop",
+    components: [...components.values()],
+    episodes,
   };
 }
 
@@ -146,14 +197,19 @@ function finish(record: EpisodeRecord, episode: ImportedEpisode): void {
     }
   }
   if (episode.tau_reward !== undefined) record.tau_reward = episode.tau_reward;
+  const userCost = episode.userResources?.cost;
+  if (typeof userCost === "number" && Number.isFinite(userCost) && userCost >= 0) {
+    record.user_resources = { ...record.user_resources, cost: userCost };
+  }
 }
 
-function fidelity(checks: readonly { episode: ImportedEpisode; calls: CallCheck[]; world: World }[]): ToolFidelity {
+type Check = { episode: ImportedEpisode; calls: CallCheck[]; known: readonly TauBenchDifference[] };
+
+function fidelity(checks: readonly Check[]): ToolFidelity {
   let compared = 0, exact = 0, equal = 0;
   const met = new Map<string, { difference: TauBenchDifference; calls: number }>();
   const mismatches: ResultMismatch[] = [];
-  for (const { episode, calls, world } of checks) {
-    const known = world.domain.tauBench?.differences ?? [];
+  for (const { episode, calls, known } of checks) {
     calls.forEach((c, i) => {
       if (c.equal === null) return;
       compared++;

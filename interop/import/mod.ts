@@ -1,5 +1,5 @@
 /**
- * `deno task import`'s library: another harness's transcripts (τ-bench's results array, or ark's
+ * `deno task import`'s library: another harness's transcripts (τ-bench's results array, τ²-bench's results, or ark's
  * transcript JSON Lines) replayed tool call by tool call in ark's worlds, graded, judged and written as
  * a normal results folder (`results.sqlite`, `records.jsonl`, `report.json`, `report.html`), so
  * `score`, `report`, `compare` and `judge` work on it unchanged.
@@ -7,6 +7,7 @@
  * @module
  */
 import { resolve } from "node:path";
+import type { ModelClient } from "../../agents/model/mod.ts";
 import { defaultTauBenchDomain, domains, parseTaskId } from "../../envs/mod.ts";
 import { type ImportSource, type ImportWorld, resolveConfig, type ResolvedConfig } from "../../eval/config.ts";
 import { writeRecordsJsonl } from "../../eval/records.ts";
@@ -34,11 +35,16 @@ export {
   type ImportOptions,
   type ImportSummary,
   type ResultMismatch,
+  type RewardCheck,
+  type RewardRecomputation,
   type ToolFidelity,
 } from "./episodes.ts";
 import { createOutputFolder, InputFileError, MAX_WHOLE_BYTES, readInputBytes } from "../../eval/fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
+export { readTau2BenchResults, type Tau2Read } from "./tau2_bench.ts";
+import { readTau2BenchResults, type Tau2Read } from "./tau2_bench.ts";
+import { readTau2Input, tau2Domain, type Tau2Input } from "./_tau2_input.ts";
 
 /** The note of a results store that holds an import's summary. */
 export const IMPORT_NOTE = "import";
@@ -46,7 +52,7 @@ export const IMPORT_NOTE = "import";
 /** What `runImport()` imports. */
 export interface RunImportOptions {
   /** The file's format. */
-  from: "tau-bench" | "ark";
+  from: "tau-bench" | "tau2-bench" | "ark";
   /** The file to read. */
   file: string;
   /** The results folder to write. */
@@ -82,6 +88,17 @@ export interface RunImportOptions {
    * @default {50, as `deno task eval`}
    */
   tasks?: number;
+  /**
+   * τ²-bench's `tasks.json` whose tasks a τ² file's simulations ran, instead of the file's own `tasks`.
+   * @default {the results file's tasks}
+   */
+  taskFile?: string;
+  /**
+   * A model that judges a τ²-bench file's NL_ASSERTION component again (each task's assertions
+   * against the conversation), instead of taking it from the file.
+   * @default {none: taken from the file}
+   */
+  nlJudge?: ModelClient;
   /** Called after each episode with how many are done. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -120,17 +137,24 @@ export interface ImportResult {
  */
 export async function runImport(options: RunImportOptions): Promise<ImportResult> {
   const file = baseName(options.file);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readInputBytes(options.file, { what: "file to import", limit: MAX_WHOLE_BYTES });
-  } catch (err) {
-    if (!(err instanceof InputFileError)) throw err;
-    throw new ImportError(`Cannot import "${options.file}": ${err.reason}`);
+  let bytes: Uint8Array, text: string, tau2: Tau2Input | undefined;
+  if (options.from === "tau2-bench") {
+    tau2 = await readTau2Input(options.file, (m) => new ImportError(m));
+    ({ bytes, text } = tau2);
+  } else {
+    try {
+      bytes = await readInputBytes(options.file, { what: "file to import", limit: MAX_WHOLE_BYTES });
+    } catch (err) {
+      if (!(err instanceof InputFileError)) throw err;
+      throw new ImportError(`Cannot import "${options.file}": ${err.reason}`);
+    }
+    text = new TextDecoder().decode(bytes);
   }
-  const text = new TextDecoder().decode(bytes);
   let read: { episodes: ImportedEpisode[]; unreadable: { where: string; reason: string }[] };
   let worlds: ImportWorld[];
-  if (options.from === "tau-bench") {
+  if (tau2 !== undefined) {
+    ({ read, worlds } = await tau2Episodes(tau2, options, file));
+  } else if (options.from === "tau-bench") {
     const domain = options.domain ?? defaultTauBenchDomain()?.name ?? "";
     checkTauDomain(domain);
     const agent = options.agent ?? file.replace(/\.[^.]*$/, "");
@@ -160,7 +184,11 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
   try {
     opened = ExperimentWorlds.of(worlds);
   } catch (err) {
-    throw new ImportError(`${(err as Error).message} (point --data or ARK_TAU_BENCH at τ-bench's data)`);
+    throw new ImportError(
+      `${(err as Error).message} (point --data or ARK_TAU_BENCH at τ-bench's data${
+        options.from === "tau2-bench" ? ", or --data at τ²-bench's domain folder" : ""
+      })`,
+    );
   }
   using experimentWorlds = opened;
   const unusable = await createOutputFolder(options.out, "--out");
@@ -197,7 +225,7 @@ function checkTauDomain(domain: string): void {
 // A τ-bench file of another domain's runs: its episodes call tools the domain lacks that another
 // τ-bench domain has, every one of them. (A few calls of tools no domain has are an agent's mistakes:
 // those episodes are skipped one by one.)
-function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file: string): void {
+function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file: string, source = "τ-bench"): void {
   const called = new Set(
     episodes.flatMap((e) => e.messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name)),
   );
@@ -208,7 +236,7 @@ function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file
     .find((d) => [...called].every((t) => has(d.name).has(t)));
   if (fits === undefined) return;
   throw new ImportError(
-    `Cannot import "${file}" as τ-bench's ${domain} runs: its episodes call tools the ${domain} world does not ` +
+    `Cannot import "${file}" as ${source}'s ${domain} runs: its episodes call tools the ${domain} world does not ` +
       `have (${missing.slice(0, 4).join(", ")}${missing.length > 4 ? ", ..." : ""}), all ${fits.name}'s; ` +
       `pass --domain ${fits.name}`,
   );
@@ -262,6 +290,41 @@ function arkWorlds(
     })),
   ];
   return { worlds, read: { episodes, unreadable } };
+}
+
+// A τ² file's episodes and its world: the domain the file names (or --domain) on the data given.
+async function tau2Episodes(
+  input: Tau2Input,
+  options: RunImportOptions,
+  file: string,
+): Promise<{ read: Tau2Read; worlds: ImportWorld[] }> {
+  let tasksText: string | undefined;
+  if (options.taskFile !== undefined) {
+    try {
+      tasksText = await Deno.readTextFile(options.taskFile);
+    } catch (err) {
+      throw new ImportError(`Cannot read the task file "${options.taskFile}": ${(err as Error).message}`);
+    }
+  }
+  let read: Tau2Read;
+  try {
+    read = readTau2BenchResults(input.text, {
+      agent: options.agent ?? file.replace(/\.[^.]*$/, ""),
+      file,
+      ...(options.domain !== undefined ? { domain: options.domain } : {}),
+      ...(input.simulations !== undefined ? { simulations: input.simulations } : {}),
+      ...(tasksText !== undefined ? { tasksText } : {}),
+      ...(options.nlJudge !== undefined ? { nlJudge: options.nlJudge } : {}),
+    });
+  } catch (err) {
+    if (err instanceof ResultsFileError) throw new ImportError(err.message);
+    throw err;
+  }
+  const domain = tau2Domain(read.domain, options.file, options.domain !== undefined);
+  if (typeof domain === "string") throw new ImportError(domain);
+  checkToolsOf(read.episodes, domain.name, options.file, "τ²-bench");
+  const data = absolute(options.data ?? tauBenchFolder(domain.name));
+  return { read, worlds: [{ tau2Bench: { domain: domain.name, data, tasks: read.tasks } }] };
 }
 
 async function sha256(bytes: Uint8Array): Promise<string> {

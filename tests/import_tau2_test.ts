@@ -1,0 +1,293 @@
+// Real runs: a τ²-bench results file (a third-party agent on τ²'s airline, 25 simulations) imported
+// with `deno task import --from tau2-bench`: every simulation replayed in ark's world on τ-bench's
+// data, judged, and its reward recomputed under τ²'s rule, component by component, against the file's.
+// Then the same file as a results folder (layout 2), bad input, a compare of two imports, and τ²'s
+// retail tasks (DB × NL_ASSERTION) on simulations built here from their gold actions.
+import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "@std/assert";
+import { getDomain } from "../envs/mod.ts";
+import { FakeModelClient } from "../agents/model/mod.ts";
+import { ImportError, runImport } from "../interop/mod.ts";
+import { main as compareCli } from "../cli/compare.ts";
+import { parseImportArgs } from "../cli/import.ts";
+import { tau2BenchTests } from "./fixtures/tau2_bench.ts";
+
+const NAME = "results_whissle_visible.json";
+const airline = tau2BenchTests("airline", NAME);
+const retail = tau2BenchTests("retail", "tasks.json");
+const FILE = `${airline.folder}/${NAME}`;
+
+interface Sim {
+  id: string;
+  task_id: string;
+  trial: number;
+  termination_reason: string;
+  messages: {
+    role: string;
+    content?: string | null;
+    tool_calls?: { id: string; name: string }[] | null;
+    id?: string;
+  }[];
+  reward_info: { reward: number; reward_breakdown: Record<string, number> | null };
+}
+interface Results {
+  info: { environment_info: { domain_name: string } };
+  tasks: { id: string }[];
+  simulations: Sim[];
+  simulation_index?: unknown;
+}
+
+const records = async (dir: string) =>
+  (await Deno.readTextFile(`${dir}/records.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+
+async function importTo(
+  file: string,
+  options: { agent?: string; data?: string; taskFile?: string; nlJudge?: FakeModelClient } = {},
+) {
+  const out = await Deno.makeTempDir();
+  const result = await runImport({ from: "tau2-bench", file, out, data: options.data ?? airline.data, ...options });
+  return { out, ...result, report: JSON.parse(await Deno.readTextFile(`${out}/report.json`)).import };
+}
+
+airline.test("τ²'s airline run imported: every simulation replayed, judged, its reward recomputed as τ²'s", async () => {
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  const { out, summary, report } = await importTo(FILE);
+  const n = file.simulations.length;
+  assertEquals(summary.episodes, { read: n, imported: n, skipped: 0 });
+  const all = await records(out);
+  // Judged under τ²'s policy variant: every record carries the judge's verdict.
+  assertEquals(summary.judge_policy.name, "tau2-bench");
+  assert(all.every((r) => Array.isArray(r.violations)), "every episode judged");
+  // ark's reward against the file's, on each: equal, or the difference listed with its reason.
+  const rewards = summary.rewards!;
+  assertEquals(rewards.episodes.length, n);
+  let equal = 0;
+  for (const sim of file.simulations) {
+    const e = rewards.episodes.find((x) => x.task === `tau2-bench:airline/${sim.task_id}` && x.run === sim.trial)!;
+    assertEquals(e.file, sim.reward_info.reward);
+    if (e.ark === e.file) {
+      equal++;
+      assertEquals(e.why, null);
+    } else assert(e.why !== null && e.why.length > 0, `${e.task}: a difference without a reason`);
+    // Each recomputed component beside the file's own breakdown.
+    for (const c of e.components) assertEquals(c.file, sim.reward_info.reward_breakdown?.[c.name] ?? null);
+    const record = all.find((r) => r.task === e.task && r.run === e.run)!;
+    assertEquals([record.tau_reward, record.success], [sim.reward_info.reward, e.ark === 1]);
+  }
+  console.log(
+    `τ² airline: ark's reward equals the file's on ${equal} of ${n}; ${n - equal} differ, each with a reason`,
+  );
+  // Every airline task's basis is DB × COMMUNICATE: both recomputed on every episode, nothing taken.
+  assertEquals(rewards.components.map((c) => [c.name, c.recomputed, c.taken]), [["DB", n, 0], ["COMMUNICATE", n, 0]]);
+  // pass^1 from the file's rewards (computed here) and from ark's.
+  const fileRate = file.simulations.filter((s) => s.reward_info.reward === 1).length / n;
+  assertEquals(report.pass_hat_k[0].tau_reward, fileRate);
+  assertEquals(report.pass_hat_k[0].ark, all.filter((r) => r.success).length / n);
+  // The recorded tool results are ark's, each difference named but the few listed.
+  const t = report.tool_results;
+  assert(t.share >= 0.95, `${t.equal} of ${t.compared}`);
+  const unexplained = t.mismatches.filter((m: { explained_by: string | null }) => m.explained_by === null);
+  console.log(`τ² airline tool results: ${t.equal} of ${t.compared} equal; ${unexplained.length} unexplained`);
+  assert(t.differences.some((d: { name: string }) => d.name === "user_record_user_id"));
+  // The same file gives the same folder, byte for byte.
+  const again = await importTo(FILE);
+  for (const f of ["records.jsonl", "report.json", "report.html"]) {
+    assertEquals(await Deno.readTextFile(`${again.out}/${f}`), await Deno.readTextFile(`${out}/${f}`), f);
+  }
+  assertStringIncludes(await Deno.readTextFile(`${out}/report.html`), "Rewards recomputed under the file");
+});
+
+airline.test("a τ² results folder (results.json and simulations/<id>.json) gives the file's records", async () => {
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  const dir = `${await Deno.makeTempDir()}/run`;
+  await Deno.mkdir(`${dir}/simulations`, { recursive: true });
+  const { simulations, ...rest } = file;
+  const index = simulations.map((s) => ({
+    id: s.id,
+    task_id: s.task_id,
+    trial: s.trial,
+    reward: s.reward_info.reward,
+  }));
+  await Deno.writeTextFile(`${dir}/results.json`, JSON.stringify({ ...rest, simulation_index: index }));
+  for (const s of simulations) await Deno.writeTextFile(`${dir}/simulations/${s.id}.json`, JSON.stringify(s));
+  const one = await importTo(FILE, { agent: "whissle" });
+  const two = await importTo(dir, { agent: "whissle" });
+  assertEquals(two.summary.episodes, one.summary.episodes);
+  assertEquals(
+    await Deno.readTextFile(`${two.out}/records.jsonl`),
+    await Deno.readTextFile(`${one.out}/records.jsonl`),
+  );
+  // A simulation the index names but the folder lacks is named, the rest imported.
+  await Deno.remove(`${dir}/simulations/${simulations[3].id}.json`);
+  const three = await importTo(dir, { agent: "whissle" });
+  assertEquals(three.summary.episodes.imported, simulations.length - 1);
+  assertStringIncludes(three.summary.skipped[0].where, simulations[3].id);
+});
+
+airline.test("bad τ² input is refused in one line saying what is accepted", async () => {
+  const dir = await Deno.makeTempDir();
+  const write = async (
+    name: string,
+    text: string,
+  ) => (await Deno.writeTextFile(`${dir}/${name}`, text), `${dir}/${name}`);
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  const cases: [string, string, RegExp][] = [
+    ["not JSON", await write("a.json", "{nope"), /it is not JSON.*expected τ²-bench's results/],
+    ["wrong shape", await write("b.json", "[1, 2]"), /expected τ²-bench's results/],
+    [
+      "unknown domain",
+      await write("c.json", JSON.stringify({ ...file, info: { environment_info: { domain_name: "telecom" } } })),
+      /domain "telecom".*expected one of airline, retail/,
+    ],
+  ];
+  for (const [what, path, expected] of cases) {
+    const err = await assertRejects(() => importTo(path), ImportError);
+    assertMatch(err.message, expected, what);
+    assert(!err.message.includes("\n"), `${what}: one line`);
+  }
+  // Missing data: a folder without db.json.
+  const err = await assertRejects(() => importTo(FILE, { data: dir }), ImportError);
+  assertMatch(err.message, /db\.json.*no such file.*--data/);
+  assert(!err.message.includes("\n"));
+});
+
+airline.test("compare flags an import whose agent's writes were dropped as significantly worse", async () => {
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  const writes = new Set([
+    "book_reservation",
+    "cancel_reservation",
+    "update_reservation_flights",
+    "update_reservation_baggages",
+    "update_reservation_passengers",
+    "send_certificate",
+  ]);
+  // The changed copy: in every rewarded simulation, each write call (and its result) left out; the
+  // file's rewards kept as they were.
+  for (const s of file.simulations.filter((s) => s.reward_info.reward === 1)) {
+    const dropped = new Set<string>();
+    s.messages = s.messages.flatMap((m) => {
+      const calls = m.tool_calls ?? [];
+      const kept = calls.filter((c) => !writes.has(c.name));
+      for (const c of calls) if (writes.has(c.name)) dropped.add(c.id);
+      if (m.role === "tool" && m.id !== undefined && dropped.has(m.id)) return [];
+      if (calls.length > 0 && kept.length === 0) return [];
+      return [calls.length > 0 ? { ...m, tool_calls: kept } : m];
+    });
+  }
+  const changed = `${await Deno.makeTempDir()}/${NAME}`;
+  await Deno.writeTextFile(changed, JSON.stringify(file));
+  const a = await importTo(FILE), b = await importTo(changed);
+  const lost = b.summary.rewards!.episodes.filter((e) => e.why !== null);
+  assert(lost.length >= 5, `${lost.length} rewards lost`);
+  // Each lost because its final state is not the gold's, where they first differ named.
+  assert(lost.every((e) => e.why!.startsWith("DB: ark 0, the file 1 (the final state differs")), lost[0].why!);
+  console.log(`changed copy: ${lost.length} of ${file.simulations.length} rewards lost`);
+  const code = await compareCli([a.out, b.out, "--fail-on", "accuracy"]);
+  assertEquals(code, 1);
+  // The same import compared with itself: no change.
+  assertEquals(await compareCli([a.out, a.out, "--fail-on", "accuracy"]), 0);
+});
+
+retail.test("τ²'s retail tasks (DB × NL_ASSERTION): DB recomputed, NL taken from the file, tasks from --task-file", async () => {
+  const tasks: { id: string; evaluation_criteria: { actions: { name: string; arguments: unknown }[] } }[] = JSON.parse(
+    await Deno.readTextFile(`${retail.folder}/tasks.json`),
+  );
+  const chosen = tasks.filter((t) => t.evaluation_criteria.actions.length > 0).slice(0, 6);
+  // Simulations built here: the agent makes the task's gold calls (the last one's writes left out),
+  // and the file says reward 1 with every component met.
+  const simulations = chosen.map((t, i) => {
+    const calls = i === chosen.length - 1 ? t.evaluation_criteria.actions.slice(0, 1) : t.evaluation_criteria.actions;
+    return {
+      id: `sim-${i}`,
+      task_id: t.id,
+      trial: 0,
+      termination_reason: "user_stop",
+      messages: [
+        { role: "user", content: "Hi" },
+        ...calls.map((a, j) => ({
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: `c${j}`, name: a.name, arguments: a.arguments, requestor: "assistant" }],
+        })),
+        { role: "assistant", content: "Done." },
+      ],
+      reward_info: { reward: 1, reward_breakdown: { DB: 1, NL_ASSERTION: 1 } },
+    };
+  });
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/retail.json`,
+    JSON.stringify({ timestamp: "t", info: { environment_info: { domain_name: "retail" } }, tasks: [], simulations }),
+  );
+  const { summary } = await importTo(`${dir}/retail.json`, {
+    data: retail.data,
+    taskFile: `${retail.folder}/tasks.json`,
+  });
+  assertEquals(summary.episodes.imported, chosen.length);
+  const rewards = summary.rewards!;
+  const nl = rewards.components.find((c) => c.name === "NL_ASSERTION")!;
+  assertEquals([nl.recomputed, nl.taken], [0, chosen.length]);
+  const differ = rewards.episodes.filter((e) => e.why !== null);
+  // Only the simulation whose writes were left out loses its reward, for its final state.
+  const lastWrites = chosen.at(-1)!.evaluation_criteria.actions.length > 1;
+  assertEquals(differ.length, lastWrites ? 1 : 0);
+  if (lastWrites) assertStringIncludes(differ[0].why!, "DB: ark 0, the file 1 (the final state differs");
+
+  // With a judge model, NL_ASSERTION is judged again: this one finds the first assertion unmet.
+  const judge = new FakeModelClient((request) => {
+    const n = [...(request.messages.at(-1)!.content ?? "").matchAll(/^\d+\. /gm)].length;
+    return { content: JSON.stringify({ results: Array.from({ length: n }, (_, i) => ({ met: i > 0, reason: "" })) }) };
+  });
+  const judged = await importTo(`${dir}/retail.json`, {
+    data: retail.data,
+    taskFile: `${retail.folder}/tasks.json`,
+    nlJudge: judge,
+  });
+  const withAssertions =
+    chosen.filter((t) =>
+      ((t.evaluation_criteria as { nl_assertions?: string[] | null }).nl_assertions ?? []).length > 0
+    ).length;
+  assertEquals(judge.requests.length, withAssertions);
+  const nl2 = judged.summary.rewards!.components.find((c) => c.name === "NL_ASSERTION")!;
+  assertEquals([nl2.recomputed, nl2.taken], [chosen.length, 0]);
+  const lostNl = judged.summary.rewards!.episodes.filter((e) => e.why?.includes("NL_ASSERTION: ark 0, the file 1"));
+  assertEquals(lostNl.length, withAssertions);
+  assert(lostNl.every((e) => e.ark === 0 && e.why!.includes("the judge (fake:fake-model) finds unmet")));
+});
+
+for (const domain of ["airline", "retail"]) {
+  const policy = tau2BenchTests(domain, "policy.md");
+  policy.test(`${domain}'s declared τ² policy is the confirmation rule of τ²'s ${domain} policy.md`, async () => {
+    const text = (await Deno.readTextFile(`${policy.folder}/policy.md`)).replace(/\s+/g, " ");
+    const declared = getDomain(domain).tau2Bench!.policy!;
+    // τ²'s rule: before a database update, list the action's details and get an explicit yes.
+    const rule =
+      /Before taking any actions? that updates? the (?:booking )?database \(([^)]*)\), you must list the action details and obtain explicit user confirmation \(yes\) to proceed/
+        .exec(text);
+    assert(rule !== null, `${domain}'s policy.md has no confirmation rule`);
+    assertEquals(declared.name, "tau2-bench");
+    assertStringIncludes(declared.summary, "lists its details and the user says yes");
+    // It asks for the details, not for amounts to be stated before the yes.
+    assertEquals(declared.amounts, /\b(amount|price|cost|charge)/i.test(rule[0]));
+  });
+}
+
+Deno.test("parseImportArgs() takes --from tau2-bench with --task-file and refuses what does not fit it", () => {
+  const args = parseImportArgs(["--from", "tau2-bench", "run.json", "--out", "o", "--task-file", "tasks.json"]);
+  assert(args !== "help");
+  assertEquals([args.from, args.taskFile], ["tau2-bench", "tasks.json"]);
+  const refused = (argv: string[], expected: RegExp) => {
+    let message = "";
+    try {
+      parseImportArgs(argv);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    assertMatch(message, expected);
+  };
+  refused(["--from", "tau-bench", "r.json", "--out", "o", "--task-file", "t.json"], /Unexpected --task-file/);
+  refused(
+    ["--from", "tau2-bench", "r.json", "--out", "o", "--domain", "telecom"],
+    /expected one of "airline", "retail"/,
+  );
+  refused(["--from", "tau2-bench", "r.json", "--out", "o", "--tasks", "3"], /Unexpected --tasks/);
+});
