@@ -16,7 +16,7 @@ import { REPORT_FILES } from "../report/mod.ts";
 import { ResultsStoreError } from "../eval/store.ts";
 
 /** Usage text of `deno task import`. */
-export const USAGE = `Usage: deno task import --from tau-bench|ark FILE --out DIR [flags]
+export const USAGE = `Usage: deno task import --from tau-bench|ark|inspect FILE --out DIR [flags]
 
 Replays another harness's transcripts tool call by tool call in ark's worlds, grades
 and judges every episode, and writes DIR/results.sqlite, DIR/records.jsonl,
@@ -27,6 +27,10 @@ Formats:
                      are τ-bench's test tasks on τ-bench's data, run = trial
   --from ark         ark's transcripts: JSON Lines, one {agent, task, run, messages}
                      per line (README, "Importing runs")
+  --from inspect     inspect_ai logs: a .json or .eval log, or a folder of them (each
+                     sample × epoch one episode, run = epoch - 1, task
+                     inspect:<task>/<sample id>); transcripts alone, no world: the
+                     figures that need one are null, with the reason
 
 Flags:
   --out DIR          the results folder to write (required)
@@ -39,13 +43,30 @@ Flags:
                      "<domain>/<i>" tasks (default 0)
   --tasks N          how many tasks of each generated world those are among
                      (default 50, as deno task eval)
+  --scorer NAME      inspect: the scorer whose values say success (default: each
+                     log's first); success iff the value is full credit ("C", 1,
+                     true, "yes"); "I", "N", "P", numbers below 1 fail; a value
+                     outside [0, 1] or an object skips the sample, named
+  --score-key KEY    inspect: the key to read of a scorer's object values
   --help             show this help
 
 Exit codes: 0 every episode imported; 1 the file, the data or the folder cannot be
 used, or some episodes were skipped (each is named; the rest are imported); 2 bad flags.
 `;
 
-const FLAGS = ["--from", "--out", "--domain", "--data", "--agent", "--seed", "--world-seed", "--tasks", "--help"];
+const FLAGS = [
+  "--from",
+  "--out",
+  "--domain",
+  "--data",
+  "--agent",
+  "--seed",
+  "--world-seed",
+  "--tasks",
+  "--scorer",
+  "--score-key",
+  "--help",
+];
 
 /**
  * Parses the arguments of `deno task import` (or `"help"`); bad ones throw a `TypeError` saying what
@@ -77,9 +98,24 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
   if (flags === "help") return "help";
   const got = new Map(flags);
   const from = got.get("--from");
-  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench or --from ark");
-  if (from !== "tau-bench" && from !== "ark") {
-    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench" or "ark"`);
+  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench, ark or inspect");
+  if (from !== "tau-bench" && from !== "ark" && from !== "inspect") {
+    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench", "ark" or "inspect"`);
+  }
+  if (from !== "inspect") {
+    for (const flag of ["--scorer", "--score-key"]) {
+      if (got.has(flag)) {
+        throw new TypeError(`Unexpected ${flag} with --from ${from}: only inspect_ai logs have scorers`);
+      }
+    }
+  } else {
+    for (const flag of ["--domain", "--data", "--world-seed", "--tasks"]) {
+      if (got.has(flag)) {
+        throw new TypeError(
+          `Unexpected ${flag} with --from inspect: inspect_ai logs are imported as transcripts alone, in no ark world`,
+        );
+      }
+    }
   }
   if (files.length !== 1) {
     throw new TypeError(
@@ -94,7 +130,7 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     for (const flag of ["--domain", "--agent"]) {
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ark: each line names its agent and task`);
     }
-  } else {
+  } else if (from === "tau-bench") {
     for (const flag of ["--world-seed", "--tasks"]) {
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from tau-bench: its tasks are τ-bench's`);
     }
@@ -121,6 +157,8 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     ...(got.has("--seed") ? { seed: got.get("--seed")! } : {}),
     ...(got.has("--world-seed") ? { worldSeed: got.get("--world-seed")! } : {}),
     ...(tasks !== undefined ? { tasks: Number(tasks) } : {}),
+    ...(got.has("--scorer") ? { scorer: got.get("--scorer")! } : {}),
+    ...(got.has("--score-key") ? { scoreKey: got.get("--score-key")! } : {}),
   };
 }
 
@@ -132,6 +170,7 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
   const { episodes, tool_results: t } = summary;
   lines.push(`Imported ${episodes.imported} of ${episodes.read} episodes from ${summary.file} (${summary.from})`);
   for (const s of summary.skipped) lines.push(`  skipped ${s.where}: ${s.reason}`);
+  if (summary.inspect !== undefined) lines.push(...inspectLines(summary.inspect));
   if (report?.reward) {
     lines.push(
       `Rewards: ark's recomputed reward equals the file's on ${report.reward.equal} of ${report.reward.compared} episodes`,
@@ -152,7 +191,8 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
       lines.push(`  unexplained: ${m.task} run ${m.run} call ${m.call} (${m.tool}): ${m.at}`);
     }
   }
-  if (report !== undefined) {
+  // An inspect_ai import has no world: no rewards recomputed, no judge (its own lines say why).
+  if (report !== undefined && summary.inspect === undefined) {
     const k = report.pass_hat_k.map((p) => `pass^${p.k} ${p.ark?.toFixed(3) ?? "n/a"}`).join(", ");
     const tau = report.pass_hat_k.map((p) => p.tau_reward?.toFixed(3) ?? "n/a").join(", ");
     if (k !== "") lines.push(`${k} (from the file's rewards: ${tau})`);
@@ -180,6 +220,19 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
       );
     }
   }
+  return lines;
+}
+
+// What each inspect_ai log held, its scorer's values, and the figures null without a world.
+function inspectLines(inspect: NonNullable<ImportSummary["inspect"]>): string[] {
+  const lines = inspect.logs.map((l) =>
+    l.refused !== null
+      ? `  refused ${l.refused}`
+      : `  ${l.file}: ${l.imported} of ${l.episodes} samples × epochs, ${l.tool_calls} tool calls, scorer "${l.scorer}" (` +
+        l.values.map((v) => `${v.value} × ${v.count}`).join(", ") + ")"
+  );
+  lines.push(`Success: ${inspect.success_rule}`);
+  for (const n of inspect.null_figures) lines.push(`  null: ${n.figure}: ${n.reason}`);
   return lines;
 }
 

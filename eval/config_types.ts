@@ -127,7 +127,7 @@ export type ImportWorld =
 /** Where the episodes of an imported experiment came from (`deno task import`). */
 export interface ImportSource {
   /** The format read: τ-bench's results array, or ark's transcript JSON Lines. */
-  from: "tau-bench" | "ark";
+  from: "tau-bench" | "ark" | "inspect";
   /** The file's base name. */
   file: string;
   /** The SHA-256 of the file's bytes, hex. */

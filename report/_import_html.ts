@@ -3,7 +3,11 @@
 import { escapeHtml, fixed, jsonText, NULL_MARK, truncate } from "./format.ts";
 import type { ImportReport } from "./imported.ts";
 
-const FORMATS = { "tau-bench": "τ-bench results", ark: "ark transcripts" } as const;
+const FORMATS: Record<string, string> = {
+  "tau-bench": "τ-bench results",
+  ark: "ark transcripts",
+  inspect: "inspect_ai logs",
+};
 
 function table(head: readonly string[], rows: readonly string[], className = "import"): string {
   return `<table class="${className}"><thead><tr>${

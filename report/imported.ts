@@ -52,7 +52,7 @@ export interface ToolFidelity {
 /** What an import did, kept beside the experiment for the reports. */
 export interface ImportSummary {
   /** The format read. */
-  from: "tau-bench" | "ark";
+  from: "tau-bench" | "ark" | "inspect";
   /** The file's base name. */
   file: string;
   /** Episodes in the file, imported, and skipped (each skipped one with the line that says why). */
@@ -63,6 +63,45 @@ export interface ImportSummary {
   tool_results: ToolFidelity;
   /** The policy the episodes' writes were judged under: the source's (τ-bench's), else ark's. */
   judge_policy: { name: string; summary: string };
+  /** For inspect_ai logs: what each log held, what was taken from it and what is null without a world. */
+  inspect?: InspectImport;
+}
+
+/** One inspect_ai log of an import: what it held and what became of it. */
+export interface InspectLogImport {
+  /** The log's file name. */
+  file: string;
+  /** Its task, model and status (`success`, `cancelled`, `error`, `started`). */
+  task: string | null;
+  model: string | null;
+  status: string | null;
+  /** The scorer read (`null` when the log was refused before one was chosen). */
+  scorer: string | null;
+  /** Samples × epochs in the log, and of them the episodes imported. */
+  episodes: number;
+  imported: number;
+  /** Tool calls in its transcripts (each call, and each tool result that answers no call). */
+  tool_calls: number;
+  /** Each score value met (JSON text) and how many episodes have it. */
+  values: { value: string; count: number }[];
+  /** Why the log was refused as a whole (one line), else `null`. */
+  refused: string | null;
+}
+
+/** What an import of inspect_ai logs took, recomputed, and could not compute. */
+export interface InspectImport {
+  /** How success is read from the scorer's value (docs: README "Importing inspect_ai logs"). */
+  success_rule: string;
+  /** The key read from object values (`--score-key`), else `null`. */
+  score_key: string | null;
+  /** The logs read, in name order. */
+  logs: InspectLogImport[];
+  /** What was taken from the logs as they are. */
+  taken: string[];
+  /** What ark computed from the transcripts. */
+  recomputed: string[];
+  /** Each figure that needs an ark world, null here, and why. */
+  null_figures: { figure: string; reason: string }[];
 }
 
 /** A finding of the judge on an imported episode, as the report quotes it. */

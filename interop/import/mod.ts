@@ -17,6 +17,8 @@ import { tauBenchFolder } from "../tau_data.ts";
 import { readArkTranscripts } from "./ark_jsonl.ts";
 import { type ImportedEpisode, importEpisodes, type ImportSummary } from "./episodes.ts";
 import { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
+import { runInspectImport } from "./_inspect_run.ts";
+import { InspectLogError } from "./inspect.ts";
 
 export {
   type CallCheck,
@@ -39,6 +41,14 @@ export {
 import { createOutputFolder, InputFileError, MAX_WHOLE_BYTES, readInputBytes } from "../../eval/fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
+export {
+  INSPECT_SUCCESS_RULE,
+  type InspectFile,
+  InspectLogError,
+  type InspectRead,
+  inspectTaskId,
+  readInspectLogs,
+} from "./inspect.ts";
 
 /** The note of a results store that holds an import's summary. */
 export const IMPORT_NOTE = "import";
@@ -46,8 +56,8 @@ export const IMPORT_NOTE = "import";
 /** What `runImport()` imports. */
 export interface RunImportOptions {
   /** The file's format. */
-  from: "tau-bench" | "ark";
-  /** The file to read. */
+  from: "tau-bench" | "ark" | "inspect";
+  /** The file to read (for inspect_ai logs, a log or a folder of them). */
   file: string;
   /** The results folder to write. */
   out: string;
@@ -82,6 +92,16 @@ export interface RunImportOptions {
    * @default {50, as `deno task eval`}
    */
   tasks?: number;
+  /**
+   * For inspect_ai logs: the scorer whose values say success.
+   * @default {each log's first scorer}
+   */
+  scorer?: string;
+  /**
+   * For inspect_ai logs: the key read from a scorer's object values.
+   * @default {none: a sample whose value is an object is skipped}
+   */
+  scoreKey?: string;
   /** Called after each episode with how many are done. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -119,6 +139,14 @@ export interface ImportResult {
  * ```
  */
 export async function runImport(options: RunImportOptions): Promise<ImportResult> {
+  if (options.from === "inspect") {
+    try {
+      return await runInspectImport(options, IMPORT_NOTE);
+    } catch (err) {
+      if (err instanceof InspectLogError) throw new ImportError(err.message);
+      throw err;
+    }
+  }
   const file = baseName(options.file);
   let bytes: Uint8Array;
   try {
