@@ -71,14 +71,17 @@ export interface ImportSummary {
 export interface InspectLogImport {
   /** The log's file name. */
   file: string;
-  /** Its task, model and status (`success`, `cancelled`, `error`, `started`). */
+  /** Its task (`null` when the log could not be read). */
   task: string | null;
+  /** Its model. */
   model: string | null;
+  /** Its status: `success`, `cancelled`, `error`, or `started` (a log still running). */
   status: string | null;
   /** The scorer read (`null` when the log was refused before one was chosen). */
   scorer: string | null;
-  /** Samples × epochs in the log, and of them the episodes imported. */
+  /** Samples × epochs in the log. */
   episodes: number;
+  /** Of them, the episodes imported. */
   imported: number;
   /** Tool calls in its transcripts (each call, and each tool result that answers no call). */
   tool_calls: number;

@@ -41,6 +41,7 @@ export {
 import { createOutputFolder, InputFileError, MAX_WHOLE_BYTES, readInputBytes } from "../../eval/fs_errors.ts";
 export { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
 export { readArkTranscripts } from "./ark_jsonl.ts";
+export type { InspectImport, InspectLogImport } from "../../report/imported.ts";
 export {
   INSPECT_SUCCESS_RULE,
   type InspectFile,
