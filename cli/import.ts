@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { defaultTauBenchDomain, tauBenchDomains } from "../envs/mod.ts";
+import { defaultTauBenchDomain, domains, tauBenchDomains } from "../envs/mod.ts";
 import { readFlags } from "./_flags.ts";
 import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../interop/import/mod.ts";
 import type { ImportReport } from "../report/mod.ts";
@@ -30,11 +30,14 @@ Formats:
   --from inspect     inspect_ai logs: a .json or .eval log, or a folder of them (each
                      sample × epoch one episode, run = epoch - 1, task
                      inspect:<task>/<sample id>); transcripts alone, no world: the
-                     figures that need one are null, with the reason
+                     figures that need one are null, with the reason; with
+                     --domain NAME, sample i is task i of NAME's generated world,
+                     replayed, graded and judged there, the score kept beside
 
 Flags:
   --out DIR          the results folder to write (required)
-  --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"})
+  --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"}), or
+                     the domain whose world replays inspect_ai logs' tool calls
   --data DIR         τ-bench's data of the domain (default $ARK_TAU_BENCH/<domain>,
                      else ../shared/tau-bench/<domain> beside the repository)
   --agent NAME       the agent's name for a τ-bench file (default: the file's base name)
@@ -109,11 +112,12 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
       }
     }
   } else {
-    for (const flag of ["--domain", "--data", "--world-seed", "--tasks"]) {
-      if (got.has(flag)) {
-        throw new TypeError(
-          `Unexpected ${flag} with --from inspect: inspect_ai logs are imported as transcripts alone, in no ark world`,
-        );
+    if (got.has("--data")) {
+      throw new TypeError("Unexpected --data with --from inspect: --domain replays in the domain's generated world");
+    }
+    for (const flag of ["--world-seed", "--tasks"]) {
+      if (got.has(flag) && !got.has("--domain")) {
+        throw new TypeError(`Unexpected ${flag} with --from inspect without --domain: it sets the domain's world`);
       }
     }
   }
@@ -136,11 +140,11 @@ export function parseImportArgs(args: readonly string[]): Omit<RunImportOptions,
     }
   }
   const domain = got.get("--domain");
-  const known = tauBenchDomains().map((d) => d.name);
+  const known = from === "inspect" ? Object.keys(domains) : tauBenchDomains().map((d) => d.name);
   if (domain !== undefined && !known.includes(domain)) {
     throw new TypeError(
       `Invalid value "${domain}" for --domain: expected one of ${known.map((n) => `"${n}"`).join(", ")} ` +
-        `(the domains τ-bench has)`,
+        (from === "inspect" ? "(the registered domains)" : `(the domains τ-bench has)`),
     );
   }
   const tasks = got.get("--tasks");
@@ -192,7 +196,7 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
     }
   }
   // An inspect_ai import has no world: no rewards recomputed, no judge (its own lines say why).
-  if (report !== undefined && summary.inspect === undefined) {
+  if (report !== undefined && (summary.inspect === undefined || summary.inspect.world !== null)) {
     const k = report.pass_hat_k.map((p) => `pass^${p.k} ${p.ark?.toFixed(3) ?? "n/a"}`).join(", ");
     const tau = report.pass_hat_k.map((p) => p.tau_reward?.toFixed(3) ?? "n/a").join(", ");
     if (k !== "") lines.push(`${k} (from the file's rewards: ${tau})`);

@@ -49,7 +49,8 @@ export function importHtml(imported: ImportReport | undefined): string {
     );
   }
   // Transcripts alone: no rewards recomputed, no replay, no judge; what was read and what is null instead.
-  if (imported.inspect !== undefined) return [...parts, inspectHtml(imported.inspect), `</section>`].join("\n");
+  if (imported.inspect !== undefined) parts.push(inspectHtml(imported.inspect));
+  if (imported.inspect?.world === null) return [...parts, `</section>`].join("\n");
   if (imported.reward !== null && imported.reward.mismatches.length > 0) {
     parts.push(
       `<h3>Rewards ark recomputes otherwise</h3>`,

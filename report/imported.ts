@@ -97,6 +97,8 @@ export interface InspectImport {
   success_rule: string;
   /** The key read from object values (`--score-key`), else `null`. */
   score_key: string | null;
+  /** The domain whose world replayed the tool calls (`--domain`), else `null`: the transcripts alone. */
+  world: string | null;
   /** The logs read, in name order. */
   logs: InspectLogImport[];
   /** What was taken from the logs as they are. */

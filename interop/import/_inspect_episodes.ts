@@ -6,12 +6,19 @@ import type { EpisodeEvent, Json, ToolErrorCode } from "../../envs/mod.ts";
 import type { EpisodeRecord } from "../../scoring/mod.ts";
 import type { InspectLog, InspectMessage, InspectSample } from "./_inspect_log.ts";
 import { readScore } from "./_inspect_score.ts";
+import type { ChatMessage } from "./chat.ts";
 
 /** One episode made from a sample × epoch. */
 export interface InspectEpisode {
   where: string;
   record: EpisodeRecord;
   events: EpisodeEvent[];
+  /** The sample's id, for a replay in a domain's world (`<domain>/<id>`). */
+  sample: string | number;
+  /** The score's value as a number in [0, 1] (inspect's value_to_float()). */
+  value: number;
+  /** The transcript the events were made from, in OpenAI's chat shape (for a replay). */
+  messages: ChatMessage[];
 }
 
 /** A log's episodes, the samples skipped (each named) and what the log held. */
@@ -53,7 +60,8 @@ export function inspectEpisodes(
   let toolCalls = 0;
   for (const sample of log.samples) {
     const where = `${options.file} sample ${JSON.stringify(sample.id)} epoch ${sample.epoch}`;
-    const { events, calls, invalid } = transcriptEvents(transcript(sample));
+    const messages = transcript(sample);
+    const { events, calls, invalid } = transcriptEvents(messages);
     toolCalls += calls;
     const score = sample.scores?.[options.scorer];
     if (score === undefined) {
@@ -74,6 +82,9 @@ export function inspectEpisodes(
       where,
       record: record(sample, events, { ...options, success: read.success, invalid, task: log.header.eval.task }),
       events,
+      sample: sample.id,
+      value: read.value,
+      messages: messages.map(chatMessage),
     });
   }
   return {
@@ -210,6 +221,34 @@ function parseResult(text: string): Json {
   } catch {
     return text;
   }
+}
+
+// An inspect message in OpenAI's chat shape, as replayChat() reads it: a tool error as "Error: ...".
+function chatMessage(m: InspectMessage): ChatMessage {
+  const content = contentText(m.content);
+  if (m.role === "tool") {
+    const error = m.error?.message;
+    return {
+      role: "tool",
+      content: error !== undefined ? `Error: ${error}` : content,
+      ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
+      ...(m.function ? { name: m.function } : {}),
+    };
+  }
+  if (m.role !== "assistant" || (m.tool_calls?.length ?? 0) === 0) return { role: m.role, content };
+  return {
+    role: "assistant",
+    content,
+    tool_calls: m.tool_calls!.map((c) => ({
+      ...(c.id !== undefined ? { id: c.id } : {}),
+      function: {
+        name: c.function,
+        arguments: typeof c.arguments === "string" || (c.arguments !== null && typeof c.arguments === "object")
+          ? c.arguments as string | Record<string, unknown>
+          : null,
+      },
+    })),
+  };
 }
 
 function contentText(content: InspectMessage["content"]): string {

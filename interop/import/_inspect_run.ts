@@ -8,11 +8,18 @@ import { type EpisodeRecord, writeRecordsJsonl } from "../../eval/records.ts";
 import { ResultsStore } from "../../eval/store.ts";
 import type { ImportSummary } from "../../report/imported.ts";
 import { writeReports } from "../../report/mod.ts";
-import { type InspectFile, InspectLogError, readInspectLogs } from "./inspect.ts";
+import { domains } from "../../envs/mod.ts";
+import type { ImportWorld } from "../../eval/config.ts";
+import { ExperimentWorlds } from "../../eval/worlds.ts";
+import { type ImportedEpisode, importEpisodes } from "./episodes.ts";
+import { type InspectFile, InspectLogError, type InspectRead, readInspectLogs } from "./inspect.ts";
 
 /** What the inspect import is given (the fields of `RunImportOptions` it reads). */
 export interface InspectRunOptions {
   file: string;
+  domain?: string;
+  worldSeed?: string;
+  tasks?: number;
   out: string;
   agent?: string;
   seed?: string;
@@ -36,35 +43,15 @@ export async function runInspectImport(
     ...resolveConfig({ seed, out: options.out }),
     agents: [...new Set(read.episodes.map((e) => e.record.agent))].sort(),
     experiment: `import-${safe(name.replace(/\.(json|eval)$/, ""))}-${sha256.slice(0, 8)}`,
-    source: { from: "inspect", file: name, sha256, worlds: [] },
+    source: { from: "inspect", file: name, sha256, worlds: worldsOf(options) },
   };
   const unusable = await createOutputFolder(options.out, "--out");
   if (unusable !== null) throw new InspectLogError(unusable);
   using store = ResultsStore.open(`${options.out}/results.sqlite`, { config });
-  let done = 0;
-  // A transcript alone has no milestones (no world, no gold): the record leaves them out, and
-  // scoring reads such records as it reads anyone's (the milestone figures null, with the reason).
-  for (const e of read.episodes) {
-    const cell = {
-      agent: e.record.agent,
-      task: e.record.task,
-      run: e.record.run,
-      condition: "nominal" as const,
-      variant: null,
-    };
-    store.add({ cell: { ...cell, seed: cellSeed(seed, cell) }, record: e.record as EpisodeRecord, events: e.events });
-    options.onProgress?.(++done, read.episodes.length);
-  }
   const total = read.inspect.logs.reduce((n, l) => n + l.episodes, 0);
-  const summary: ImportSummary = {
-    from: "inspect",
-    file: name,
-    episodes: { read: total, imported: read.episodes.length, skipped: total - read.episodes.length },
-    skipped: read.skipped,
-    tool_results: { compared: 0, exact: 0, equal: 0, share: null, differences: [], mismatches: [] },
-    judge_policy: { name: "none", summary: "not judged: the judge needs an ark world's state" },
-    inspect: read.inspect,
-  };
+  const summary = options.domain === undefined
+    ? transcriptsAlone(read, store, { name, seed, total, onProgress: options.onProgress })
+    : await replayed(read, store, { ...options, domain: options.domain, name, seed, total }, config.source!.worlds);
   store.setNote(note, summary);
   await writeRecordsJsonl(store, `${options.out}/records.jsonl`);
   const report = await writeReports(options.out, {
@@ -75,6 +62,98 @@ export async function runInspectImport(
     imported: summary,
   });
   return { summary, config, report };
+}
+
+function worldsOf(options: InspectRunOptions): ImportWorld[] {
+  if (options.domain === undefined) return [];
+  if (!(options.domain in domains)) {
+    throw new InspectLogError(
+      `Unknown domain "${options.domain}": expected one of ${Object.keys(domains).map((d) => `"${d}"`).join(", ")}`,
+    );
+  }
+  return [{ generated: { domain: options.domain, worldSeed: options.worldSeed ?? "0", tasks: options.tasks ?? 50 } }];
+}
+
+// The transcripts stored as they are. A transcript alone has no milestones (no world, no gold):
+// the record leaves them out, and scoring reads such records as it reads anyone's (the milestone
+// figures null, with the reason).
+function transcriptsAlone(
+  read: InspectRead,
+  store: ResultsStore,
+  o: { name: string; seed: string; total: number; onProgress?: (done: number, total: number) => void },
+): ImportSummary {
+  let done = 0;
+  for (const e of read.episodes) {
+    const { agent, task, run } = e.record;
+    const cell = { agent, task, run, condition: "nominal" as const, variant: null };
+    store.add({ cell: { ...cell, seed: cellSeed(o.seed, cell) }, record: e.record as EpisodeRecord, events: e.events });
+    o.onProgress?.(++done, read.episodes.length);
+  }
+  return {
+    from: "inspect",
+    file: o.name,
+    episodes: { read: o.total, imported: read.episodes.length, skipped: o.total - read.episodes.length },
+    skipped: read.skipped,
+    tool_results: { compared: 0, exact: 0, equal: 0, share: null, differences: [], mismatches: [] },
+    judge_policy: { name: "none", summary: "not judged: the judge needs an ark world's state" },
+    inspect: read.inspect,
+  };
+}
+
+// With --domain: sample i is task i of the domain's generated world, its tool calls replayed there
+// as ark's transcripts are (graded, judged, each recorded result compared with ark's), and the
+// scorer's value kept as the file's reward beside ark's grade.
+async function replayed(
+  read: InspectRead,
+  store: ResultsStore,
+  o: InspectRunOptions & { domain: string; name: string; seed: string; total: number },
+  worlds: ImportWorld[],
+): Promise<ImportSummary> {
+  const episodes: ImportedEpisode[] = read.episodes.map((e) => {
+    const r = e.record.resources ?? {};
+    const resources = Object.fromEntries(
+      (["cost", "time", "tokens", "api_calls"] as const).filter((k) => typeof r[k] === "number").map((k) => [k, r[k]]),
+    );
+    return {
+      where: e.where,
+      agent: e.record.agent,
+      task: `${o.domain}/${e.sample}`,
+      run: e.record.run,
+      messages: e.messages,
+      tau_reward: e.value,
+      confidence: e.record.confidence ?? null,
+      resources,
+    };
+  });
+  using opened = ExperimentWorlds.of(worlds);
+  const s = await importEpisodes(episodes, opened, store, {
+    seed: o.seed,
+    from: "inspect",
+    file: o.name,
+    onProgress: o.onProgress,
+  });
+  return {
+    ...s,
+    episodes: { read: o.total, imported: s.episodes.imported, skipped: o.total - s.episodes.imported },
+    skipped: [...read.skipped, ...s.skipped],
+    inspect: {
+      ...read.inspect,
+      world: o.domain,
+      taken: [
+        "the scorer's value, as the file's reward (tau_reward), beside ark's grade (success)",
+        "resources: tokens, cost, time and model calls, as without --domain",
+      ],
+      recomputed: [
+        `every tool call replayed in the ${o.domain} world (task <sample id> of its generated world), its result ` +
+        "compared with the recorded one",
+        "success graded, milestones reached, and the safety judge, as for ark's own episodes",
+        "consistency, pass^k and the other figures across epochs",
+      ],
+      null_figures: [
+        { figure: "robustness", reason: "the episodes ran under no ark condition (fault, perturbation, paraphrase)" },
+      ],
+    },
+  };
 }
 
 // The file, or every .json/.eval file of the folder in name order.

@@ -9,6 +9,7 @@
  */
 import type { EpisodeRecord } from "../../scoring/mod.ts";
 import type { EpisodeEvent } from "../../envs/mod.ts";
+import type { ChatMessage } from "./chat.ts";
 import type { InspectImport, InspectLogImport } from "../../report/imported.ts";
 import { type InspectEpisode, inspectEpisodes, logScorers } from "./_inspect_episodes.ts";
 import { InspectLogError, readInspectBytes } from "./_inspect_log.ts";
@@ -31,8 +32,18 @@ export interface InspectFile {
 
 /** What `readInspectLogs()` read: the episodes, the samples skipped, and the import's summary part. */
 export interface InspectRead {
-  /** The episodes, each with its record and events, in file order. */
-  episodes: { where: string; record: EpisodeRecord; events: EpisodeEvent[] }[];
+  /**
+   * The episodes in file order, each with its record and events (the transcript alone), its sample's
+   * id, its score as a number in [0, 1], and its transcript in OpenAI's chat shape (for a replay).
+   */
+  episodes: {
+    where: string;
+    record: EpisodeRecord;
+    events: EpisodeEvent[];
+    sample: string | number;
+    value: number;
+    messages: ChatMessage[];
+  }[];
   /** Samples not imported (no score, a score that is no success or failure, a cell read before), named. */
   skipped: { where: string; reason: string }[];
   /** What each log held, and what is taken, recomputed and null. */
@@ -152,6 +163,7 @@ function section(logs: InspectLogImport[], key: string | null): InspectImport {
   return {
     success_rule: INSPECT_SUCCESS_RULE,
     score_key: key,
+    world: null,
     logs,
     taken: [
       "success: each sample's score of the scorer named above, by the success rule",
