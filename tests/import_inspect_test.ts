@@ -2,9 +2,11 @@
 // refused in one line, its samples × epochs and tool calls counted as the raw JSON says; the .json
 // and .eval versions of one log give the same records; attachments and pooled messages resolved;
 // a multi-epoch log made here gives the consistency and pass^k worked out by hand; bad input refused.
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
 import { unzipSync, zipSync } from "fflate";
-import { ImportError, readInspectLogs, runImport } from "../interop/mod.ts";
+import { chatTranscript, ImportError, readInspectLogs, runImport } from "../interop/mod.ts";
+import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
+import { parseImportArgs } from "../cli/import.ts";
 import { inspectLogTests } from "./fixtures/inspect_logs.ts";
 
 const logs = inspectLogTests();
@@ -235,4 +237,75 @@ Deno.test("readInspectLogs() skips and names a sample whose value is an object u
   const keyed = readInspectLogs([{ name: "obj.json", bytes }], { key: "accuracy" });
   assertEquals(keyed.skipped, []);
   assertEquals(keyed.episodes.find((e) => e.record.task === "inspect:quiz/a")?.record.success, true);
+});
+
+Deno.test("runImport() with --domain replays an inspect_ai log of ark's own episodes: rewards and tool results equal", async () => {
+  const config = resolveConfig({
+    agents: ["reckless"],
+    domains: ["airline"],
+    tasks: 5,
+    runs: 2,
+    suite: "tasks",
+    conditions: { fault: false, env: false, prompt: false },
+  });
+  const sink = new MemoryResults();
+  await runExperiment(config, { sink });
+  const records = sink.records().filter((r) => r.condition === "nominal");
+  // The episodes as inspect writes them: calls with `function` and object arguments, results by id.
+  const samplesOf = records.map((r) => ({
+    id: Number(r.task.split("/")[1]),
+    epoch: r.run + 1,
+    messages: chatTranscript(sink.events(r)).map((m) =>
+      m.role === "tool"
+        ? { role: "tool", tool_call_id: m.tool_call_id, function: m.name, content: m.content, error: null }
+        : m.tool_calls
+        ? {
+          role: "assistant",
+          content: "",
+          tool_calls: m.tool_calls.map((c) => ({
+            id: c.id,
+            function: c.function.name,
+            arguments: JSON.parse(c.function.arguments as string),
+          })),
+        }
+        : m
+    ),
+    scores: { match: { value: r.success ? "C" : "I" } },
+  }));
+  const calls = records.reduce((n, r) => n + sink.events(r).filter((e) => e.kind === "tool").length, 0);
+  const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
+  try {
+    const log = { version: 2, status: "success", eval: { task: "airline", model: "reckless" }, samples: samplesOf };
+    await Deno.writeTextFile(`${dir}/ark.json`, JSON.stringify(log));
+    const { summary } = await runImport({
+      from: "inspect",
+      file: `${dir}/ark.json`,
+      out: `${dir}/out`,
+      domain: "airline",
+    });
+    assertEquals(summary.episodes.imported, records.length);
+    assertEquals([summary.tool_results.compared, summary.tool_results.equal], [calls, calls]);
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+    assertEquals(report.import.reward.equal, records.length);
+    assertEquals(report.import.inspect.world, "airline");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("parseImportArgs() takes --scorer and --domain with --from inspect and refuses flags it does not use", () => {
+  const args = parseImportArgs(["--from", "inspect", "logs/", "--out", "r", "--scorer", "match", "--domain", "retail"]);
+  assert(args !== "help");
+  assertEquals([args.from, args.scorer, args.domain], ["inspect", "match", "retail"]);
+  for (
+    const [bad, says] of [
+      [["--from", "inspect", "l", "--out", "r", "--data", "d"], "Unexpected --data with --from inspect"],
+      [
+        ["--from", "inspect", "l", "--out", "r", "--tasks", "5"],
+        "Unexpected --tasks with --from inspect without --domain",
+      ],
+      [["--from", "inspect", "l", "--out", "r", "--domain", "nowhere"], 'Invalid value "nowhere" for --domain'],
+      [["--from", "ark", "l", "--out", "r", "--scorer", "x"], "Unexpected --scorer with --from ark"],
+    ] as const
+  ) assertThrows(() => parseImportArgs(bad), TypeError, says);
 });
