@@ -233,7 +233,10 @@ function inspectLines(inspect: NonNullable<ImportSummary["inspect"]>): string[] 
     l.refused !== null
       ? `  refused ${l.refused}`
       : `  ${l.file}: ${l.imported} of ${l.episodes} samples × epochs, ${l.tool_calls} tool calls, scorer "${l.scorer}" (` +
-        l.values.map((v) => `${v.value} × ${v.count}`).join(", ") + ")"
+        l.values.map((v) => `${v.value} × ${v.count}`).join(", ") + ")" +
+        (l.status !== null && l.status !== "success"
+          ? `; status "${l.status}": imported as far as it goes (the samples it holds)`
+          : "")
   );
   lines.push(`Success: ${inspect.success_rule}`);
   for (const n of inspect.null_figures) lines.push(`  null: ${n.figure}: ${n.reason}`);
