@@ -53,7 +53,8 @@ logs.test("readInspectLogs() imports every shared log or refuses it in one line,
     const bytes = await Deno.readFile(`${logs.root}/${name}`);
     const { header, samples } = rawLog(bytes);
     const scorer = firstScorer(header, samples);
-    const scored = samples.filter((s) => (s.scores as Raw | undefined)?.[scorer] !== undefined).length;
+    // Imported: a sample with the scorer's value, or one its error halted before it was scored.
+    const scored = samples.filter((s) => (s.scores as Raw | undefined)?.[scorer] !== undefined || s.error).length;
     const toolCalls = samples.reduce((n, s) => n + rawToolCalls(s), 0);
     let line: string;
     try {
@@ -308,4 +309,17 @@ Deno.test("parseImportArgs() takes --scorer and --domain with --from inspect and
       [["--from", "ark", "l", "--out", "r", "--scorer", "x"], "Unexpected --scorer with --from ark"],
     ] as const
   ) assertThrows(() => parseImportArgs(bad), TypeError, says);
+});
+
+Deno.test("readInspectLogs() imports a sample its error halted before scoring as a failure with the agent's error", () => {
+  const halted = {
+    ...sampleOf("c", 1),
+    scores: undefined,
+    error: { message: "Model API\nrate limit", traceback: "..." },
+  };
+  const log = { ...header, samples: [sampleOf("a", 1), halted] };
+  const read = readInspectLogs([{ name: "err.json", bytes: enc.encode(JSON.stringify(log)) }]);
+  const record = read.episodes.find((e) => e.record.task === "inspect:quiz/c")!.record;
+  assertEquals([record.success, record.agent_error], [false, "Model API rate limit"]);
+  assertEquals(read.inspect.logs[0].values, [{ value: '"C"', count: 1 }, { value: "(error)", count: 1 }]);
 });

@@ -64,6 +64,20 @@ export function inspectEpisodes(
     const { events, calls, invalid } = transcriptEvents(messages);
     toolCalls += calls;
     const score = sample.scores?.[options.scorer];
+    const failed = sample.error !== null && sample.error !== undefined;
+    if (score === undefined && failed) {
+      // A sample the error halted before it was scored: the agent's failure, as ark counts its own.
+      values.set("(error)", (values.get("(error)") ?? 0) + 1);
+      episodes.push({
+        where,
+        record: record(sample, events, { ...options, success: false, invalid, task: log.header.eval.task }),
+        events,
+        sample: sample.id,
+        value: 0,
+        messages: messages.map(chatMessage),
+      });
+      continue;
+    }
     if (score === undefined) {
       const has = Object.keys(sample.scores ?? {});
       skipped.push({

@@ -19,8 +19,9 @@ export { inspectTaskId } from "./_inspect_episodes.ts";
 
 /** How success is read from a score value (also in the README and `deno task import --help`). */
 export const INSPECT_SUCCESS_RULE: string = 'success iff the value is full credit: "C", 1, true, "yes" or "true" ' +
-  '(inspect\'s value_to_float() = 1); "I", "N", "P" (0.5), 0, false and any number below 1 are failures; a ' +
-  "value outside [0, 1], a list, or an object without --score-key skips the sample, named";
+  '(inspect\'s value_to_float() = 1); "I", "N", "P" (0.5), 0, false and any number below 1 are failures, and so ' +
+  "is a sample its error halted before it was scored; a value outside [0, 1], a list, or an object without " +
+  "--score-key skips the sample, named, as does a sample without the scorer's value";
 
 /** One log file to read: its name (for messages) and bytes. */
 export interface InspectFile {
