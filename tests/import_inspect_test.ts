@@ -193,7 +193,22 @@ Deno.test("runImport() of a 3 × 4-epoch log gives consistency and pass^k as wor
         [3, false],
       ]);
       assertEquals(lines[0].milestones, undefined);
-      assertEquals(report.import.inspect.null_figures.length > 0, true);
+      assertEquals(
+        report.import.inspect.null_figures.map((n: { figure: string }) => n.figure).includes(
+          "safety (violations, harm)",
+        ),
+        true,
+      );
+      const html = await Deno.readTextFile(`${out}/report.html`);
+      for (
+        const says of [
+          "<h3>inspect_ai logs</h3>",
+          "Null: these figures need an ark world",
+          "&quot;C&quot; × 7, &quot;I&quot; × 5",
+        ]
+      ) {
+        assertStringIncludes(html, says);
+      }
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
