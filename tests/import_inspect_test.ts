@@ -338,3 +338,10 @@ Deno.test("readInspectLogs() imports a sample its error halted before scoring as
   assertEquals([record.success, record.agent_error], [false, "Model API rate limit"]);
   assertEquals(read.inspect.logs[0].values, [{ value: '"C"', count: 1 }, { value: "(error)", count: 1 }]);
 });
+
+Deno.test("readInspectLogs() reads a confidence the scorer recorded in its metadata, and none otherwise", () => {
+  const sure = { ...sampleOf("a", 1), scores: { match: { value: "C", metadata: { confidence: 0.75 } } } };
+  const log = { ...header, samples: [sure, sampleOf("b", 1)] };
+  const read = readInspectLogs([{ name: "conf.json", bytes: enc.encode(JSON.stringify(log)) }]);
+  assertEquals(read.episodes.map((e) => e.record.confidence), [0.75, null]);
+});

@@ -125,7 +125,10 @@ function readJson(bytes: Uint8Array, file: string): { header: unknown; samples: 
 function readEval(bytes: Uint8Array, file: string): { header: unknown; samples: unknown[] } {
   let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(bytes);
+    // The journal's other members repeat what header.json and the samples hold: left packed.
+    entries = unzipSync(bytes, {
+      filter: (f) => !f.name.startsWith("_journal/") || f.name === "_journal/start.json",
+    });
   } catch (err) {
     throw new InspectLogError(`Cannot import "${file}": it is not a readable zip archive (${(err as Error).message})`);
   }
