@@ -1,5 +1,5 @@
 /**
- * `deno task import --from tau-bench|ark FILE --out DIR`: replays another harness's transcripts in
+ * `deno task import --from tau-bench|ark|inspect FILE --out DIR`: replays another harness's transcripts in
  * ark's worlds, grades and judges them, and writes a normal results folder; prints what ark found
  * (rewards recomputed, tool results reproduced, lenient passes, policy breaks) and the report.
  *

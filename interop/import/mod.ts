@@ -2,7 +2,8 @@
  * `deno task import`'s library: another harness's transcripts (τ-bench's results array, or ark's
  * transcript JSON Lines) replayed tool call by tool call in ark's worlds, graded, judged and written as
  * a normal results folder (`results.sqlite`, `records.jsonl`, `report.json`, `report.html`), so
- * `score`, `report`, `compare` and `judge` work on it unchanged.
+ * `score`, `report`, `compare` and `judge` work on it unchanged. inspect_ai's logs (`inspect.ts`) are
+ * imported as transcripts alone (an inspect task is no ark world), or replayed in a named domain's world.
  *
  * @module
  */
