@@ -345,3 +345,27 @@ Deno.test("readInspectLogs() reads a confidence the scorer recorded in its metad
   const read = readInspectLogs([{ name: "conf.json", bytes: enc.encode(JSON.stringify(log)) }]);
   assertEquals(read.episodes.map((e) => e.record.confidence), [0.75, null]);
 });
+
+Deno.test("readInspectLogs() reads chunked samples (shell, message sequence, attachments by index) as monolith ones", () => {
+  const files: Record<string, Uint8Array> = { "header.json": enc.encode(JSON.stringify(header)) };
+  for (const s of samples) {
+    const { messages, ...shell } = s;
+    const at = `samples/${s.id}_epoch_${s.epoch}`;
+    // Split in two chunks, the user's question as attachment 0.
+    const pooled = messages.map((m, i) => i === 0 ? { ...m, content: "attachment://0" } : m);
+    files[`${at}/sample.json`] = enc.encode(JSON.stringify({ ...shell, message_refs: [[0, messages.length]] }));
+    files[`${at}/messages/0.json`] = enc.encode(JSON.stringify(pooled.slice(0, 2)));
+    files[`${at}/messages/2.json`] = enc.encode(JSON.stringify(pooled.slice(2)));
+    files[`${at}/events/0.json`] = enc.encode("[]");
+    files[`${at}/attachments/0.json`] = enc.encode(JSON.stringify([messages[0].content]));
+  }
+  const chunked = readInspectLogs([{ name: "chunked.eval", bytes: zipSync(files) }]);
+  const monolith = readInspectLogs([{ name: "quiz.eval", bytes: evalZip() }]);
+  const show = (r: typeof chunked) =>
+    r.episodes.map((e) => [e.record.task, e.record.run, e.record.success, e.events]).sort((a, b) =>
+      JSON.stringify(a) < JSON.stringify(b) ? -1 : 1
+    );
+  assertEquals(chunked.episodes.length, 12);
+  assertEquals(show(chunked), show(monolith));
+  assertEquals(chunked.episodes[0].events[0].text?.startsWith("question "), true);
+});

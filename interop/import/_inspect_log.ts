@@ -156,8 +156,47 @@ function readEval(bytes: Uint8Array, file: string): { header: unknown; samples: 
   if (headerName !== "header.json" && head !== null && typeof head === "object") {
     (head as Record<string, unknown>).status ??= "started";
   }
-  const names = Object.keys(entries).filter((n) => /^samples\/.+_epoch_\d+\.json$/.test(n));
-  return { header: head, samples: names.map(member) };
+  const names = Object.keys(entries).filter((n) => /^samples\/[^/]+_epoch_\d+\.json$/.test(n));
+  const shells = Object.keys(entries).filter((n) => /^samples\/[^/]+_epoch_\d+\/sample\.json$/.test(n));
+  return {
+    header: head,
+    samples: [
+      ...names.map(member),
+      ...shells.map((n) => chunkedSample(n.slice(0, -"/sample.json".length), entries, member)),
+    ],
+  };
+}
+
+// A chunked sample (newer inspect's per-sample shape): a shell `sample.json` and index-addressed
+// sequences `messages/`, `events/`, `calls/`, `attachments/<start>.json`; the final conversation is
+// `message_refs` ([start, end) ranges) into the messages, which are also the model events' pool, and
+// attachments are referenced as `attachment://<index>`.
+function chunkedSample(
+  prefix: string,
+  entries: Record<string, Uint8Array>,
+  member: (name: string) => unknown,
+): unknown {
+  const sequence = (name: string): unknown[] => {
+    const at = `${prefix}/${name}/`;
+    const starts = Object.keys(entries).filter((n) => n.startsWith(at) && /^\d+\.json$/.test(n.slice(at.length)))
+      .map((n) => Number(n.slice(at.length, -5))).sort((a, b) => a - b);
+    return starts.flatMap((start) => {
+      const chunk = member(`${at}${start}.json`);
+      return Array.isArray(chunk) ? chunk : [];
+    });
+  };
+  const shell = member(`${prefix}/sample.json`) as Record<string, unknown>;
+  const pool = sequence("messages");
+  const refs = Array.isArray(shell?.message_refs) ? shell.message_refs : [];
+  const metadata = `${prefix}/metadata.json` in entries ? member(`${prefix}/metadata.json`) : undefined;
+  return {
+    ...shell,
+    ...(metadata !== undefined ? { metadata } : {}),
+    messages: refs.flatMap((r) => Array.isArray(r) ? pool.slice(Number(r[0]), Number(r[1])) : []),
+    events: sequence("events"),
+    events_data: { messages: pool, calls: sequence("calls") },
+    attachments: Object.fromEntries(sequence("attachments").map((text, i) => [String(i), text])),
+  };
 }
 
 // Older logs' `score` (one scorer) and `transcript` ({events, content}) as inspect migrates them.
