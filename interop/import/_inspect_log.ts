@@ -1,6 +1,7 @@
 // inspect_ai's log files read as inspect_ai reads them (log/_recorders/eval.py, log/_log.py,
 // log/_condense.py): a `.json` log whole, or an `.eval` zip archive (`header.json`, else the
-// journal's `_journal/start.json` for a log still running, and `samples/<id>_epoch_<n>.json`), with
+// journal's `_journal/start.json` for a log still running, and `samples/<id>_epoch_<n>.json` or a
+// chunked sample's folder), with
 // each sample's `attachment://<hash>` strings resolved from its attachments and its model events'
 // `input_refs` resolved from the pooled messages (`events_data.messages`, or `message_pool` in
 // logs of the versions between). Private to interop/import.
