@@ -6,7 +6,7 @@
 import { type Domain, domains, World } from "../envs/mod.ts";
 import { hasTauBench, tauBenchFolder, tauBenchRoot } from "../interop/tau_data.ts";
 import type { ToolCall } from "../envs/mod.ts";
-import { benchImport, benchImportTau2 } from "./_bench_import.ts";
+import { benchImport, benchImportTau2, benchInspectImport } from "./_bench_import.ts";
 import { benchLong } from "./_bench_long.ts";
 import { benchSuites } from "./_bench_suites.ts";
 import { benchCheckpoint } from "./_bench_checkpoint.ts";
@@ -89,6 +89,7 @@ export async function benchExtras(progress: (line: string) => void = () => {}): 
   progress("bench: import, long tasks, checkpoint, serve, text mode");
   const imported = await benchImport();
   const tau2 = await benchImportTau2();
+  const inspected = await benchInspectImport();
   const long = await benchLong(Object.values(domains));
   const checked = await benchCheckpoint(Object.values(domains));
   const served = await benchServe(Object.keys(domains)[0]);
@@ -109,6 +110,8 @@ export async function benchExtras(progress: (line: string) => void = () => {}): 
   add("import_s", "import (s)", imported.import_s);
   add("import_episodes_per_s", "import (episodes/s)", imported.import_episodes_per_s);
   if (tau2 !== null) add("import_tau2_episodes_per_s", "import τ²-bench (episodes/s)", tau2.import_episodes_per_s);
+  add("import_inspect_s", "import inspect_ai (s)", inspected.import_s);
+  add("import_inspect_episodes_per_s", "import inspect_ai (episodes/s)", inspected.import_episodes_per_s);
   for (const l of long) {
     add(`long.${l.domain}.tasks`, `long ${l.domain} tasks`, l.tasks);
     add(`long.${l.domain}.milestones`, `long ${l.domain} milestones`, l.milestones);
@@ -143,6 +146,8 @@ export async function benchExtras(progress: (line: string) => void = () => {}): 
       : `import τ²-bench ${tau2.episodes} episodes: ${tau2.import_s.toFixed(2)} s (import_tau2_episodes_per_s ${
         tau2.import_episodes_per_s.toFixed(1)
       })`,
+    `import ${inspected.episodes} inspect_ai samples × epochs (an .eval log made at bench time): ` +
+    `${inspected.import_s.toFixed(2)} s (import_inspect_episodes_per_s ${inspected.import_episodes_per_s.toFixed(0)})`,
     ...(long.length === 0
       ? ["long tasks (100+ milestones): none among the default tasks of any domain"]
       : long.map((l) =>

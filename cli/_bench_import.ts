@@ -1,7 +1,9 @@
 // The import's speed, for `deno task bench`: τ-bench's published GPT-4o runs on the default τ-bench
 // domain (the first registered that declares `tauBench`, today the airline) imported into a
 // temporary results folder (replayed, graded, judged, stored, reported), or, without τ-bench's data,
-// an ark experiment's own episodes written as chat transcripts and imported back. Private to cli/.
+// an ark experiment's own episodes written as chat transcripts and imported back; τ²-bench's results
+// when its files are there; and an inspect_ai log made at bench time. Private to cli/.
+import { zipSync } from "fflate";
 import { defaultTauBenchDomain, tau2BenchDomains } from "../envs/mod.ts";
 import { chatTranscript, runImport } from "../interop/import/mod.ts";
 import { resolveConfig } from "../eval/config.ts";
@@ -97,5 +99,72 @@ function exists(path: string): boolean {
     return Deno.statSync(path).isFile;
   } catch {
     return false;
+  }
+}
+
+/** How fast an import of inspect_ai logs is. */
+export interface InspectImportBench {
+  /** Samples × epochs imported. */
+  episodes: number;
+  /** Seconds of the whole import: unzip, read, resolve, store, records.jsonl and the reports. */
+  import_s: number;
+  import_episodes_per_s: number;
+}
+
+/**
+ * Imports an inspect_ai `.eval` log made here (200 samples × 10 epochs, two tool calls each, their
+ * inputs pooled and one result an attachment) into a temporary folder and times it.
+ */
+export async function benchInspectImport(samples = 200, epochs = 10): Promise<InspectImportBench> {
+  const dir = await Deno.makeTempDir({ prefix: "ark-bench-inspect-" });
+  try {
+    const enc = new TextEncoder();
+    const header = {
+      version: 2,
+      status: "success",
+      eval: { task: "bench", model: "bench/model", scorers: [{ name: "match" }], config: { epochs } },
+    };
+    const files: Record<string, Uint8Array> = { "header.json": enc.encode(JSON.stringify(header)) };
+    for (let id = 1; id <= samples; id++) {
+      for (let epoch = 1; epoch <= epochs; epoch++) {
+        const messages = [
+          { role: "system", content: "You are a helpful assistant." },
+          { role: "user", content: `Question ${id}: what is ${id} + ${epoch}?` },
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [{ id: "a", function: "add", arguments: { x: id, y: epoch } }],
+          },
+          { role: "tool", tool_call_id: "a", function: "add", content: "attachment://r" },
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [{ id: "b", function: "check", arguments: { n: id + epoch } }],
+          },
+          { role: "tool", tool_call_id: "b", function: "check", content: "ok", error: null },
+          { role: "assistant", content: `The answer is ${id + epoch}.` },
+        ];
+        const sample = {
+          id,
+          epoch,
+          messages,
+          scores: { match: { value: (id + epoch) % 3 === 0 ? "I" : "C" } },
+          events: [{ event: "model", input: [], input_refs: [[0, 6]] }],
+          events_data: { messages, calls: [] },
+          model_usage: { "bench/model": { input_tokens: 120, output_tokens: 30, total_tokens: 150 } },
+          attachments: { r: JSON.stringify({ sum: id + epoch }) },
+        };
+        files[`samples/${id}_epoch_${epoch}.json`] = enc.encode(JSON.stringify(sample));
+      }
+    }
+    const file = `${dir}/bench.eval`;
+    await Deno.writeFile(file, zipSync(files));
+    const start = performance.now();
+    const { summary } = await runImport({ from: "inspect", file, out: `${dir}/out` });
+    const seconds = (performance.now() - start) / 1000;
+    const episodes = summary.episodes.imported;
+    return { episodes, import_s: seconds, import_episodes_per_s: episodes / seconds };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 }

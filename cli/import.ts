@@ -1,5 +1,5 @@
 /**
- * `deno task import --from tau-bench|tau2-bench|ark FILE --out DIR`: replays another harness's transcripts in
+ * `deno task import --from tau-bench|tau2-bench|ark|inspect FILE --out DIR`: replays another harness's transcripts in
  * ark's worlds, grades and judges them, and writes a normal results folder; prints what ark found
  * (rewards recomputed, tool results reproduced, lenient passes, policy breaks) and the report.
  *
@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { defaultTauBenchDomain, tau2BenchDomains, tauBenchDomains } from "../envs/mod.ts";
+import { defaultTauBenchDomain, domains, tau2BenchDomains, tauBenchDomains } from "../envs/mod.ts";
 import { readFlags } from "./_flags.ts";
 import { ImportError, type ImportSummary, runImport, type RunImportOptions } from "../interop/import/mod.ts";
 import type { ImportReport } from "../report/mod.ts";
@@ -18,7 +18,7 @@ import { ModelError } from "../agents/model/mod.ts";
 import { isLlmJudge, openNlJudge } from "./_import_judge.ts";
 
 /** Usage text of `deno task import`. */
-export const USAGE = `Usage: deno task import --from tau-bench|tau2-bench|ark FILE --out DIR [flags]
+export const USAGE = `Usage: deno task import --from tau-bench|tau2-bench|ark|inspect FILE --out DIR [flags]
 
 Replays another harness's transcripts tool call by tool call in ark's worlds, grades
 and judges every episode, and writes DIR/results.sqlite, DIR/records.jsonl,
@@ -32,11 +32,18 @@ Formats:
                      on τ-bench's (or τ²'s) data of the file's domain, run = trial
   --from ark         ark's transcripts: JSON Lines, one {agent, task, run, messages}
                      per line (README, "Importing runs")
+  --from inspect     inspect_ai logs: a .json or .eval log, or a folder of them (each
+                     sample × epoch one episode, run = epoch - 1, task
+                     inspect:<task>/<sample id>); transcripts alone, no world: the
+                     figures that need one are null, with the reason; with
+                     --domain NAME, sample i is task i of NAME's generated world,
+                     replayed, graded and judged there, the score kept beside
 
 Flags:
   --out DIR          the results folder to write (required)
   --domain NAME      the domain of a τ-bench file (default ${defaultTauBenchDomain()?.name ?? "none"}); of a
-                     τ²-bench file (default: the file's info.environment_info.domain_name)
+                     τ²-bench file (default: the file's info.environment_info.domain_name); or
+                     the domain whose world replays inspect_ai logs' tool calls
   --data DIR         τ-bench's data of the domain (default $ARK_TAU_BENCH/<domain>,
                      else ../shared/tau-bench/<domain> beside the repository); for a
                      τ²-bench file also τ²'s domain folder (its db.json)
@@ -50,6 +57,11 @@ Flags:
                      "<domain>/<i>" tasks (default 0)
   --tasks N          how many tasks of each generated world those are among
                      (default 50, as deno task eval)
+  --scorer NAME      inspect: the scorer whose values say success (default: each
+                     log's first); success iff the value is full credit ("C", 1,
+                     true, "yes"); "I", "N", "P", numbers below 1 fail; a value
+                     outside [0, 1] or an object skips the sample, named
+  --score-key KEY    inspect: the key to read of a scorer's object values
   --help             show this help
 
 Exit codes: 0 every episode imported; 1 the file, the data or the folder cannot be
@@ -67,6 +79,8 @@ const FLAGS = [
   "--tasks",
   "--task-file",
   "--judge",
+  "--scorer",
+  "--score-key",
   "--help",
 ];
 
@@ -102,9 +116,25 @@ export function parseImportArgs(
   if (flags === "help") return "help";
   const got = new Map(flags);
   const from = got.get("--from");
-  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench, tau2-bench or ark");
-  if (from !== "tau-bench" && from !== "tau2-bench" && from !== "ark") {
-    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench", "tau2-bench" or "ark"`);
+  if (from === undefined) throw new TypeError("Missing --from: expected --from tau-bench, tau2-bench, ark or inspect");
+  if (from !== "tau-bench" && from !== "tau2-bench" && from !== "ark" && from !== "inspect") {
+    throw new TypeError(`Invalid value "${from}" for --from: expected "tau-bench", "tau2-bench", "ark" or "inspect"`);
+  }
+  if (from !== "inspect") {
+    for (const flag of ["--scorer", "--score-key"]) {
+      if (got.has(flag)) {
+        throw new TypeError(`Unexpected ${flag} with --from ${from}: only inspect_ai logs have scorers`);
+      }
+    }
+  } else {
+    if (got.has("--data")) {
+      throw new TypeError("Unexpected --data with --from inspect: --domain replays in the domain's generated world");
+    }
+    for (const flag of ["--world-seed", "--tasks"]) {
+      if (got.has(flag) && !got.has("--domain")) {
+        throw new TypeError(`Unexpected ${flag} with --from inspect without --domain: it sets the domain's world`);
+      }
+    }
   }
   if (files.length !== 1) {
     throw new TypeError(
@@ -119,7 +149,7 @@ export function parseImportArgs(
     for (const flag of ["--domain", "--agent"]) {
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ark: each line names its agent and task`);
     }
-  } else {
+  } else if (from === "tau-bench") {
     for (const flag of ["--world-seed", "--tasks"]) {
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ${from}: its tasks are the file's`);
     }
@@ -136,11 +166,15 @@ export function parseImportArgs(
     );
   }
   const domain = got.get("--domain");
-  const known = (from === "tau2-bench" ? tau2BenchDomains() : tauBenchDomains()).map((d) => d.name);
+  const known = from === "inspect"
+    ? Object.keys(domains)
+    : (from === "tau2-bench" ? tau2BenchDomains() : tauBenchDomains()).map((d) => d.name);
   if (domain !== undefined && !known.includes(domain)) {
     throw new TypeError(
       `Invalid value "${domain}" for --domain: expected one of ${known.map((n) => `"${n}"`).join(", ")} ` +
-        `(the domains ${from === "tau2-bench" ? "τ²-bench" : "τ-bench"} has)`,
+        (from === "inspect"
+          ? "(the registered domains)"
+          : `(the domains ${from === "tau2-bench" ? "τ²-bench" : "τ-bench"} has)`),
     );
   }
   const tasks = got.get("--tasks");
@@ -159,6 +193,8 @@ export function parseImportArgs(
     ...(tasks !== undefined ? { tasks: Number(tasks) } : {}),
     ...(got.has("--task-file") ? { taskFile: got.get("--task-file")! } : {}),
     ...(judge !== undefined ? { judge } : {}),
+    ...(got.has("--scorer") ? { scorer: got.get("--scorer")! } : {}),
+    ...(got.has("--score-key") ? { scoreKey: got.get("--score-key")! } : {}),
   };
 }
 
@@ -170,6 +206,7 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
   const { episodes, tool_results: t } = summary;
   lines.push(`Imported ${episodes.imported} of ${episodes.read} episodes from ${summary.file} (${summary.from})`);
   for (const s of summary.skipped) lines.push(`  skipped ${s.where}: ${s.reason}`);
+  if (summary.inspect !== undefined) lines.push(...inspectLines(summary.inspect));
   if (report?.reward) {
     lines.push(
       `Rewards: ark's recomputed reward equals the file's on ${report.reward.equal} of ${report.reward.compared} episodes`,
@@ -191,7 +228,8 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
       lines.push(`  unexplained: ${m.task} run ${m.run} call ${m.call} (${m.tool}): ${m.at}`);
     }
   }
-  if (report !== undefined) {
+  // An inspect_ai import has no world: no rewards recomputed, no judge (its own lines say why).
+  if (report !== undefined && (summary.inspect === undefined || summary.inspect.world !== null)) {
     const k = report.pass_hat_k.map((p) => `pass^${p.k} ${p.ark?.toFixed(3) ?? "n/a"}`).join(", ");
     const tau = report.pass_hat_k.map((p) => p.tau_reward?.toFixed(3) ?? "n/a").join(", ");
     if (k !== "") lines.push(`${k} (from the file's rewards: ${tau})`);
@@ -231,6 +269,22 @@ function rewardLines(r: NonNullable<ImportSummary["rewards"]>): string[] {
   for (const e of r.episodes) {
     if (e.why !== null) lines.push(`  ${e.task} run ${e.run}: the file says ${e.file}, ark ${e.ark}: ${e.why}`);
   }
+  return lines;
+}
+
+// What each inspect_ai log held, its scorer's values, and the figures null without a world.
+function inspectLines(inspect: NonNullable<ImportSummary["inspect"]>): string[] {
+  const lines = inspect.logs.map((l) =>
+    l.refused !== null
+      ? `  refused ${l.refused}`
+      : `  ${l.file}: ${l.imported} of ${l.episodes} samples × epochs, ${l.tool_calls} tool calls, scorer "${l.scorer}" (` +
+        l.values.map((v) => `${v.value} × ${v.count}`).join(", ") + ")" +
+        (l.status !== null && l.status !== "success"
+          ? `; status "${l.status}": imported as far as it goes (the samples it holds)`
+          : "")
+  );
+  lines.push(`Success: ${inspect.success_rule}`);
+  for (const n of inspect.null_figures) lines.push(`  null: ${n.figure}: ${n.reason}`);
   return lines;
 }
 

@@ -129,8 +129,8 @@ export type ImportWorld =
 
 /** Where the episodes of an imported experiment came from (`deno task import`). */
 export interface ImportSource {
-  /** The format read: τ-bench's results array, τ²-bench's results, or ark's transcript JSON Lines. */
-  from: "tau-bench" | "tau2-bench" | "ark";
+  /** The format read: τ-bench's results array, τ²-bench's results, ark's transcript JSON Lines, or inspect_ai logs. */
+  from: "tau-bench" | "tau2-bench" | "ark" | "inspect";
   /** The file's base name. */
   file: string;
   /** The SHA-256 of the file's bytes, hex. */

@@ -174,6 +174,13 @@ export async function rejudge(
 
 // The experiment's worlds; τ-bench's data an import names that are gone is a store that cannot be used.
 function openWorlds(store: ResultsStore, config: ResolvedConfig): ExperimentWorlds {
+  if (config.source !== undefined && config.source.worlds.length === 0) {
+    throw new ResultsStoreError(
+      "mismatch",
+      `Cannot judge the import in "${store.path}": its episodes are transcripts alone (${config.source.from} ` +
+        `"${config.source.file}"), replayed in no ark world, and the judge reads a world's state`,
+    );
+  }
   try {
     return ExperimentWorlds.open(config);
   } catch (err) {

@@ -2,8 +2,14 @@
 // the other harness's reward misses, and the judge's findings with their evidence. Private to report/.
 import { escapeHtml, fixed, jsonText, NULL_MARK, truncate } from "./format.ts";
 import type { ImportReport } from "./imported.ts";
+import { inspectHtml } from "./_inspect_html.ts";
 
-const FORMATS = { "tau-bench": "τ-bench results", "tau2-bench": "τ²-bench results", ark: "ark transcripts" } as const;
+const FORMATS: Record<string, string> = {
+  "tau-bench": "τ-bench results",
+  "tau2-bench": "τ²-bench results",
+  ark: "ark transcripts",
+  inspect: "inspect_ai logs",
+};
 
 function table(head: readonly string[], rows: readonly string[], className = "import"): string {
   return `<table class="${className}"><thead><tr>${
@@ -26,7 +32,9 @@ export function importHtml(imported: ImportReport | undefined): string {
     imported.reward === null
       ? "the file holds no rewards"
       : `ark's recomputed reward equals the file's on ${imported.reward.equal} of ${imported.reward.compared} episodes`,
-    t.compared === 0
+    imported.inspect !== undefined
+      ? "transcripts alone: replayed in no ark world"
+      : t.compared === 0
       ? "the file records no tool results"
       : `tool results: ${t.equal} of ${t.compared} calls (${
         fixed(t.share === null ? null : 100 * t.share, 1)
@@ -41,6 +49,9 @@ export function importHtml(imported: ImportReport | undefined): string {
       }</ul>`,
     );
   }
+  // Transcripts alone: no rewards recomputed, no replay, no judge; what was read and what is null instead.
+  if (imported.inspect !== undefined) parts.push(inspectHtml(imported.inspect));
+  if (imported.inspect?.world === null) return [...parts, `</section>`].join("\n");
   if (imported.reward !== null && imported.reward.mismatches.length > 0) {
     parts.push(
       `<h3>Rewards ark recomputes otherwise</h3>`,

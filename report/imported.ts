@@ -83,7 +83,7 @@ export interface RewardRecomputation {
 /** What an import did, kept beside the experiment for the reports. */
 export interface ImportSummary {
   /** The format read. */
-  from: "tau-bench" | "tau2-bench" | "ark";
+  from: "tau-bench" | "tau2-bench" | "ark" | "inspect";
   /** The file's base name. */
   file: string;
   /** Episodes in the file, imported, and skipped (each skipped one with the line that says why). */
@@ -100,6 +100,50 @@ export interface ImportSummary {
    * @default {undefined: the format's reward is τ-bench's, recomputed as ark's success}
    */
   rewards?: RewardRecomputation;
+  /** For inspect_ai logs: what each log held, what was taken from it and what is null without a world. */
+  inspect?: InspectImport;
+}
+
+/** One inspect_ai log of an import: what it held and what became of it. */
+export interface InspectLogImport {
+  /** The log's file name. */
+  file: string;
+  /** Its task (`null` when the log could not be read). */
+  task: string | null;
+  /** Its model. */
+  model: string | null;
+  /** Its status: `success`, `cancelled`, `error`, or `started` (a log still running). */
+  status: string | null;
+  /** The scorer read (`null` when the log was refused before one was chosen). */
+  scorer: string | null;
+  /** Samples × epochs in the log. */
+  episodes: number;
+  /** Of them, the episodes imported. */
+  imported: number;
+  /** Tool calls in its transcripts (each call, and each tool result that answers no call). */
+  tool_calls: number;
+  /** Each score value met (JSON text) and how many episodes have it. */
+  values: { value: string; count: number }[];
+  /** Why the log was refused as a whole (one line), else `null`. */
+  refused: string | null;
+}
+
+/** What an import of inspect_ai logs took, recomputed, and could not compute. */
+export interface InspectImport {
+  /** How success is read from the scorer's value (docs: README "Importing inspect_ai logs"). */
+  success_rule: string;
+  /** The key read from object values (`--score-key`), else `null`. */
+  score_key: string | null;
+  /** The domain whose world replayed the tool calls (`--domain`), else `null`: the transcripts alone. */
+  world: string | null;
+  /** The logs read, in name order. */
+  logs: InspectLogImport[];
+  /** What was taken from the logs as they are. */
+  taken: string[];
+  /** What ark computed from the transcripts. */
+  recomputed: string[];
+  /** Each figure that needs an ark world, null here, and why. */
+  null_figures: { figure: string; reason: string }[];
 }
 
 /** A finding of the judge on an imported episode, as the report quotes it. */
@@ -185,7 +229,8 @@ export function importSection(records: readonly EpisodeRecord[], summary: Import
     .map((r) => ({ task: r.task, run: r.run, tau_reward: r.tau_reward!, success: r.success }));
   const runs = new Map<string, number>();
   for (const r of records) runs.set(r.task, (runs.get(r.task) ?? 0) + 1);
-  const K = Math.max(0, ...runs.values());
+  // Records of several agents (inspect_ai logs of several models) have pass^k per agent in the profiles.
+  const K = summary.inspect !== undefined ? 0 : Math.max(0, ...runs.values());
   const pass_hat_k = Array.from({ length: K }, (_, i) => ({
     k: i + 1,
     tau_reward: withReward.length === 0

@@ -48,7 +48,7 @@ export {
   type Verdict,
 } from "./compare.ts";
 export type { ImportSummary, ResultMismatch, RewardCheck, RewardRecomputation, ToolFidelity } from "./imported.ts";
-export type { ImportReport, QuotedViolation } from "./imported.ts";
+export type { ImportReport, InspectImport, InspectLogImport, QuotedViolation } from "./imported.ts";
 export { describeWeaknesses, formatTerminal, TERMINAL_SCORES } from "./terminal.ts";
 export {
   COMPONENT_KEYS,

@@ -2,7 +2,8 @@
  * `deno task import`'s library: another harness's transcripts (τ-bench's results array, τ²-bench's results, or ark's
  * transcript JSON Lines) replayed tool call by tool call in ark's worlds, graded, judged and written as
  * a normal results folder (`results.sqlite`, `records.jsonl`, `report.json`, `report.html`), so
- * `score`, `report`, `compare` and `judge` work on it unchanged.
+ * `score`, `report`, `compare` and `judge` work on it unchanged. inspect_ai's logs (`inspect.ts`) are
+ * imported as transcripts alone (an inspect task is no ark world), or replayed in a named domain's world.
  *
  * @module
  */
@@ -18,6 +19,8 @@ import { tauBenchFolder } from "../tau_data.ts";
 import { readArkTranscripts } from "./ark_jsonl.ts";
 import { type ImportedEpisode, importEpisodes, type ImportSummary } from "./episodes.ts";
 import { readTauBenchResults, ResultsFileError } from "./tau_bench.ts";
+import { runInspectImport } from "./_inspect_run.ts";
+import { InspectLogError } from "./inspect.ts";
 
 export {
   type CallCheck,
@@ -45,6 +48,15 @@ export { readArkTranscripts } from "./ark_jsonl.ts";
 export { readTau2BenchResults, type Tau2Read } from "./tau2_bench.ts";
 import { readTau2BenchResults, type Tau2Read } from "./tau2_bench.ts";
 import { readTau2Input, tau2Domain, type Tau2Input } from "./_tau2_input.ts";
+export type { InspectImport, InspectLogImport } from "../../report/imported.ts";
+export {
+  INSPECT_SUCCESS_RULE,
+  type InspectFile,
+  InspectLogError,
+  type InspectRead,
+  inspectTaskId,
+  readInspectLogs,
+} from "./inspect.ts";
 
 /** The note of a results store that holds an import's summary. */
 export const IMPORT_NOTE = "import";
@@ -52,8 +64,8 @@ export const IMPORT_NOTE = "import";
 /** What `runImport()` imports. */
 export interface RunImportOptions {
   /** The file's format. */
-  from: "tau-bench" | "tau2-bench" | "ark";
-  /** The file to read. */
+  from: "tau-bench" | "tau2-bench" | "ark" | "inspect";
+  /** The file to read (for inspect_ai logs, a log or a folder of them). */
   file: string;
   /** The results folder to write. */
   out: string;
@@ -99,6 +111,16 @@ export interface RunImportOptions {
    * @default {none: taken from the file}
    */
   nlJudge?: ModelClient;
+  /**
+   * For inspect_ai logs: the scorer whose values say success.
+   * @default {each log's first scorer}
+   */
+  scorer?: string;
+  /**
+   * For inspect_ai logs: the key read from a scorer's object values.
+   * @default {none: a sample whose value is an object is skipped}
+   */
+  scoreKey?: string;
   /** Called after each episode with how many are done. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -136,6 +158,14 @@ export interface ImportResult {
  * ```
  */
 export async function runImport(options: RunImportOptions): Promise<ImportResult> {
+  if (options.from === "inspect") {
+    try {
+      return await runInspectImport(options, IMPORT_NOTE);
+    } catch (err) {
+      if (err instanceof InspectLogError) throw new ImportError(err.message);
+      throw err;
+    }
+  }
   const file = baseName(options.file);
   let bytes: Uint8Array, text: string, tau2: Tau2Input | undefined;
   if (options.from === "tau2-bench") {
