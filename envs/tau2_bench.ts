@@ -101,10 +101,14 @@ export interface Tau2BenchWorld extends Disposable {
  * folder does not hold its data.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { getDomain, openTau2Bench } from "@ark/ark/envs";
- * using tau2 = openTau2Bench(getDomain("airline"), "../shared/tau-bench/airline", []);
- * tau2.tasks.length; // 0
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/db.json`, JSON.stringify({ flights: {}, reservations: {}, users: {} }));
+ * using tau2 = openTau2Bench(getDomain("airline"), dir, []);
+ * assertEquals(tau2.tasks.length, 0);
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function openTau2Bench(domain: Domain, dir: string, tasks: readonly Tau2BenchTask[]): Tau2BenchWorld {

@@ -85,9 +85,14 @@ export function readTauBenchFolder(
  * naming the file when it is missing, unreadable or not the JSON expected.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals, assertThrows } from "@std/assert";
  * import { readTauBenchDb } from "./tau_files.ts";
- * const data = readTauBenchDb("../shared/tau-bench/airline", { tables: ["users"] });
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/db.json`, JSON.stringify({ users: { u1: { user_id: "u1" } } }));
+ * assertEquals(readTauBenchDb(dir, { tables: ["users"] }), { users: { u1: { user_id: "u1" } } });
+ * assertThrows(() => readTauBenchDb(dir, { tables: ["orders"] }), Error, "db.json");
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function readTauBenchDb(

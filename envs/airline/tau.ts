@@ -91,9 +91,13 @@ export function exportTauAirline(db: Store): AirlineData {
  * `Error` naming the file when it is missing, unreadable or not the expected JSON.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { loadTau2Airline } from "./tau.ts";
- * const data = loadTau2Airline("../shared/tau-bench/airline");
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/db.json`, JSON.stringify({ flights: {}, reservations: {}, users: {} }));
+ * assertEquals(loadTau2Airline(dir), { flights: {}, reservations: {}, users: {} });
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function loadTau2Airline(dir: string): AirlineData {

@@ -89,9 +89,13 @@ export function exportTauRetail(db: Store): RetailData {
  * `Error` naming the file when it is missing, unreadable or not the expected JSON.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { assertEquals } from "@std/assert";
  * import { loadTau2Retail } from "./tau.ts";
- * const data = loadTau2Retail("../shared/tau-bench/retail");
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/db.json`, JSON.stringify({ orders: {}, products: {}, users: {} }));
+ * assertEquals(loadTau2Retail(dir), { orders: {}, products: {}, users: {} });
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function loadTau2Retail(dir: string): RetailData {
