@@ -149,7 +149,7 @@ export function parseImportArgs(
     for (const flag of ["--domain", "--agent"]) {
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ark: each line names its agent and task`);
     }
-  } else if (from === "tau-bench") {
+  } else if (from === "tau-bench" || from === "tau2-bench") {
     for (const flag of ["--world-seed", "--tasks"]) {
       if (got.has(flag)) throw new TypeError(`Unexpected ${flag} with --from ${from}: its tasks are the file's`);
     }
