@@ -57,25 +57,21 @@ airline.test("τ²'s airline run imported: every simulation replayed, judged, it
   // Judged under τ²'s policy variant: every record carries the judge's verdict.
   assertEquals(summary.judge_policy.name, "tau2-bench");
   assert(all.every((r) => Array.isArray(r.violations)), "every episode judged");
-  // ark's reward against the file's, on each: equal, or the difference listed with its reason.
+  // ark's reward equals the file's on every simulation, and so does each recomputed component.
   const rewards = summary.rewards!;
   assertEquals(rewards.episodes.length, n);
-  let equal = 0;
   for (const sim of file.simulations) {
     const e = rewards.episodes.find((x) => x.task === `tau2-bench:airline/${sim.task_id}` && x.run === sim.trial)!;
-    assertEquals(e.file, sim.reward_info.reward);
-    if (e.ark === e.file) {
-      equal++;
-      assertEquals(e.why, null);
-    } else assert(e.why !== null && e.why.length > 0, `${e.task}: a difference without a reason`);
-    // Each recomputed component beside the file's own breakdown.
-    for (const c of e.components) assertEquals(c.file, sim.reward_info.reward_breakdown?.[c.name] ?? null);
+    assertEquals([e.file, e.ark, e.why], [sim.reward_info.reward, sim.reward_info.reward, null], e.task);
+    const breakdown = sim.reward_info.reward_breakdown ?? {};
+    for (const c of e.components) {
+      assert(!c.taken, `${e.task}: ${c.name} taken from the file`);
+      assertEquals([c.name, c.ark], [c.name, breakdown[c.name]], `${e.task}: ${c.name}`);
+      assertEquals(c.file, breakdown[c.name]);
+    }
     const record = all.find((r) => r.task === e.task && r.run === e.run)!;
     assertEquals([record.tau_reward, record.success], [sim.reward_info.reward, e.ark === 1]);
   }
-  console.log(
-    `τ² airline: ark's reward equals the file's on ${equal} of ${n}; ${n - equal} differ, each with a reason`,
-  );
   // Every airline task's basis is DB × COMMUNICATE: both recomputed on every episode, nothing taken.
   assertEquals(rewards.components.map((c) => [c.name, c.recomputed, c.taken]), [["DB", n, 0], ["COMMUNICATE", n, 0]]);
   // pass^1 from the file's rewards (computed here) and from ark's.
