@@ -92,6 +92,24 @@ airline.test("τ²'s airline run imported: every simulation replayed, judged, it
   assertStringIncludes(await Deno.readTextFile(`${out}/report.html`), "Rewards recomputed under the file");
 });
 
+airline.test("a component ark recomputes differently from the file is reported though the rewards agree", async () => {
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  // A simulation the file scores DB 0 × COMMUNICATE 0; the copy says DB 1, its reward still 0.
+  const sim = file.simulations.find((s) =>
+    s.reward_info.reward_breakdown?.DB === 0 && s.reward_info.reward_breakdown?.COMMUNICATE === 0
+  )!;
+  sim.reward_info.reward_breakdown!.DB = 1;
+  const path = `${await Deno.makeTempDir()}/${NAME}`;
+  await Deno.writeTextFile(path, JSON.stringify({ ...file, simulations: [sim] }));
+  const { out, summary } = await importTo(path);
+  const [e] = summary.rewards!.episodes;
+  assertEquals([e.file, e.ark], [0, 0]);
+  assertStringIncludes(e.why ?? "", "DB: ark 0, the file 1 (the final state differs");
+  const counts = summary.rewards!.components.map((c) => [c.name, c.disagreed]);
+  assertEquals(counts, [["DB", 1], ["COMMUNICATE", 0]]);
+  assertStringIncludes(await Deno.readTextFile(`${out}/report.html`), "differs from the file&#39;s");
+});
+
 airline.test("a τ² results folder (results.json and simulations/<id>.json) gives the file's records", async () => {
   const file: Results = JSON.parse(await Deno.readTextFile(FILE));
   const dir = `${await Deno.makeTempDir()}/run`;

@@ -54,6 +54,7 @@ export function tau2Rescore(
     const breakdown = file?.reward_breakdown ?? {};
     const components: RewardCheck["components"] = [];
     const whys: string[] = [];
+    let disagree = false;
     for (const name of spec.reward_basis) {
       const recorded = typeof breakdown[name] === "number" ? breakdown[name] : null;
       let ark: number | null = null, taken = false, why = "";
@@ -71,6 +72,7 @@ export function tau2Rescore(
       }
       components.push({ name, ark, file: recorded, taken });
       if (!taken && recorded !== null && ark !== recorded) {
+        disagree = true;
         whys.push(`${name}: ark ${ark}, the file ${recorded} (${why})`);
       }
     }
@@ -94,7 +96,8 @@ export function tau2Rescore(
       file: fileReward,
       ark,
       components,
-      why: fileReward === null || fileReward === ark
+      // A component disagreement is reported even when the products agree (e.g. DB 1 against 0 under COMMUNICATE 0).
+      why: (fileReward === null || fileReward === ark) && !disagree
         ? null
         : whys.join("; ") || "the components agree; the file's product differs",
     };

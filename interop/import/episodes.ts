@@ -167,12 +167,13 @@ export async function importEpisodes(
 }
 
 function recomputation(episodes: RewardCheck[]): RewardRecomputation {
-  const components = new Map<string, { name: string; recomputed: number; taken: number }>();
+  const components = new Map<string, RewardRecomputation["components"][number]>();
   for (const e of episodes) {
     for (const c of e.components) {
-      const entry = components.get(c.name) ?? { name: c.name, recomputed: 0, taken: 0 };
+      const entry = components.get(c.name) ?? { name: c.name, recomputed: 0, taken: 0, disagreed: 0 };
       if (c.taken) entry.taken++;
       else entry.recomputed++;
+      if (!c.taken && c.file !== null && c.ark !== c.file) entry.disagreed++;
       components.set(c.name, entry);
     }
   }
