@@ -135,6 +135,32 @@ airline.test("a τ² results folder (results.json and simulations/<id>.json) giv
   const three = await importTo(dir, { agent: "whissle" });
   assertEquals(three.summary.episodes.imported, simulations.length - 1);
   assertStringIncludes(three.summary.skipped[0].where, simulations[3].id);
+  // results.json itself names the folder layout too (its sibling simulations/), as τ²'s Results.load has it.
+  const file2 = await importTo(`${dir}/results.json`, { agent: "whissle" });
+  assertEquals(
+    await Deno.readTextFile(`${file2.out}/records.jsonl`),
+    await Deno.readTextFile(`${three.out}/records.jsonl`),
+  );
+  // Without simulation_index: every simulations/*.json, by name.
+  await Deno.writeTextFile(`${dir}/results.json`, JSON.stringify(rest));
+  const four = await importTo(dir, { agent: "whissle" });
+  assertEquals(four.summary.episodes, { read: simulations.length - 1, imported: simulations.length - 1, skipped: 0 });
+  const ids = simulations.filter((_, i) => i !== 3).map((s) => s.id).sort();
+  const byId = new Map(simulations.map((s) => [s.id, `tau2-bench:airline/${s.task_id}`]));
+  assertEquals(four.summary.rewards!.episodes.map((e) => e.task), ids.map((id) => byId.get(id)));
+  // No simulations at all: refused in one line, in either layout.
+  for (const s of simulations) {
+    await Deno.remove(`${dir}/simulations/${s.id}.json`, { recursive: true }).catch(() => {});
+  }
+  for (const path of [dir, `${dir}/results.json`]) {
+    const err = await assertRejects(() => importTo(path), ImportError);
+    assertMatch(err.message, /holds no simulation files; expected τ²-bench's simulations\/<id>\.json/);
+    assert(!err.message.includes("\n"));
+  }
+  const alone = `${await Deno.makeTempDir()}/results.json`;
+  await Deno.writeTextFile(alone, JSON.stringify(rest));
+  const err = await assertRejects(() => importTo(alone), ImportError);
+  assertMatch(err.message, /it holds no simulations; expected τ²-bench's results/);
 });
 
 airline.test("bad τ² input is refused in one line saying what is accepted", async () => {

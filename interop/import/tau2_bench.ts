@@ -1,7 +1,8 @@
 /**
  * τ²-bench's results format (its `Results`): one JSON file `{timestamp, info, tasks, simulations}`,
  * or a folder holding `results.json` (the same without its simulations, listed in
- * `simulation_index`) and `simulations/<id>.json`. Each simulation becomes an episode on task
+ * `simulation_index`; without one, every simulation file is read, by name) and
+ * `simulations/<id>.json`; a results file beside a `simulations/` folder is that folder. Each simulation becomes an episode on task
  * `tau2-bench:<domain>/<id>` with run = `trial`, the file's reward, its costs and duration, how it
  * ended, and what ark needs to recompute τ²'s reward (`_tau2_reward.ts`).
  *
@@ -137,8 +138,10 @@ export function readTau2BenchResults(
   const tasks = readTasks(rawTasks, unreadable, options.tasksText === undefined ? "task" : "tasks file's task");
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const sims: { where: string; raw: unknown }[] = [];
+  // Without an index, every simulation file of the folder, by name (as τ²'s Results.load reads them).
+  const index = top.data.simulation_index ?? [...(options.simulations?.keys() ?? [])].map((id) => ({ id }));
   if (options.simulations !== undefined) {
-    for (const [i, entry] of (top.data.simulation_index ?? []).entries()) {
+    for (const [i, entry] of index.entries()) {
       const where = `simulation ${i + 1} (simulations/${entry.id}.json)`;
       const body = options.simulations.get(entry.id);
       if (body === undefined) unreadable.push({ where, reason: "no such file in the folder's simulations/" });
@@ -153,6 +156,9 @@ export function readTau2BenchResults(
     }
   } else {
     (top.data.simulations ?? []).forEach((s, i) => sims.push({ where: `simulation ${i + 1}`, raw: s }));
+    if (sims.length === 0) {
+      throw new ResultsFileError(`Cannot import "${options.file}": it holds no simulations; ${EXPECTED}`);
+    }
   }
   const episodes: ImportedEpisode[] = [];
   for (const { where: at, raw: s } of sims) {
