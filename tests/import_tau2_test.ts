@@ -184,6 +184,9 @@ airline.test("bad τ² input is refused in one line saying what is accepted", as
     assertMatch(err.message, expected, what);
     assert(!err.message.includes("\n"), `${what}: one line`);
   }
+  // The airline runs read as retail's: refused, its own domain named (τ²'s tools counted as the domains').
+  const other = await assertRejects(() => runImport({ from: "tau2-bench", file: FILE, out: dir, domain: "retail" }));
+  assertMatch((other as Error).message, /as τ²-bench's retail runs: its episodes call tools .*pass --domain airline$/);
   // Missing data: a folder without db.json.
   const err = await assertRejects(() => importTo(FILE, { data: dir }), ImportError);
   assertMatch(err.message, /db\.json.*no such file.*--data/);
