@@ -297,6 +297,62 @@ retail.test("τ²'s retail tasks (DB × NL_ASSERTION): DB recomputed, NL taken f
   assert(lostNl.every((e) => e.ark === 0 && e.why!.includes("the judge (fake:fake-model) finds unmet")));
 });
 
+retail.test("τ²'s retail tools replayed: get_item_details answered, an unknown tool a failed call, as τ² replays it", async () => {
+  type Action = { name: string; arguments: Record<string, unknown> };
+  const tasks: { id: string; evaluation_criteria: { actions: Action[] } }[] = JSON.parse(
+    await Deno.readTextFile(`${retail.folder}/tasks.json`),
+  );
+  // A task whose gold actions name an item; the agent looks it up, calls a tool no world has, then acts.
+  const t = tasks.find((t) => t.evaluation_criteria.actions.some((a) => Array.isArray(a.arguments.item_ids)))!;
+  const gold = t.evaluation_criteria.actions;
+  const item = (gold.find((a) => Array.isArray(a.arguments.item_ids))!.arguments.item_ids as string[])[0];
+  const calls: Action[] = [
+    { name: "get_item_details", arguments: { item_id: item } },
+    { name: "lookup_everything", arguments: {} },
+    ...gold,
+  ];
+  const sim = {
+    id: "sim-0",
+    task_id: t.id,
+    trial: 0,
+    termination_reason: "user_stop",
+    messages: [
+      { role: "user", content: "Hi" },
+      ...calls.map((a, j) => ({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `c${j}`, name: a.name, arguments: a.arguments, requestor: "assistant" }],
+      })),
+      { role: "assistant", content: "Done." },
+    ],
+    reward_info: { reward: 1, reward_breakdown: { DB: 1, NL_ASSERTION: 1 } },
+  };
+  const data: { products: Record<string, { variants: Record<string, unknown> }> } = JSON.parse(
+    await Deno.readTextFile(`${retail.data}/db.json`),
+  );
+  const variant = Object.values(data.products).find((p) => item in p.variants)!.variants[item];
+  sim.messages.splice(2, 0, { role: "tool", id: "c0", content: JSON.stringify(variant) } as never);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/retail.json`,
+    JSON.stringify({ info: { environment_info: { domain_name: "retail" } }, tasks: [], simulations: [sim] }),
+  );
+  const { out, summary, report } = await importTo(`${dir}/retail.json`, {
+    data: retail.data,
+    taskFile: `${retail.folder}/tasks.json`,
+  });
+  assertEquals(summary.episodes, { read: 1, imported: 1, skipped: 0 });
+  const [record] = await records(out);
+  // Both calls replayed (none skipped), the unknown one the episode's only failed call.
+  assertEquals(record.actions.slice(0, 2), ["get_item_details", "lookup_everything"]);
+  assertEquals(record.resources.num_errors, 1);
+  // get_item_details answers with the item as its product lists it in the data: τ²'s recorded answer.
+  assertEquals([report.tool_results.compared, report.tool_results.equal], [1, 1]);
+  // The failed call changes nothing: the gold actions still give the gold's final state.
+  const db = summary.rewards!.episodes[0].components.find((c) => c.name === "DB")!;
+  assertEquals([db.ark, db.file], [1, 1]);
+});
+
 for (const domain of ["airline", "retail"]) {
   const policy = tau2BenchTests(domain, "policy.md");
   policy.test(`${domain}'s declared τ² policy is the confirmation rule of τ²'s ${domain} policy.md`, async () => {

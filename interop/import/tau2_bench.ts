@@ -271,6 +271,7 @@ function episodeOf(
     resources,
     ...(typeof sim.user_cost === "number" ? { userResources: { cost: sim.user_cost } } : {}),
     ending: endingOf(sim.termination_reason),
+    unknownTools: "error",
     rescore: tau2Rescore(sim, spec, options.nlJudge === undefined ? {} : { nlJudge: options.nlJudge }),
   };
 }
