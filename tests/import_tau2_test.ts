@@ -390,3 +390,9 @@ Deno.test("parseImportArgs() takes --from tau2-bench with --task-file and refuse
   );
   refused(["--from", "tau2-bench", "r.json", "--out", "o", "--tasks", "3"], /Unexpected --tasks/);
 });
+
+Deno.test("the import task may reach a judge model (--judge llm:…), as the judge task may", async () => {
+  const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)))
+    .tasks;
+  for (const name of ["import", "judge"]) assertMatch(tasks[name], /--allow-net\b/, name);
+});
