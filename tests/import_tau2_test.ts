@@ -110,6 +110,45 @@ airline.test("a component ark recomputes differently from the file is reported t
   assertStringIncludes(await Deno.readTextFile(`${out}/report.html`), "differs from the file&#39;s");
 });
 
+airline.test("τ²'s null criteria as τ² scores them: no actions nor env assertions is DB 1, no criteria reward 1", async () => {
+  type Criteria = { evaluation_criteria: Record<string, unknown> | null };
+  const file: Omit<Results, "tasks"> & { tasks: ({ id: string } & Criteria)[] } = JSON.parse(
+    await Deno.readTextFile(FILE),
+  );
+  // Two simulations the file rewards 0 for their final state; their tasks changed here.
+  const [a, b] = file.simulations.filter((s) =>
+    s.reward_info.reward_breakdown?.DB === 0 && s.reward_info.reward_breakdown?.COMMUNICATE === 1
+  );
+  const tasks = file.tasks.map((t): { id: string } & Criteria => {
+    if (t.id === a.task_id) {
+      return { ...t, evaluation_criteria: { ...t.evaluation_criteria, actions: null } };
+    }
+    return t.id === b.task_id ? { ...t, evaluation_criteria: null } : t;
+  });
+  const path = `${await Deno.makeTempDir()}/${NAME}`;
+  await Deno.writeTextFile(path, JSON.stringify({ ...file, tasks, simulations: [a, b] }));
+  const { summary } = await importTo(path);
+  const [ea, eb] = summary.rewards!.episodes;
+  // a: DB 1 without a replay, COMMUNICATE still recomputed; reward 1.
+  assertEquals(ea.components.map((c) => [c.name, c.ark, c.taken]), [["DB", 1, false], ["COMMUNICATE", 1, false]]);
+  assertEquals(ea.ark, 1);
+  assertStringIncludes(ea.why ?? "", "DB: ark 1, the file 0 (no expected actions or env assertions");
+  // b: no components at all, reward 1.
+  assertEquals([eb.components, eb.ark], [[], 1]);
+  // The same tasks with actions [] (not null): DB is checked, the episode's writes against none.
+  const empty = tasks.map((t) =>
+    t.id === a.task_id ? { ...t, evaluation_criteria: { ...t.evaluation_criteria, actions: [] } } : t
+  );
+  await Deno.writeTextFile(path, JSON.stringify({ ...file, tasks: empty, simulations: [a] }));
+  const again = await importTo(path);
+  const db = again.summary.rewards!.episodes[0].components.find((c) => c.name === "DB")!;
+  assertEquals(db.taken, false);
+  assertEquals(
+    db.ark,
+    a.messages.some((m) => (m.tool_calls ?? []).some((c) => /^(book|cancel|update|send)_/.test(c.name))) ? 0 : 1,
+  );
+});
+
 airline.test("a τ² results folder (results.json and simulations/<id>.json) gives the file's records", async () => {
   const file: Results = JSON.parse(await Deno.readTextFile(FILE));
   const dir = `${await Deno.makeTempDir()}/run`;

@@ -62,6 +62,7 @@ const task = z.object({
       arguments: z.record(z.string(), z.unknown()).nullable().optional(),
       requestor: z.string().nullable().optional(),
     })).nullable().optional(),
+    env_assertions: z.array(z.unknown()).nullable().optional(),
     communicate_info: z.array(z.string()).nullable().optional(),
     nl_assertions: z.array(z.string()).nullable().optional(),
     reward_basis: z.array(z.string()).nullable().optional(),
@@ -240,7 +241,11 @@ function readTasks(raw: readonly unknown[], unreadable: Tau2Read["unreadable"], 
         .map((a) => ({ name: a.name, arguments: (a.arguments ?? {}) as Record<string, Json> })),
       communicate_info: c?.communicate_info ?? [],
       nl_assertions: c?.nl_assertions ?? [],
-      reward_basis: c?.reward_basis ?? ["DB", "COMMUNICATE"],
+      // τ²'s evaluator: no criteria at all is reward 1 (no components); criteria without a basis, DB × COMMUNICATE.
+      reward_basis: c === null || c === undefined ? [] : c.reward_basis ?? ["DB", "COMMUNICATE"],
+      ...(c !== null && c !== undefined && (c.actions ?? null) === null && (c.env_assertions ?? null) === null
+        ? { no_expected_state: true }
+        : {}),
       ...(p.initial_state !== null && p.initial_state !== undefined ? { initial_state: true } : {}),
     });
   });
