@@ -3,7 +3,8 @@
 // data, judged, and its reward recomputed under τ²'s rule, component by component, against the file's.
 // Then the same file as a results folder (layout 2), bad input, a compare of two imports, and τ²'s
 // retail tasks (DB × NL_ASSERTION) on simulations built here from their gold actions.
-import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
+import { readTau2BenchResults, ResultsFileError } from "../interop/import/tau2_bench.ts";
 import { getDomain } from "../envs/mod.ts";
 import { FakeModelClient } from "../agents/model/mod.ts";
 import { ImportError, runImport } from "../interop/mod.ts";
@@ -434,4 +435,39 @@ Deno.test("the import task may reach a judge model (--judge llm:…), as the jud
   const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)))
     .tasks;
   for (const name of ["import", "judge"]) assertMatch(tasks[name], /--allow-net\b/, name);
+});
+
+Deno.test("τ²'s termination reasons as ark's endings: a step limit no error, an infrastructure error not the agent's", () => {
+  const text = (reasons: string[]) =>
+    JSON.stringify({
+      info: { environment_info: { domain_name: "airline" } },
+      tasks: [{ id: "3", evaluation_criteria: { actions: [], communicate_info: [], reward_basis: ["DB"] } }],
+      simulations: reasons.map((r, i) => ({
+        id: `s${i}`,
+        task_id: "3",
+        trial: i,
+        termination_reason: r,
+        messages: [],
+      })),
+    });
+  const reasons = ["max_steps", "infrastructure_error", "user_error", "too_many_errors"];
+  const endings = readTau2BenchResults(text(reasons), { agent: "a", file: "r.json" }).episodes.map((e) => e.ending!);
+  assertEquals(endings[0], { endedBy: "max_steps" });
+  assertEquals([endings[1].agentError, endings[1].userError !== undefined], [undefined, true]);
+  assertStringIncludes(endings[1].userError!, "infrastructure");
+  assertEquals([endings[2].agentError, endings[2].userError !== undefined], [undefined, true]);
+  assertStringIncludes(endings[3].agentError!, "too_many_errors");
+});
+
+Deno.test("a bad --task-file is refused in its own one line naming a τ² tasks.json", () => {
+  const text = JSON.stringify({ info: { environment_info: { domain_name: "airline" } }, simulations: [] });
+  for (const [tasks, expected] of [["{nope", /it is not JSON/], ['{"a": 1}', /it is JSON but not an array/]] as const) {
+    const err = assertThrows(
+      () => readTau2BenchResults(text, { agent: "a", file: "r.json", tasksText: tasks, taskFile: "t.json" }),
+      ResultsFileError,
+    );
+    assertMatch(err.message, expected);
+    assertMatch(err.message, /^Cannot read the task file "t\.json": .*expected τ²-bench's tasks\.json/);
+    assert(!err.message.includes("results"), err.message);
+  }
 });

@@ -346,7 +346,7 @@ async function tau2Episodes(
       file,
       ...(options.domain !== undefined ? { domain: options.domain } : {}),
       ...(input.simulations !== undefined ? { simulations: input.simulations } : {}),
-      ...(tasksText !== undefined ? { tasksText } : {}),
+      ...(tasksText !== undefined ? { tasksText, taskFile: options.taskFile! } : {}),
       ...(options.nlJudge !== undefined ? { nlJudge: options.nlJudge } : {}),
     });
   } catch (err) {

@@ -119,6 +119,8 @@ export function readTau2BenchResults(
     domain?: string;
     simulations?: Map<string, string>;
     tasksText?: string;
+    /** The task file's name, for its errors. */
+    taskFile?: string;
     /** A model that judges the NL_ASSERTION component again (else it is taken from the file). */
     nlJudge?: ModelClient;
   },
@@ -135,7 +137,9 @@ export function readTau2BenchResults(
   }
   const domain = options.domain ?? top.data.info.environment_info.domain_name;
   const unreadable: Tau2Read["unreadable"] = [];
-  const rawTasks = options.tasksText === undefined ? top.data.tasks ?? [] : tasksOf(options.tasksText);
+  const rawTasks = options.tasksText === undefined
+    ? top.data.tasks ?? []
+    : tasksOf(options.tasksText, options.taskFile);
   const tasks = readTasks(rawTasks, unreadable, options.tasksText === undefined ? "task" : "tasks file's task");
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const sims: { where: string; raw: unknown }[] = [];
@@ -200,12 +204,19 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
-function tasksOf(text: string): unknown[] {
-  const raw = parseJson(text, "the task file");
+const TASKS_EXPECTED = "expected τ²-bench's tasks.json (a JSON array of tasks, each {id, evaluation_criteria})";
+
+function tasksOf(text: string, file = "the task file"): unknown[] {
+  const name = file === "the task file" ? file : `the task file "${file}"`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new ResultsFileError(`Cannot read ${name}: it is not JSON${jsonErrorWhere(err)}; ${TASKS_EXPECTED}`);
+  }
   if (!Array.isArray(raw)) {
-    throw new ResultsFileError(
-      "Cannot read the task file: it is JSON but not an array; expected τ²-bench's tasks.json",
-    );
+    throw new ResultsFileError(`Cannot read ${name}: it is JSON but not an array; ${TASKS_EXPECTED}`);
   }
   return raw;
 }
@@ -310,9 +321,16 @@ function endingOf(reason: string): NonNullable<ImportedEpisode["ending"]> {
     case "agent_stop":
       return { endedBy: "agent" };
     case "max_steps":
+      // As ark's own step limit: ended by max_steps, no error.
       return { endedBy: "max_steps" };
     case "user_error":
       return { endedBy: "user", userError: `τ²-bench: the user simulator failed (termination_reason "${reason}")` };
+    case "infrastructure_error":
+      // Not the agent's failure: kept on the user/harness side, as a user simulator's failure is.
+      return {
+        endedBy: "user",
+        userError: `τ²-bench: the run failed on its infrastructure (termination_reason "${reason}"), not the agent`,
+      };
     default:
       return { endedBy: "agent", agentError: `τ²-bench ended the run: termination_reason "${reason}"` };
   }
