@@ -5,7 +5,7 @@
 // retail tasks (DB × NL_ASSERTION) on simulations built here from their gold actions.
 import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
 import { readTau2BenchResults, ResultsFileError } from "../interop/import/tau2_bench.ts";
-import { getDomain } from "../envs/mod.ts";
+import { getDomain, openTau2Bench } from "../envs/mod.ts";
 import { FakeModelClient } from "../agents/model/mod.ts";
 import { ImportError, runImport } from "../interop/mod.ts";
 import { main as compareCli } from "../cli/compare.ts";
@@ -470,4 +470,31 @@ Deno.test("a bad --task-file is refused in its own one line naming a τ² tasks.
     assertMatch(err.message, /^Cannot read the task file "t\.json": .*expected τ²-bench's tasks\.json/);
     assert(!err.message.includes("results"), err.message);
   }
+});
+
+airline.test("τ²'s book_reservation takes the booked seats from each flight, as τ²'s airline does", async () => {
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  const { tasks } = readTau2BenchResults(JSON.stringify(file), { agent: "a", file: "r" });
+  const spec = tasks.find((t) => t.actions.some((a) => a.name === "book_reservation"))!;
+  const book = spec.actions.find((a) => a.name === "book_reservation")!.arguments as {
+    cabin: string;
+    passengers: unknown[];
+    flights: { flight_number: string; date: string }[];
+  };
+  using tau2 = openTau2Bench(getDomain("airline"), airline.data, [spec]);
+  const { world } = tau2;
+  type Flights = { flights: Record<string, { dates: Record<string, { available_seats: Record<string, number> }> }> };
+  const seats = () =>
+    book.flights.map((f) =>
+      (world.domain.tau2Bench!.export(world.store) as Flights).flights[f.flight_number].dates[f.date]
+        .available_seats[book.cabin]
+    );
+  const before = seats();
+  using _episode = world.beginEpisode();
+  const ctx = world.taskContext(tau2.tasks[0]);
+  for (const a of spec.actions) {
+    const r = world.call(ctx, a.name, a.arguments);
+    if (a.name === "book_reservation") assert(r.ok, JSON.stringify(r));
+  }
+  assertEquals(seats(), before.map((n) => n - book.passengers.length));
 });
