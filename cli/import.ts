@@ -263,7 +263,8 @@ export function importLines(summary: ImportSummary, report: ImportReport | undef
 // What ark recomputed of the file's own reward (τ²-bench's), what it took from the file, and why they differ.
 function rewardLines(r: NonNullable<ImportSummary["rewards"]>): string[] {
   const parts = r.components.map((c) =>
-    `${c.name} recomputed on ${c.recomputed}${c.taken > 0 ? `, taken from the file on ${c.taken}` : ""}`
+    `${c.name} recomputed on ${c.recomputed} (differs from the file's on ${c.disagreed})` +
+    (c.taken > 0 ? `, taken from the file on ${c.taken}` : "")
   );
   const lines = [`Reward components (${r.rule}): ${parts.join("; ")}`];
   for (const e of r.episodes) {

@@ -29,8 +29,13 @@ export interface Tau2BenchTask {
   communicate_info: string[];
   /** What τ²'s LLM judge checks (`nl_assertions`). */
   nl_assertions: string[];
-  /** The reward's components, e.g. `["DB", "COMMUNICATE"]`. */
+  /** The reward's components, e.g. `["DB", "COMMUNICATE"]`; none when the task has no `evaluation_criteria` (reward 1). */
   reward_basis: string[];
+  /**
+   * Whether the task's `actions` and `env_assertions` are both null, for which τ²'s evaluator gives
+   * `DB` 1 without replaying anything ("No expected actions or env assertions").
+   */
+  no_expected_state?: boolean;
   /** Whether the task sets up its world before the episode (`initial_state`), which ark does not reproduce. */
   initial_state?: boolean;
 }

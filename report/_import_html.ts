@@ -157,12 +157,14 @@ function rewardsHtml(r: NonNullable<ImportReport["rewards"]>): string {
   return [
     `<h3>Rewards recomputed under the file's rule</h3><p>${escapeHtml(r.rule)}.</p>`,
     table(
-      ["component", "recomputed by ark", "taken from the file"],
-      r.components.map((c) => `<tr>${td(c.name)}${td(c.recomputed)}${td(c.taken)}</tr>`),
+      ["component", "recomputed by ark", "differs from the file's", "taken from the file"],
+      r.components.map((c) => `<tr>${td(c.name)}${td(c.recomputed)}${td(c.disagreed)}${td(c.taken)}</tr>`),
     ),
-    differ.length === 0 ? empty("ark's reward equals the file's on every episode") : table(
-      ["task", "run", "the file's reward", "ark's", "why"],
-      differ.map((e) => `<tr>${td(e.task)}${td(e.run)}${td(e.file ?? "none")}${td(e.ark)}${td(e.why ?? "")}</tr>`),
-    ),
+    differ.length === 0
+      ? empty("ark's reward and every recomputed component equal the file's on every episode")
+      : table(
+        ["task", "run", "the file's reward", "ark's", "why"],
+        differ.map((e) => `<tr>${td(e.task)}${td(e.run)}${td(e.file ?? "none")}${td(e.ark)}${td(e.why ?? "")}</tr>`),
+      ),
   ].join("");
 }

@@ -66,7 +66,10 @@ export interface RewardCheck {
    * whether ark took it from the file (an LLM's verdict ark does not recompute).
    */
   components: { name: string; ark: number | null; file: number | null; taken: boolean }[];
-  /** Why ark's reward differs from the file's; `null` when they agree. */
+  /**
+   * Why ark's reward, or a component ark recomputed, differs from the file's; `null` when the rewards
+   * and every recomputed component agree.
+   */
   why: string | null;
 }
 
@@ -74,8 +77,11 @@ export interface RewardCheck {
 export interface RewardRecomputation {
   /** The rule, one sentence for the report. */
   rule: string;
-  /** Per component: the episodes ark recomputed it on, and those it took from the file. */
-  components: { name: string; recomputed: number; taken: number }[];
+  /**
+   * Per component: the episodes ark recomputed it on, those it took from the file, and those whose
+   * recomputed value differs from the file's.
+   */
+  components: { name: string; recomputed: number; taken: number; disagreed: number }[];
   /** Every episode, in file order. */
   episodes: RewardCheck[];
 }

@@ -3,8 +3,9 @@
 // data, judged, and its reward recomputed under τ²'s rule, component by component, against the file's.
 // Then the same file as a results folder (layout 2), bad input, a compare of two imports, and τ²'s
 // retail tasks (DB × NL_ASSERTION) on simulations built here from their gold actions.
-import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "@std/assert";
-import { getDomain } from "../envs/mod.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
+import { readTau2BenchResults, ResultsFileError } from "../interop/import/tau2_bench.ts";
+import { getDomain, openTau2Bench } from "../envs/mod.ts";
 import { FakeModelClient } from "../agents/model/mod.ts";
 import { ImportError, runImport } from "../interop/mod.ts";
 import { main as compareCli } from "../cli/compare.ts";
@@ -57,25 +58,21 @@ airline.test("τ²'s airline run imported: every simulation replayed, judged, it
   // Judged under τ²'s policy variant: every record carries the judge's verdict.
   assertEquals(summary.judge_policy.name, "tau2-bench");
   assert(all.every((r) => Array.isArray(r.violations)), "every episode judged");
-  // ark's reward against the file's, on each: equal, or the difference listed with its reason.
+  // ark's reward equals the file's on every simulation, and so does each recomputed component.
   const rewards = summary.rewards!;
   assertEquals(rewards.episodes.length, n);
-  let equal = 0;
   for (const sim of file.simulations) {
     const e = rewards.episodes.find((x) => x.task === `tau2-bench:airline/${sim.task_id}` && x.run === sim.trial)!;
-    assertEquals(e.file, sim.reward_info.reward);
-    if (e.ark === e.file) {
-      equal++;
-      assertEquals(e.why, null);
-    } else assert(e.why !== null && e.why.length > 0, `${e.task}: a difference without a reason`);
-    // Each recomputed component beside the file's own breakdown.
-    for (const c of e.components) assertEquals(c.file, sim.reward_info.reward_breakdown?.[c.name] ?? null);
+    assertEquals([e.file, e.ark, e.why], [sim.reward_info.reward, sim.reward_info.reward, null], e.task);
+    const breakdown = sim.reward_info.reward_breakdown ?? {};
+    for (const c of e.components) {
+      assert(!c.taken, `${e.task}: ${c.name} taken from the file`);
+      assertEquals([c.name, c.ark], [c.name, breakdown[c.name]], `${e.task}: ${c.name}`);
+      assertEquals(c.file, breakdown[c.name]);
+    }
     const record = all.find((r) => r.task === e.task && r.run === e.run)!;
     assertEquals([record.tau_reward, record.success], [sim.reward_info.reward, e.ark === 1]);
   }
-  console.log(
-    `τ² airline: ark's reward equals the file's on ${equal} of ${n}; ${n - equal} differ, each with a reason`,
-  );
   // Every airline task's basis is DB × COMMUNICATE: both recomputed on every episode, nothing taken.
   assertEquals(rewards.components.map((c) => [c.name, c.recomputed, c.taken]), [["DB", n, 0], ["COMMUNICATE", n, 0]]);
   // pass^1 from the file's rewards (computed here) and from ark's.
@@ -94,6 +91,63 @@ airline.test("τ²'s airline run imported: every simulation replayed, judged, it
     assertEquals(await Deno.readTextFile(`${again.out}/${f}`), await Deno.readTextFile(`${out}/${f}`), f);
   }
   assertStringIncludes(await Deno.readTextFile(`${out}/report.html`), "Rewards recomputed under the file");
+});
+
+airline.test("a component ark recomputes differently from the file is reported though the rewards agree", async () => {
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  // A simulation the file scores DB 0 × COMMUNICATE 0; the copy says DB 1, its reward still 0.
+  const sim = file.simulations.find((s) =>
+    s.reward_info.reward_breakdown?.DB === 0 && s.reward_info.reward_breakdown?.COMMUNICATE === 0
+  )!;
+  sim.reward_info.reward_breakdown!.DB = 1;
+  const path = `${await Deno.makeTempDir()}/${NAME}`;
+  await Deno.writeTextFile(path, JSON.stringify({ ...file, simulations: [sim] }));
+  const { out, summary } = await importTo(path);
+  const [e] = summary.rewards!.episodes;
+  assertEquals([e.file, e.ark], [0, 0]);
+  assertStringIncludes(e.why ?? "", "DB: ark 0, the file 1 (the final state differs");
+  const counts = summary.rewards!.components.map((c) => [c.name, c.disagreed]);
+  assertEquals(counts, [["DB", 1], ["COMMUNICATE", 0]]);
+  assertStringIncludes(await Deno.readTextFile(`${out}/report.html`), "differs from the file&#39;s");
+});
+
+airline.test("τ²'s null criteria as τ² scores them: no actions nor env assertions is DB 1, no criteria reward 1", async () => {
+  type Criteria = { evaluation_criteria: Record<string, unknown> | null };
+  const file: Omit<Results, "tasks"> & { tasks: ({ id: string } & Criteria)[] } = JSON.parse(
+    await Deno.readTextFile(FILE),
+  );
+  // Two simulations the file rewards 0 for their final state; their tasks changed here.
+  const [a, b] = file.simulations.filter((s) =>
+    s.reward_info.reward_breakdown?.DB === 0 && s.reward_info.reward_breakdown?.COMMUNICATE === 1
+  );
+  const tasks = file.tasks.map((t): { id: string } & Criteria => {
+    if (t.id === a.task_id) {
+      return { ...t, evaluation_criteria: { ...t.evaluation_criteria, actions: null } };
+    }
+    return t.id === b.task_id ? { ...t, evaluation_criteria: null } : t;
+  });
+  const path = `${await Deno.makeTempDir()}/${NAME}`;
+  await Deno.writeTextFile(path, JSON.stringify({ ...file, tasks, simulations: [a, b] }));
+  const { summary } = await importTo(path);
+  const [ea, eb] = summary.rewards!.episodes;
+  // a: DB 1 without a replay, COMMUNICATE still recomputed; reward 1.
+  assertEquals(ea.components.map((c) => [c.name, c.ark, c.taken]), [["DB", 1, false], ["COMMUNICATE", 1, false]]);
+  assertEquals(ea.ark, 1);
+  assertStringIncludes(ea.why ?? "", "DB: ark 1, the file 0 (no expected actions or env assertions");
+  // b: no components at all, reward 1.
+  assertEquals([eb.components, eb.ark], [[], 1]);
+  // The same tasks with actions [] (not null): DB is checked, the episode's writes against none.
+  const empty = tasks.map((t) =>
+    t.id === a.task_id ? { ...t, evaluation_criteria: { ...t.evaluation_criteria, actions: [] } } : t
+  );
+  await Deno.writeTextFile(path, JSON.stringify({ ...file, tasks: empty, simulations: [a] }));
+  const again = await importTo(path);
+  const db = again.summary.rewards!.episodes[0].components.find((c) => c.name === "DB")!;
+  assertEquals(db.taken, false);
+  assertEquals(
+    db.ark,
+    a.messages.some((m) => (m.tool_calls ?? []).some((c) => /^(book|cancel|update|send)_/.test(c.name))) ? 0 : 1,
+  );
 });
 
 airline.test("a τ² results folder (results.json and simulations/<id>.json) gives the file's records", async () => {
@@ -121,6 +175,32 @@ airline.test("a τ² results folder (results.json and simulations/<id>.json) giv
   const three = await importTo(dir, { agent: "whissle" });
   assertEquals(three.summary.episodes.imported, simulations.length - 1);
   assertStringIncludes(three.summary.skipped[0].where, simulations[3].id);
+  // results.json itself names the folder layout too (its sibling simulations/), as τ²'s Results.load has it.
+  const file2 = await importTo(`${dir}/results.json`, { agent: "whissle" });
+  assertEquals(
+    await Deno.readTextFile(`${file2.out}/records.jsonl`),
+    await Deno.readTextFile(`${three.out}/records.jsonl`),
+  );
+  // Without simulation_index: every simulations/*.json, by name.
+  await Deno.writeTextFile(`${dir}/results.json`, JSON.stringify(rest));
+  const four = await importTo(dir, { agent: "whissle" });
+  assertEquals(four.summary.episodes, { read: simulations.length - 1, imported: simulations.length - 1, skipped: 0 });
+  const ids = simulations.filter((_, i) => i !== 3).map((s) => s.id).sort();
+  const byId = new Map(simulations.map((s) => [s.id, `tau2-bench:airline/${s.task_id}`]));
+  assertEquals(four.summary.rewards!.episodes.map((e) => e.task), ids.map((id) => byId.get(id)));
+  // No simulations at all: refused in one line, in either layout.
+  for (const s of simulations) {
+    await Deno.remove(`${dir}/simulations/${s.id}.json`, { recursive: true }).catch(() => {});
+  }
+  for (const path of [dir, `${dir}/results.json`]) {
+    const err = await assertRejects(() => importTo(path), ImportError);
+    assertMatch(err.message, /holds no simulation files; expected τ²-bench's simulations\/<id>\.json/);
+    assert(!err.message.includes("\n"));
+  }
+  const alone = `${await Deno.makeTempDir()}/results.json`;
+  await Deno.writeTextFile(alone, JSON.stringify(rest));
+  const err = await assertRejects(() => importTo(alone), ImportError);
+  assertMatch(err.message, /it holds no simulations; expected τ²-bench's results/);
 });
 
 airline.test("bad τ² input is refused in one line saying what is accepted", async () => {
@@ -144,6 +224,9 @@ airline.test("bad τ² input is refused in one line saying what is accepted", as
     assertMatch(err.message, expected, what);
     assert(!err.message.includes("\n"), `${what}: one line`);
   }
+  // The airline runs read as retail's: refused, its own domain named (τ²'s tools counted as the domains').
+  const other = await assertRejects(() => runImport({ from: "tau2-bench", file: FILE, out: dir, domain: "retail" }));
+  assertMatch((other as Error).message, /as τ²-bench's retail runs: its episodes call tools .*pass --domain airline$/);
   // Missing data: a folder without db.json.
   const err = await assertRejects(() => importTo(FILE, { data: dir }), ImportError);
   assertMatch(err.message, /db\.json.*no such file.*--data/);
@@ -254,6 +337,62 @@ retail.test("τ²'s retail tasks (DB × NL_ASSERTION): DB recomputed, NL taken f
   assert(lostNl.every((e) => e.ark === 0 && e.why!.includes("the judge (fake:fake-model) finds unmet")));
 });
 
+retail.test("τ²'s retail tools replayed: get_item_details answered, an unknown tool a failed call, as τ² replays it", async () => {
+  type Action = { name: string; arguments: Record<string, unknown> };
+  const tasks: { id: string; evaluation_criteria: { actions: Action[] } }[] = JSON.parse(
+    await Deno.readTextFile(`${retail.folder}/tasks.json`),
+  );
+  // A task whose gold actions name an item; the agent looks it up, calls a tool no world has, then acts.
+  const t = tasks.find((t) => t.evaluation_criteria.actions.some((a) => Array.isArray(a.arguments.item_ids)))!;
+  const gold = t.evaluation_criteria.actions;
+  const item = (gold.find((a) => Array.isArray(a.arguments.item_ids))!.arguments.item_ids as string[])[0];
+  const calls: Action[] = [
+    { name: "get_item_details", arguments: { item_id: item } },
+    { name: "lookup_everything", arguments: {} },
+    ...gold,
+  ];
+  const sim = {
+    id: "sim-0",
+    task_id: t.id,
+    trial: 0,
+    termination_reason: "user_stop",
+    messages: [
+      { role: "user", content: "Hi" },
+      ...calls.map((a, j) => ({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `c${j}`, name: a.name, arguments: a.arguments, requestor: "assistant" }],
+      })),
+      { role: "assistant", content: "Done." },
+    ],
+    reward_info: { reward: 1, reward_breakdown: { DB: 1, NL_ASSERTION: 1 } },
+  };
+  const data: { products: Record<string, { variants: Record<string, unknown> }> } = JSON.parse(
+    await Deno.readTextFile(`${retail.data}/db.json`),
+  );
+  const variant = Object.values(data.products).find((p) => item in p.variants)!.variants[item];
+  sim.messages.splice(2, 0, { role: "tool", id: "c0", content: JSON.stringify(variant) } as never);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/retail.json`,
+    JSON.stringify({ info: { environment_info: { domain_name: "retail" } }, tasks: [], simulations: [sim] }),
+  );
+  const { out, summary, report } = await importTo(`${dir}/retail.json`, {
+    data: retail.data,
+    taskFile: `${retail.folder}/tasks.json`,
+  });
+  assertEquals(summary.episodes, { read: 1, imported: 1, skipped: 0 });
+  const [record] = await records(out);
+  // Both calls replayed (none skipped), the unknown one the episode's only failed call.
+  assertEquals(record.actions.slice(0, 2), ["get_item_details", "lookup_everything"]);
+  assertEquals(record.resources.num_errors, 1);
+  // get_item_details answers with the item as its product lists it in the data: τ²'s recorded answer.
+  assertEquals([report.tool_results.compared, report.tool_results.equal], [1, 1]);
+  // The failed call changes nothing: the gold actions still give the gold's final state.
+  const db = summary.rewards!.episodes[0].components.find((c) => c.name === "DB")!;
+  assertEquals([db.ark, db.file], [1, 1]);
+});
+
 for (const domain of ["airline", "retail"]) {
   const policy = tau2BenchTests(domain, "policy.md");
   policy.test(`${domain}'s declared τ² policy is the confirmation rule of τ²'s ${domain} policy.md`, async () => {
@@ -290,4 +429,72 @@ Deno.test("parseImportArgs() takes --from tau2-bench with --task-file and refuse
     /expected one of "airline", "retail"/,
   );
   refused(["--from", "tau2-bench", "r.json", "--out", "o", "--tasks", "3"], /Unexpected --tasks/);
+});
+
+Deno.test("the import task may reach a judge model (--judge llm:…), as the judge task may", async () => {
+  const tasks: Record<string, string> = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)))
+    .tasks;
+  for (const name of ["import", "judge"]) assertMatch(tasks[name], /--allow-net\b/, name);
+});
+
+Deno.test("τ²'s termination reasons as ark's endings: a step limit no error, an infrastructure error not the agent's", () => {
+  const text = (reasons: string[]) =>
+    JSON.stringify({
+      info: { environment_info: { domain_name: "airline" } },
+      tasks: [{ id: "3", evaluation_criteria: { actions: [], communicate_info: [], reward_basis: ["DB"] } }],
+      simulations: reasons.map((r, i) => ({
+        id: `s${i}`,
+        task_id: "3",
+        trial: i,
+        termination_reason: r,
+        messages: [],
+      })),
+    });
+  const reasons = ["max_steps", "infrastructure_error", "user_error", "too_many_errors"];
+  const endings = readTau2BenchResults(text(reasons), { agent: "a", file: "r.json" }).episodes.map((e) => e.ending!);
+  assertEquals(endings[0], { endedBy: "max_steps" });
+  assertEquals([endings[1].agentError, endings[1].userError !== undefined], [undefined, true]);
+  assertStringIncludes(endings[1].userError!, "infrastructure");
+  assertEquals([endings[2].agentError, endings[2].userError !== undefined], [undefined, true]);
+  assertStringIncludes(endings[3].agentError!, "too_many_errors");
+});
+
+Deno.test("a bad --task-file is refused in its own one line naming a τ² tasks.json", () => {
+  const text = JSON.stringify({ info: { environment_info: { domain_name: "airline" } }, simulations: [] });
+  for (const [tasks, expected] of [["{nope", /it is not JSON/], ['{"a": 1}', /it is JSON but not an array/]] as const) {
+    const err = assertThrows(
+      () => readTau2BenchResults(text, { agent: "a", file: "r.json", tasksText: tasks, taskFile: "t.json" }),
+      ResultsFileError,
+    );
+    assertMatch(err.message, expected);
+    assertMatch(err.message, /^Cannot read the task file "t\.json": .*expected τ²-bench's tasks\.json/);
+    assert(!err.message.includes("results"), err.message);
+  }
+});
+
+airline.test("τ²'s book_reservation takes the booked seats from each flight, as τ²'s airline does", async () => {
+  const file: Results = JSON.parse(await Deno.readTextFile(FILE));
+  const { tasks } = readTau2BenchResults(JSON.stringify(file), { agent: "a", file: "r" });
+  const spec = tasks.find((t) => t.actions.some((a) => a.name === "book_reservation"))!;
+  const book = spec.actions.find((a) => a.name === "book_reservation")!.arguments as {
+    cabin: string;
+    passengers: unknown[];
+    flights: { flight_number: string; date: string }[];
+  };
+  using tau2 = openTau2Bench(getDomain("airline"), airline.data, [spec]);
+  const { world } = tau2;
+  type Flights = { flights: Record<string, { dates: Record<string, { available_seats: Record<string, number> }> }> };
+  const seats = () =>
+    book.flights.map((f) =>
+      (world.domain.tau2Bench!.export(world.store) as Flights).flights[f.flight_number].dates[f.date]
+        .available_seats[book.cabin]
+    );
+  const before = seats();
+  using _episode = world.beginEpisode();
+  const ctx = world.taskContext(tau2.tasks[0]);
+  for (const a of spec.actions) {
+    const r = world.call(ctx, a.name, a.arguments);
+    if (a.name === "book_reservation") assert(r.ok, JSON.stringify(r));
+  }
+  assertEquals(seats(), before.map((n) => n - book.passengers.length));
 });

@@ -1,12 +1,14 @@
 // τ²-bench's copy of the airline world: its tool τ-bench lacks (`get_flight_status`), its
-// `update_reservation_flights`, which stores the new cabin (τ-bench's keeps the old one), and why the
-// results τ² recorded can differ from ark's on the same data. Read by the τ² import (`tau2Bench`).
+// `update_reservation_flights`, which stores the new cabin (τ-bench's keeps the old one), its
+// `book_reservation`, which takes the booked seats from each flight's availability (τ-bench's leaves
+// it), and why the results τ² recorded can differ from ark's on the same data. Read by the τ² import (`tau2Bench`).
 import { z } from "zod";
 import { jsonEqual } from "../json.ts";
 import type { Json } from "../json.ts";
 import { defineTool, type Tool, ToolError } from "../tool.ts";
 import { extraFieldDifference, tau2CommonDifferences, type TauBenchDifference } from "../tau_files.ts";
 import { updateReservationFlights } from "./_change.ts";
+import { bookReservation } from "./_book.ts";
 import { reservationResult } from "./_common.ts";
 
 const FLIGHT_STATUS = "SELECT status FROM flight_dates WHERE flight_number = ? AND date = ?";
@@ -41,6 +43,25 @@ export const updateReservationFlightsTau2: Tool = {
     updateReservationFlights.run(ctx, a);
     ctx.db.run(SET_CABIN, args.cabin, args.reservation_id);
     return reservationResult(ctx.db, args.reservation_id);
+  },
+};
+
+const TAKE_SEATS: Record<string, string> = Object.fromEntries(
+  ["basic_economy", "economy", "business"].map((c) => [
+    c,
+    `UPDATE flight_dates SET seats_${c} = seats_${c} - ? WHERE flight_number = ? AND date = ?`,
+  ]),
+);
+
+/** τ²'s `book_reservation`: τ-bench's, and each booked flight then has that many fewer seats in the cabin. */
+export const bookReservationTau2: Tool = {
+  ...bookReservation,
+  run: (ctx, a) => {
+    const args = a as { cabin: string; passengers: unknown[]; flights: { flight_number: string; date: string }[] };
+    const result = bookReservation.run(ctx, a);
+    // Once per listed flight, as τ² does (after every check passed and the reservation was written).
+    for (const f of args.flights) ctx.db.run(TAKE_SEATS[args.cabin], args.passengers.length, f.flight_number, f.date);
+    return result;
   },
 };
 

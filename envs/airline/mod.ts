@@ -20,7 +20,12 @@ import { airlineTasks } from "./tasks.ts";
 import { airlineTools } from "./tools.ts";
 import { exportTauAirline, loadTau2Airline, loadTauAirline } from "./tau.ts";
 import { AIRLINE_TAU_DIFFERENCES } from "./_tau_differences.ts";
-import { AIRLINE_TAU2_DIFFERENCES, getFlightStatus, updateReservationFlightsTau2 } from "./_tau2.ts";
+import {
+  AIRLINE_TAU2_DIFFERENCES,
+  bookReservationTau2,
+  getFlightStatus,
+  updateReservationFlightsTau2,
+} from "./_tau2.ts";
 import { AIRLINE_VOCABULARY } from "./vocabulary.ts";
 
 export type * from "./data.ts";
@@ -57,7 +62,7 @@ export const airline = defineDomain<AirlineData>({
   tau2Bench: {
     load: loadTau2Airline,
     export: exportTauAirline,
-    tools: [getFlightStatus, updateReservationFlightsTau2],
+    tools: [getFlightStatus, updateReservationFlightsTau2, bookReservationTau2],
     differences: AIRLINE_TAU2_DIFFERENCES,
     policy: TAU2_BENCH_POLICY,
   },

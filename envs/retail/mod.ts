@@ -22,6 +22,7 @@ import { retailTasks } from "./tasks.ts";
 import { retailTools } from "./tools.ts";
 import { exportTauRetail, loadTau2Retail, loadTauRetail } from "./tau.ts";
 import { RETAIL_TAU2_DIFFERENCES, RETAIL_TAU_DIFFERENCES } from "./_tau_differences.ts";
+import { getItemDetails } from "./_tau2.ts";
 
 export type * from "./data.ts";
 export { RETAIL_POLICY } from "./policy.ts";
@@ -57,6 +58,7 @@ export const retail: Domain<RetailData> = defineDomain<RetailData>({
   tau2Bench: {
     load: loadTau2Retail,
     export: exportTauRetail,
+    tools: [getItemDetails],
     differences: RETAIL_TAU2_DIFFERENCES,
     policy: TAU2_BENCH_POLICY,
   },

@@ -12,14 +12,23 @@ export interface Tau2Input {
   bytes: Uint8Array;
 }
 
-/** Reads a τ² results file or folder; `refuse` makes the caller's one-line error. */
-export async function readTau2Input(path: string, refuse: (message: string) => Error): Promise<Tau2Input> {
-  let folder = false;
+const isFolder = async (path: string) => {
   try {
-    folder = (await Deno.stat(path)).isDirectory;
+    return (await Deno.stat(path)).isDirectory;
   } catch {
-    // Missing or not allowed: readInputBytes says so.
+    return false; // Missing or not allowed: reading it says so.
   }
+};
+
+/**
+ * Reads a τ² results file or folder; `refuse` makes the caller's one-line error. As τ²'s
+ * `Results.load` detects it, a folder, or a file with a sibling `simulations/` folder, is the folder
+ * layout: its results file (`results.json` in a folder) and every `simulations/*.json`, by name.
+ */
+export async function readTau2Input(path: string, refuse: (message: string) => Error): Promise<Tau2Input> {
+  const folder = await isFolder(path);
+  const parent = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
+  const sibling = !folder && await isFolder(`${parent}/simulations`);
   const read = async (file: string, what: string) => {
     try {
       return await readInputBytes(file, { what, limit: MAX_WHOLE_BYTES });
@@ -29,15 +38,16 @@ export async function readTau2Input(path: string, refuse: (message: string) => E
     }
   };
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  if (!folder) {
+  if (!folder && !sibling) {
     const bytes = await read(path, "file to import");
     return { text: decode(bytes), bytes };
   }
-  const results = await read(`${path}/results.json`, "τ²-bench results file");
+  const results = await read(folder ? `${path}/results.json` : path, "τ²-bench results file");
+  const dir = folder ? `${path}/simulations` : `${parent}/simulations`;
   const parts = [results], simulations = new Map<string, string>();
   let names: string[] = [];
   try {
-    for await (const e of Deno.readDir(`${path}/simulations`)) {
+    for await (const e of Deno.readDir(dir)) {
       if (e.isFile && e.name.endsWith(".json")) names.push(e.name);
     }
   } catch {
@@ -47,8 +57,14 @@ export async function readTau2Input(path: string, refuse: (message: string) => E
     );
   }
   names = names.sort();
+  if (names.length === 0) {
+    throw refuse(
+      `Cannot import "${path}": ${dir} holds no simulation files; expected τ²-bench's simulations/<id>.json ` +
+        `beside its results.json`,
+    );
+  }
   for (const name of names) {
-    const bytes = await read(`${path}/simulations/${name}`, "τ²-bench simulation file");
+    const bytes = await read(`${dir}/${name}`, "τ²-bench simulation file");
     parts.push(bytes);
     simulations.set(name.slice(0, -".json".length), decode(bytes));
   }

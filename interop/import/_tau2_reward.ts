@@ -4,7 +4,9 @@
 // `communicate_info` string in some assistant message's text (lower case, the message's commas
 // removed); `NL_ASSERTION` (an LLM's verdict) is taken from the file unless a judge model is given
 // (`_tau2_nl.ts`), and any other component is taken from the file. A run
-// that did not end by the user's or the agent's stop gets 0, as τ² gives it.
+// that did not end by the user's or the agent's stop gets 0, as τ² gives it; as τ²'s evaluator has it,
+// a task without evaluation_criteria gets 1 (no components), and `DB` is 1 when the task's actions and
+// env_assertions are both null.
 import {
   changesWithin,
   type EpisodeEvent,
@@ -54,10 +56,13 @@ export function tau2Rescore(
     const breakdown = file?.reward_breakdown ?? {};
     const components: RewardCheck["components"] = [];
     const whys: string[] = [];
+    let disagree = false;
     for (const name of spec.reward_basis) {
       const recorded = typeof breakdown[name] === "number" ? breakdown[name] : null;
       let ark: number | null = null, taken = false, why = "";
-      if (name === "DB" && spec.initial_state !== true) ({ ark, why } = dbCheck(replayed));
+      if (name === "DB" && spec.no_expected_state === true) {
+        ({ ark, why } = { ark: 1, why: "no expected actions or env assertions, which τ² rewards DB 1" });
+      } else if (name === "DB" && spec.initial_state !== true) ({ ark, why } = dbCheck(replayed));
       else if (name === "COMMUNICATE") ({ ark, why } = communicateCheck(sim, spec));
       else if (name === "NL_ASSERTION" && options.nlJudge !== undefined) {
         ({ ark, why } = await judgeAssertions(options.nlJudge, sim.messages, spec.nl_assertions));
@@ -65,12 +70,13 @@ export function tau2Rescore(
         taken = true;
         ark = recorded ?? (name === "NL_ASSERTION" ? nlFromChecks(sim, spec) : null);
       }
-      if (name === "DB" && spec.initial_state === true) {
+      if (name === "DB" && spec.initial_state === true && spec.no_expected_state !== true) {
         taken = true;
         ark = recorded;
       }
       components.push({ name, ark, file: recorded, taken });
       if (!taken && recorded !== null && ark !== recorded) {
+        disagree = true;
         whys.push(`${name}: ark ${ark}, the file ${recorded} (${why})`);
       }
     }
@@ -94,7 +100,8 @@ export function tau2Rescore(
       file: fileReward,
       ark,
       components,
-      why: fileReward === null || fileReward === ark
+      // A component disagreement is reported even when the products agree (e.g. DB 1 against 0 under COMMUNICATE 0).
+      why: (fileReward === null || fileReward === ark) && !disagree
         ? null
         : whys.join("; ") || "the components agree; the file's product differs",
     };

@@ -87,7 +87,9 @@ export interface ReplayedChat {
  * Replays a chat transcript in `world` (a fresh episode; the world is left as it was). System
  * messages are the other harness's prompt and are dropped; the text of an assistant turn that also
  * calls tools is dropped too (the call is the turn's action and the user never sees the text, as in
- * τ-bench). Throws a `TranscriptError` on a call of an unknown tool or arguments that are not JSON.
+ * τ-bench). Throws a `TranscriptError` on arguments that are not JSON, and on a call of an unknown
+ * tool unless `options.unknownTools` is `"error"`: then it is a failed call (ark's `unknown_tool`
+ * error, no change), as τ²-bench replays a hallucinated tool name.
  * Pass the transcript's task (`options.task`) so that its tools draw from the task's own context,
  * as its gold replay does (see `replayTrajectory()`).
  *
@@ -109,7 +111,7 @@ export interface ReplayedChat {
 export function replayChat(
   world: World,
   messages: readonly ChatMessage[],
-  options: ReplayTrajectoryOptions = {},
+  options: ReplayTrajectoryOptions & { unknownTools?: "refuse" | "error" } = {},
 ): ReplayedChat {
   const events: EpisodeEvent[] = [];
   const recordedAt = new Map<number, string | null>();
@@ -125,7 +127,7 @@ export function replayChat(
       for (const c of m.tool_calls!) {
         step++;
         const name = c.function.name;
-        if (world.tool(name) === undefined) {
+        if (world.tool(name) === undefined && options.unknownTools !== "error") {
           throw new TranscriptError(
             `${at} calls tool "${name}", which the ${world.domain.name} world does not have ` +
               `(its tools: ${world.domain.tools.map((t) => t.name).join(", ")})`,

@@ -61,6 +61,12 @@ export interface ImportedEpisode {
    */
   ending?: { endedBy: "agent" | "user" | "tool" | "max_steps"; agentError?: string; userError?: string };
   /**
+   * How a call of a tool the world lacks is replayed: `"refuse"` skips the episode, naming the call;
+   * `"error"` replays it as a failed call that changes nothing (τ²-bench's replay).
+   * @default "refuse"
+   */
+  unknownTools?: "refuse" | "error";
+  /**
    * The harness's own reward recomputed on the replayed episode (τ²-bench's rule); ark's success
    * is then its reward being 1.
    * @default {none: success is the task's rule}
@@ -121,7 +127,10 @@ export async function importEpisodes(
       try {
         const { task, world } = found;
         policy = found.policy ?? ARK_POLICY;
-        const { events, calls } = replayChat(world, episode.messages, { task });
+        const { events, calls } = replayChat(world, episode.messages, {
+          task,
+          ...(episode.unknownTools !== undefined ? { unknownTools: episode.unknownTools } : {}),
+        });
         seen.add(cellKey(cell));
         const figures = episodeFigures(world, { task, events, refusal: isRefusal });
         const verdict = await judgeEpisode(world, { task, events }, { run: episode.run, policy: found.policy });
@@ -167,12 +176,13 @@ export async function importEpisodes(
 }
 
 function recomputation(episodes: RewardCheck[]): RewardRecomputation {
-  const components = new Map<string, { name: string; recomputed: number; taken: number }>();
+  const components = new Map<string, RewardRecomputation["components"][number]>();
   for (const e of episodes) {
     for (const c of e.components) {
-      const entry = components.get(c.name) ?? { name: c.name, recomputed: 0, taken: 0 };
+      const entry = components.get(c.name) ?? { name: c.name, recomputed: 0, taken: 0, disagreed: 0 };
       if (c.taken) entry.taken++;
       else entry.recomputed++;
+      if (!c.taken && c.file !== null && c.ark !== c.file) entry.disagreed++;
       components.set(c.name, entry);
     }
   }

@@ -252,17 +252,20 @@ function checkTauDomain(domain: string): void {
   }
 }
 
-// A τ-bench file of another domain's runs: its episodes call tools the domain lacks that another
-// τ-bench domain has, every one of them. (A few calls of tools no domain has are an agent's mistakes:
-// those episodes are skipped one by one.)
+// A τ-bench (or τ²-bench) file of another domain's runs: its episodes call tools the domain lacks
+// that another such domain has, every one of them; a τ² file's tools include each domain's τ² copy's.
+// (A few calls of tools no domain has are an agent's mistakes: those episodes are skipped one by one.)
 function checkToolsOf(episodes: readonly ImportedEpisode[], domain: string, file: string, source = "τ-bench"): void {
   const called = new Set(
     episodes.flatMap((e) => e.messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name)),
   );
-  const has = (name: string) => new Set(domains[name].tools.map((t) => t.name));
+  const tau2 = source === "τ²-bench";
+  const has = (name: string) =>
+    new Set([...domains[name].tools, ...(tau2 ? domains[name].tau2Bench?.tools ?? [] : [])].map((t) => t.name));
   const own = has(domain), missing = [...called].filter((t) => !own.has(t)).sort();
   if (missing.length === 0) return;
-  const fits = Object.values(domains).filter((d) => d.tauBench !== undefined && d.name !== domain)
+  const fits = Object.values(domains)
+    .filter((d) => (tau2 ? d.tau2Bench : d.tauBench) !== undefined && d.name !== domain)
     .find((d) => [...called].every((t) => has(d.name).has(t)));
   if (fits === undefined) return;
   throw new ImportError(
@@ -343,7 +346,7 @@ async function tau2Episodes(
       file,
       ...(options.domain !== undefined ? { domain: options.domain } : {}),
       ...(input.simulations !== undefined ? { simulations: input.simulations } : {}),
-      ...(tasksText !== undefined ? { tasksText } : {}),
+      ...(tasksText !== undefined ? { tasksText, taskFile: options.taskFile! } : {}),
       ...(options.nlJudge !== undefined ? { nlJudge: options.nlJudge } : {}),
     });
   } catch (err) {

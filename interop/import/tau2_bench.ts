@@ -1,7 +1,8 @@
 /**
  * τ²-bench's results format (its `Results`): one JSON file `{timestamp, info, tasks, simulations}`,
  * or a folder holding `results.json` (the same without its simulations, listed in
- * `simulation_index`) and `simulations/<id>.json`. Each simulation becomes an episode on task
+ * `simulation_index`; without one, every simulation file is read, by name) and
+ * `simulations/<id>.json`; a results file beside a `simulations/` folder is that folder. Each simulation becomes an episode on task
  * `tau2-bench:<domain>/<id>` with run = `trial`, the file's reward, its costs and duration, how it
  * ended, and what ark needs to recompute τ²'s reward (`_tau2_reward.ts`).
  *
@@ -61,6 +62,7 @@ const task = z.object({
       arguments: z.record(z.string(), z.unknown()).nullable().optional(),
       requestor: z.string().nullable().optional(),
     })).nullable().optional(),
+    env_assertions: z.array(z.unknown()).nullable().optional(),
     communicate_info: z.array(z.string()).nullable().optional(),
     nl_assertions: z.array(z.string()).nullable().optional(),
     reward_basis: z.array(z.string()).nullable().optional(),
@@ -117,6 +119,8 @@ export function readTau2BenchResults(
     domain?: string;
     simulations?: Map<string, string>;
     tasksText?: string;
+    /** The task file's name, for its errors. */
+    taskFile?: string;
     /** A model that judges the NL_ASSERTION component again (else it is taken from the file). */
     nlJudge?: ModelClient;
   },
@@ -133,12 +137,16 @@ export function readTau2BenchResults(
   }
   const domain = options.domain ?? top.data.info.environment_info.domain_name;
   const unreadable: Tau2Read["unreadable"] = [];
-  const rawTasks = options.tasksText === undefined ? top.data.tasks ?? [] : tasksOf(options.tasksText);
+  const rawTasks = options.tasksText === undefined
+    ? top.data.tasks ?? []
+    : tasksOf(options.tasksText, options.taskFile);
   const tasks = readTasks(rawTasks, unreadable, options.tasksText === undefined ? "task" : "tasks file's task");
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const sims: { where: string; raw: unknown }[] = [];
+  // Without an index, every simulation file of the folder, by name (as τ²'s Results.load reads them).
+  const index = top.data.simulation_index ?? [...(options.simulations?.keys() ?? [])].map((id) => ({ id }));
   if (options.simulations !== undefined) {
-    for (const [i, entry] of (top.data.simulation_index ?? []).entries()) {
+    for (const [i, entry] of index.entries()) {
       const where = `simulation ${i + 1} (simulations/${entry.id}.json)`;
       const body = options.simulations.get(entry.id);
       if (body === undefined) unreadable.push({ where, reason: "no such file in the folder's simulations/" });
@@ -153,6 +161,9 @@ export function readTau2BenchResults(
     }
   } else {
     (top.data.simulations ?? []).forEach((s, i) => sims.push({ where: `simulation ${i + 1}`, raw: s }));
+    if (sims.length === 0) {
+      throw new ResultsFileError(`Cannot import "${options.file}": it holds no simulations; ${EXPECTED}`);
+    }
   }
   const episodes: ImportedEpisode[] = [];
   for (const { where: at, raw: s } of sims) {
@@ -193,12 +204,19 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
-function tasksOf(text: string): unknown[] {
-  const raw = parseJson(text, "the task file");
+const TASKS_EXPECTED = "expected τ²-bench's tasks.json (a JSON array of tasks, each {id, evaluation_criteria})";
+
+function tasksOf(text: string, file = "the task file"): unknown[] {
+  const name = file === "the task file" ? file : `the task file "${file}"`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new ResultsFileError(`Cannot read ${name}: it is not JSON${jsonErrorWhere(err)}; ${TASKS_EXPECTED}`);
+  }
   if (!Array.isArray(raw)) {
-    throw new ResultsFileError(
-      "Cannot read the task file: it is JSON but not an array; expected τ²-bench's tasks.json",
-    );
+    throw new ResultsFileError(`Cannot read ${name}: it is JSON but not an array; ${TASKS_EXPECTED}`);
   }
   return raw;
 }
@@ -234,7 +252,11 @@ function readTasks(raw: readonly unknown[], unreadable: Tau2Read["unreadable"], 
         .map((a) => ({ name: a.name, arguments: (a.arguments ?? {}) as Record<string, Json> })),
       communicate_info: c?.communicate_info ?? [],
       nl_assertions: c?.nl_assertions ?? [],
-      reward_basis: c?.reward_basis ?? ["DB", "COMMUNICATE"],
+      // τ²'s evaluator: no criteria at all is reward 1 (no components); criteria without a basis, DB × COMMUNICATE.
+      reward_basis: c === null || c === undefined ? [] : c.reward_basis ?? ["DB", "COMMUNICATE"],
+      ...(c !== null && c !== undefined && (c.actions ?? null) === null && (c.env_assertions ?? null) === null
+        ? { no_expected_state: true }
+        : {}),
       ...(p.initial_state !== null && p.initial_state !== undefined ? { initial_state: true } : {}),
     });
   });
@@ -265,6 +287,7 @@ function episodeOf(
     resources,
     ...(typeof sim.user_cost === "number" ? { userResources: { cost: sim.user_cost } } : {}),
     ending: endingOf(sim.termination_reason),
+    unknownTools: "error",
     rescore: tau2Rescore(sim, spec, options.nlJudge === undefined ? {} : { nlJudge: options.nlJudge }),
   };
 }
@@ -298,9 +321,16 @@ function endingOf(reason: string): NonNullable<ImportedEpisode["ending"]> {
     case "agent_stop":
       return { endedBy: "agent" };
     case "max_steps":
+      // As ark's own step limit: ended by max_steps, no error.
       return { endedBy: "max_steps" };
     case "user_error":
       return { endedBy: "user", userError: `τ²-bench: the user simulator failed (termination_reason "${reason}")` };
+    case "infrastructure_error":
+      // Not the agent's failure: kept on the user/harness side, as a user simulator's failure is.
+      return {
+        endedBy: "user",
+        userError: `τ²-bench: the run failed on its infrastructure (termination_reason "${reason}"), not the agent`,
+      };
     default:
       return { endedBy: "agent", agentError: `τ²-bench ended the run: termination_reason "${reason}"` };
   }
