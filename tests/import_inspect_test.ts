@@ -4,6 +4,7 @@
 // a multi-epoch log made here gives the consistency and pass^k worked out by hand; bad input refused.
 import { assert, assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
 import { unzipSync, zipSync } from "fflate";
+import { crc32, zstdCompressSync } from "node:zlib";
 import { chatTranscript, ImportError, readInspectLogs, runImport } from "../interop/mod.ts";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
 import { parseImportArgs } from "../cli/import.ts";
@@ -167,6 +168,57 @@ function evalZip(): Uint8Array {
   for (const s of samples) files[`samples/${s.id}_epoch_${s.epoch}.json`] = enc.encode(JSON.stringify(s));
   return zipSync(files);
 }
+
+// A zip whose members are Zstandard-packed (method 93), as inspect_ai writes .eval logs since 2026-04.
+function zstdZip(files: Record<string, Uint8Array>): Uint8Array {
+  const locals: Uint8Array[] = [], centrals: Uint8Array[] = [];
+  let offset = 0;
+  const header = (size: number, fill: (v: DataView) => void) => {
+    const b = new Uint8Array(size);
+    fill(new DataView(b.buffer));
+    return b;
+  };
+  for (const [name, data] of Object.entries(files)) {
+    const n = enc.encode(name), packed = new Uint8Array(zstdCompressSync(data)), crc = crc32(data);
+    const common = (v: DataView, at: number) => {
+      v.setUint16(at, 63, true), v.setUint16(at + 4, 93, true), v.setUint32(at + 10, crc, true);
+      v.setUint32(at + 14, packed.length, true), v.setUint32(at + 18, data.length, true);
+      v.setUint16(at + 22, n.length, true);
+    };
+    const local = header(30, (v) => (v.setUint32(0, 0x04034b50, true), common(v, 4)));
+    centrals.push(
+      header(
+        46,
+        (
+          v,
+        ) => (v.setUint32(0, 0x02014b50, true), v.setUint16(4, 63, true), common(v, 6), v.setUint32(42, offset, true)),
+      ),
+      n,
+    );
+    locals.push(local, n, packed);
+    offset += 30 + n.length + packed.length;
+  }
+  const size = centrals.reduce((a, b) => a + b.length, 0);
+  const end = header(22, (v) => {
+    v.setUint32(0, 0x06054b50, true), v.setUint16(8, centrals.length / 2, true);
+    v.setUint16(10, centrals.length / 2, true), v.setUint32(12, size, true), v.setUint32(16, offset, true);
+  });
+  const parts = [...locals, ...centrals, end];
+  const out = new Uint8Array(parts.reduce((a, b) => a + b.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+}
+
+Deno.test("readInspectLogs() reads a Zstandard-packed .eval (zip method 93) as its deflate twin", () => {
+  const files: Record<string, Uint8Array> = { "header.json": enc.encode(JSON.stringify(header)) };
+  for (const s of samples) files[`samples/${s.id}_epoch_${s.epoch}.json`] = enc.encode(JSON.stringify(s));
+  const zstd = zstdZip(files);
+  assertEquals(new DataView(zstd.buffer).getUint16(8, true), 93);
+  const deflated = readInspectLogs([{ name: "quiz.eval", bytes: evalZip() }]);
+  const packed = readInspectLogs([{ name: "quiz.eval", bytes: zstd }]);
+  assertEquals(packed.episodes.length, 12);
+  assertEquals(packed.episodes.map((e) => e.record), deflated.episodes.map((e) => e.record));
+});
 
 Deno.test("runImport() of a 3 × 4-epoch log gives consistency and pass^k as worked out by hand, .eval and .json alike", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });

@@ -5,8 +5,8 @@
 // each sample's `attachment://<hash>` strings resolved from its attachments and its model events'
 // `input_refs` resolved from the pooled messages (`events_data.messages`, or `message_pool` in
 // logs of the versions between). Private to interop/import.
-import { unzipSync } from "fflate";
 import { z } from "zod";
+import { readZip } from "./_zip.ts";
 
 /** A log file that cannot be read as an inspect_ai log; the message is one line. */
 export class InspectLogError extends Error {
@@ -127,9 +127,7 @@ function readEval(bytes: Uint8Array, file: string): { header: unknown; samples: 
   let entries: Record<string, Uint8Array>;
   try {
     // The journal's other members repeat what header.json and the samples hold: left packed.
-    entries = unzipSync(bytes, {
-      filter: (f) => !f.name.startsWith("_journal/") || f.name === "_journal/start.json",
-    });
+    entries = readZip(bytes, (name) => !name.startsWith("_journal/") || name === "_journal/start.json");
   } catch (err) {
     throw new InspectLogError(`Cannot import "${file}": it is not a readable zip archive (${(err as Error).message})`);
   }
