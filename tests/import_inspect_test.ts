@@ -421,3 +421,14 @@ Deno.test("readInspectLogs() reads chunked samples (shell, message sequence, att
   assertEquals(show(chunked), show(monolith));
   assertEquals(chunked.episodes[0].events[0].text?.startsWith("question "), true);
 });
+
+Deno.test("readInspectLogs() reads .eval samples whose ids hold a slash (inspect names their members unescaped)", () => {
+  const files: Record<string, Uint8Array> = { "header.json": enc.encode(JSON.stringify(header)) };
+  for (const s of samples) {
+    const id = `set/${s.id}`;
+    files[`samples/${id}_epoch_${s.epoch}.json`] = enc.encode(JSON.stringify({ ...s, id }));
+  }
+  const read = readInspectLogs([{ name: "slash.eval", bytes: zipSync(files) }]);
+  assertEquals(read.episodes.length, 12);
+  assertEquals(read.episodes.filter((e) => e.record.task === "inspect:quiz/set/b").length, 4);
+});

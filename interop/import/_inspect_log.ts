@@ -155,8 +155,13 @@ function readEval(bytes: Uint8Array, file: string): { header: unknown; samples: 
   if (headerName !== "header.json" && head !== null && typeof head === "object") {
     (head as Record<string, unknown>).status ??= "started";
   }
-  const names = Object.keys(entries).filter((n) => /^samples\/[^/]+_epoch_\d+\.json$/.test(n));
-  const shells = Object.keys(entries).filter((n) => /^samples\/[^/]+_epoch_\d+\/sample\.json$/.test(n));
+  // inspect names members `samples/{id}_epoch_{n}.json` with the id unescaped (it may hold "/"):
+  // every samples/….json is a sample, except what lies in a chunked sample's folder.
+  const shells = Object.keys(entries).filter((n) => /^samples\/.+_epoch_\d+\/sample\.json$/.test(n));
+  const folders = shells.map((n) => n.slice(0, -"sample.json".length));
+  const names = Object.keys(entries).filter((n) =>
+    n.startsWith("samples/") && n.endsWith(".json") && !folders.some((f) => n.startsWith(f))
+  );
   return {
     header: head,
     samples: [
