@@ -332,6 +332,11 @@ export async function main(args: readonly string[]): Promise<number> {
     console.error(`${result.summary.episodes.skipped} episodes were skipped (named above); the rest are imported`);
     return 1;
   }
+  const refused = result.summary.inspect?.logs.filter((l) => l.refused !== null).length ?? 0;
+  if (refused > 0) {
+    console.error(`${refused} logs were refused (named above); the rest are imported`);
+    return 1;
+  }
   return 0;
 }
 

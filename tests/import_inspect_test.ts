@@ -7,7 +7,7 @@ import { unzipSync, zipSync } from "fflate";
 import { crc32, zstdCompressSync } from "node:zlib";
 import { chatTranscript, ImportError, readInspectLogs, runImport } from "../interop/mod.ts";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
-import { parseImportArgs } from "../cli/import.ts";
+import { main, parseImportArgs } from "../cli/import.ts";
 import { inspectLogTests } from "./fixtures/inspect_logs.ts";
 
 const logs = inspectLogTests();
@@ -431,4 +431,24 @@ Deno.test("readInspectLogs() reads .eval samples whose ids hold a slash (inspect
   const read = readInspectLogs([{ name: "slash.eval", bytes: zipSync(files) }]);
   assertEquals(read.episodes.length, 12);
   assertEquals(read.episodes.filter((e) => e.record.task === "inspect:quiz/set/b").length, 4);
+});
+
+Deno.test("deno task import --from inspect exits 1 when a log of the folder is refused, the others imported", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
+  const { log, error } = console, err: string[] = [];
+  try {
+    await Deno.mkdir(`${dir}/logs`);
+    await Deno.writeTextFile(`${dir}/logs/quiz.json`, JSON.stringify({ ...header, samples }));
+    await Deno.writeFile(`${dir}/logs/bare.eval`, zipSync({ "samples/1_epoch_1.json": enc.encode("{}") }));
+    console.log = () => {};
+    console.error = (...a: unknown[]) => err.push(a.join(" "));
+    const code = await main(["--from", "inspect", `${dir}/logs`, "--out", `${dir}/out`]);
+    console.log = log, console.error = error;
+    assertEquals(code, 1, err.join("\n"));
+    assertStringIncludes(err.join("\n"), "1 logs were refused");
+    assertEquals((await Deno.readTextFile(`${dir}/out/records.jsonl`)).trim().split("\n").length, 12);
+  } finally {
+    console.log = log, console.error = error;
+    await Deno.remove(dir, { recursive: true });
+  }
 });
