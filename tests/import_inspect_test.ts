@@ -452,3 +452,46 @@ Deno.test("deno task import --from inspect exits 1 when a log of the folder is r
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// A model event with its usage and its conversation (input, then the output's message).
+const modelEvent = (span: string, tokens: number, said: string) => ({
+  event: "model",
+  span_id: span,
+  input: [{ role: "user", content: "What is 2 + 2?" }],
+  output: {
+    choices: [{ message: { role: "assistant", content: said } }],
+    usage: { input_tokens: tokens - 1, output_tokens: 1, total_tokens: tokens },
+  },
+});
+
+Deno.test("readInspectLogs() leaves the scorer's own model calls out of the agent's calls, tokens and transcript", () => {
+  const graded = {
+    ...sampleOf("a", 1),
+    messages: [],
+    model_usage: { "test/model": { input_tokens: 600, output_tokens: 29, total_tokens: 629 } },
+    events: [
+      { event: "span_begin", id: "s1", type: "solver", name: "generate" },
+      modelEvent("s1", 78, "4"),
+      { event: "span_end", id: "s1" },
+      { event: "span_begin", id: "g", type: "scorer", name: "model_graded_fact" },
+      { event: "span_begin", id: "g2", parent_id: "g", type: "custom", name: "inner" },
+      modelEvent("g2", 551, "GRADE: C"),
+      { event: "span_end", id: "g2" },
+      { event: "span_end", id: "g" },
+    ],
+  };
+  const read = readInspectLogs([{
+    name: "graded.json",
+    bytes: enc.encode(JSON.stringify({ ...header, samples: [graded] })),
+  }]);
+  const [episode] = read.episodes;
+  assertEquals([episode.record.resources?.api_calls, episode.record.resources?.tokens], [1, 78]);
+  assertEquals(episode.messages.at(-1), { role: "assistant", content: "4" });
+});
+
+logs.test("readInspectLogs() counts security-guide's first sample as the agent's one call of 78 tokens (not the grader's)", async () => {
+  const name = "2025-05-12T20-28-26-04-00_security-guide.json";
+  const read = readInspectLogs([{ name, bytes: await Deno.readFile(`${logs.root}/${name}`) }]);
+  const first = read.episodes.find((e) => e.record.run === 0)!;
+  assertEquals([first.record.resources?.api_calls, first.record.resources?.tokens], [1, 78]);
+});

@@ -116,12 +116,36 @@ export function inspectEpisodes(
 // call's input, pooled messages resolved, and its output.
 function transcript(sample: InspectSample): InspectMessage[] {
   if ((sample.messages?.length ?? 0) > 0) return sample.messages!;
-  const model = (sample.events ?? []).filter((e) => e.event === "model").pop() as
+  const model = agentModelEvents(sample).pop() as
     | { input?: InspectMessage[]; output?: { choices?: { message?: InspectMessage }[] } }
     | undefined;
   if (model === undefined) return [];
   const out = model.output?.choices?.[0]?.message;
   return [...(model.input ?? []), ...(out !== undefined ? [out] : [])];
+}
+
+// The sample's model events but those a scorer made (inside a `scorer` span, followed up its
+// span_begin's parents; in older logs, between a scorer step's begin and end).
+function agentModelEvents(sample: InspectSample): Record<string, unknown>[] {
+  const events = (sample.events ?? []) as Record<string, unknown>[];
+  const spans = new Map<string, { type: unknown; parent: unknown }>();
+  for (const e of events) {
+    if (e.event === "span_begin" && typeof e.id === "string") spans.set(e.id, { type: e.type, parent: e.parent_id });
+  }
+  const scorer = (id: unknown): boolean => {
+    for (let at = id, hops = 0; typeof at === "string" && hops < 1000; hops++) {
+      const span = spans.get(at);
+      if (span === undefined) return false;
+      if (span.type === "scorer") return true;
+      at = span.parent;
+    }
+    return false;
+  };
+  let scoring = 0;
+  return events.filter((e) => {
+    if (e.event === "step" && e.type === "scorer") scoring = Math.max(0, scoring + (e.action === "begin" ? 1 : -1));
+    return e.event === "model" && scoring === 0 && !scorer(e.span_id);
+  });
 }
 
 const ERROR_CODES: Record<string, ToolErrorCode> = {
@@ -180,8 +204,16 @@ function record(
 ): EpisodeRecord {
   const tools = events.filter((e) => e.kind === "tool");
   const firstError = tools.find((e) => e.error !== undefined)?.step ?? null;
-  const modelCalls = (sample.events ?? []).filter((e) => e.event === "model").length;
-  const usage = Object.values(sample.model_usage ?? {}) as Record<string, unknown>[];
+  const models = agentModelEvents(sample);
+  const modelCalls = models.length;
+  // The agent's usage: its own model calls' (a grader's calls are not its); a log without model
+  // events gives its sample's model_usage.
+  const usage =
+    (modelCalls > 0
+      ? models.map((e) => (e as { output?: { usage?: unknown } }).output?.usage).filter((u) =>
+        u !== null && typeof u === "object"
+      )
+      : Object.values(sample.model_usage ?? {})) as Record<string, unknown>[];
   const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
   const tokens = usage.map((u) => num(u.total_tokens) ?? (num(u.input_tokens) ?? 0) + (num(u.output_tokens) ?? 0));
   const costs = usage.map((u) => num(u.total_cost));
