@@ -495,3 +495,15 @@ logs.test("readInspectLogs() counts security-guide's first sample as the agent's
   const first = read.episodes.find((e) => e.record.run === 0)!;
   assertEquals([first.record.resources?.api_calls, first.record.resources?.tokens], [1, 78]);
 });
+
+Deno.test("readInspectLogs() reads an older log's single score under its results' scorer name, as inspect does", () => {
+  const old = {
+    ...header,
+    eval: { task: "quiz", model: "test/model" },
+    results: { scores: [{ name: "match" }] },
+    samples: samples.map(({ scores, ...s }) => ({ ...s, score: scores.match })),
+  };
+  const read = readInspectLogs([{ name: "old.json", bytes: enc.encode(JSON.stringify(old)) }]);
+  assertEquals([read.inspect.logs[0].scorer, read.episodes.length], ["match", 12]);
+  assertEquals(read.episodes.filter((e) => e.record.success).length, 7);
+});

@@ -85,8 +85,11 @@ export function readInspectBytes(bytes: Uint8Array, file: string): InspectLog {
   if (!parsedHeader.success) {
     throw new InspectLogError(`Cannot import "${file}": ${issue(parsedHeader.error, "the header")}; ${EXPECTED}`);
   }
+  // As inspect's populate_scorer_name_for_samples(): the placeholder an older log's single `score`
+  // was migrated under takes the name of the log's first scorer.
+  const scorerName = parsedHeader.data.results?.scores?.[0]?.name;
   const samples = raw.samples.map((s, i) => {
-    const resolved = resolveSample(migrate(s));
+    const resolved = resolveSample(migrate(s, scorerName));
     const parsed = sample.safeParse(resolved);
     if (!parsed.success) {
       throw new InspectLogError(`Cannot import "${file}": ${issue(parsed.error, `sample ${i + 1}`)}; ${EXPECTED}`);
@@ -204,10 +207,15 @@ function chunkedSample(
 }
 
 // Older logs' `score` (one scorer) and `transcript` ({events, content}) as inspect migrates them.
-function migrate(raw: unknown): unknown {
+function migrate(raw: unknown, scorerName: string | undefined): unknown {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return raw;
   const s = { ...(raw as Record<string, unknown>) };
   if ("score" in s && !("scores" in s)) s.scores = { "88F74D2C": s.score };
+  const scores = s.scores as Record<string, unknown> | null | undefined;
+  if (scorerName !== undefined && scores !== null && typeof scores === "object" && "88F74D2C" in scores) {
+    const { "88F74D2C": placeholder, ...rest } = scores;
+    s.scores = { ...rest, [scorerName]: placeholder };
+  }
   const transcript = s.transcript as { events?: unknown; content?: unknown } | undefined;
   if (transcript !== null && typeof transcript === "object") {
     s.events ??= transcript.events;
