@@ -507,3 +507,17 @@ Deno.test("readInspectLogs() reads an older log's single score under its results
   assertEquals([read.inspect.logs[0].scorer, read.episodes.length], ["match", 12]);
   assertEquals(read.episodes.filter((e) => e.record.success).length, 7);
 });
+
+Deno.test("readInspectLogs() keeps what the agent said beside its tool calls, before the calls", () => {
+  const s = sampleOf("a", 1);
+  s.messages[1] = { ...s.messages[1], content: "Let me compute." };
+  const read = readInspectLogs([{ name: "said.json", bytes: enc.encode(JSON.stringify({ ...header, samples: [s] })) }]);
+  const [episode] = read.episodes;
+  assertEquals(episode.events.map((e) => [e.step, e.actor, e.text ?? e.tool]), [
+    [0, "user", "question a"],
+    [1, "agent", "Let me compute."],
+    [1, "tool", "calc"],
+    [2, "agent", "answer"],
+  ]);
+  assertEquals(episode.record.resources?.api_calls, 2);
+});

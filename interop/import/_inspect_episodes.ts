@@ -172,6 +172,11 @@ function transcriptEvents(
     if (m.role === "user") {
       events.push({ step, actor: "user", kind: "message", text: contentText(m.content), latency_ms: 0 });
     } else if (m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0) {
+      // What the agent said beside its calls, at its first call's step (the same model turn).
+      const said = contentText(m.content);
+      if (said.trim() !== "") {
+        events.push({ step: step + 1, actor: "agent", kind: "message", text: said, latency_ms: 0 });
+      }
       for (const c of m.tool_calls!) {
         step++, calls++;
         if (c.parse_error !== null && c.parse_error !== undefined) invalid++;
@@ -228,8 +233,9 @@ function record(
     success: o.success,
     actions: tools.map((e) => e.tool!),
     resources: {
-      api_calls: modelCalls > 0 ? modelCalls : events.filter((e) => e.actor === "agent").length +
-        new Set(tools.map((e) => e.step)).size,
+      api_calls: modelCalls > 0
+        ? modelCalls
+        : new Set(events.filter((e) => e.actor === "agent" || e.actor === "tool").map((e) => e.step)).size,
       num_actions: tools.length,
       num_errors: tools.filter((e) => e.error !== undefined).length,
       ...(usage.length > 0 ? { tokens: tokens.reduce((a, b) => a + b, 0) } : {}),
