@@ -521,3 +521,19 @@ Deno.test("readInspectLogs() keeps what the agent said beside its tool calls, be
   ]);
   assertEquals(episode.record.resources?.api_calls, 2);
 });
+
+Deno.test("runImport() with --domain gives a sample its error halted before scoring no file reward", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
+  try {
+    const halted = { id: 1, epoch: 1, messages: [{ role: "user", content: "hi" }], error: { message: "boom" } };
+    const scored = { id: 2, epoch: 1, messages: [{ role: "user", content: "hi" }], scores: { match: { value: "I" } } };
+    const log = { version: 2, status: "error", eval: { task: "airline", model: "m", scorers: [{ name: "match" }] } };
+    await Deno.writeTextFile(`${dir}/e.json`, JSON.stringify({ ...log, samples: [halted, scored] }));
+    await runImport({ from: "inspect", file: `${dir}/e.json`, out: `${dir}/out`, domain: "airline" });
+    const lines = (await Deno.readTextFile(`${dir}/out/records.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+    const reward = (task: string) => lines.find((r) => r.task === task)?.tau_reward;
+    assertEquals([reward("airline/1"), reward("airline/2")], [undefined, 0]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

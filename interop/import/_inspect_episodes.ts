@@ -15,8 +15,8 @@ export interface InspectEpisode {
   events: EpisodeEvent[];
   /** The sample's id, for a replay in a domain's world (`<domain>/<id>`). */
   sample: string | number;
-  /** The score's value as a number in [0, 1] (inspect's value_to_float()). */
-  value: number;
+  /** The score's value as a number in [0, 1] (inspect's value_to_float()); null for a sample its error halted before scoring. */
+  value: number | null;
   /** The transcript the events were made from, in OpenAI's chat shape (for a replay). */
   messages: ChatMessage[];
 }
@@ -73,7 +73,7 @@ export function inspectEpisodes(
         record: record(sample, events, { ...options, success: false, invalid, task: log.header.eval.task }),
         events,
         sample: sample.id,
-        value: 0,
+        value: null,
         messages: messages.map(chatMessage),
       });
       continue;

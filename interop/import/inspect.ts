@@ -35,14 +35,15 @@ export interface InspectFile {
 export interface InspectRead {
   /**
    * The episodes in file order, each with its record and events (the transcript alone), its sample's
-   * id, its score as a number in [0, 1], and its transcript in OpenAI's chat shape (for a replay).
+   * id, its score as a number in [0, 1] (null for a sample its error halted before scoring), and
+   * its transcript in OpenAI's chat shape (for a replay).
    */
   episodes: {
     where: string;
     record: EpisodeRecord;
     events: EpisodeEvent[];
     sample: string | number;
-    value: number;
+    value: number | null;
     messages: ChatMessage[];
   }[];
   /** Samples not imported (no score, a score that is no success or failure, a cell read before), named. */
