@@ -537,3 +537,29 @@ Deno.test("runImport() with --domain gives a sample its error halted before scor
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno task import of a one-epoch log measures no consistency (null, with the reason) and prints accuracy", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
+  const { log, error } = console, out: string[] = [];
+  try {
+    const wrong = samples.filter((s) => s.epoch === 1).map((s) => ({ ...s, scores: { match: { value: "I" } } }));
+    await Deno.writeTextFile(`${dir}/one.json`, JSON.stringify({ ...header, samples: wrong }));
+    console.log = (...a: unknown[]) => out.push(a.join(" "));
+    console.error = () => {};
+    const code = await main(["--from", "inspect", `${dir}/one.json`, "--out", `${dir}/out`]);
+    console.log = log, console.error = error;
+    assertEquals(code, 0);
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+    const overall = report.agents["test/model"].overall;
+    const why = "one run per task: consistency needs at least two";
+    assertEquals([overall.C_out, overall.R_con, overall.R, overall.reasons.C_out], [null, null, null, why]);
+    assertEquals(report.import.inspect.null_figures.at(-1), {
+      figure: "consistency (C_out, R_con) of test/model",
+      reason: why,
+    });
+    assertStringIncludes(out.join("\n"), "Accuracy (pass^1): test/model 0.000");
+  } finally {
+    console.log = log, console.error = error;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
