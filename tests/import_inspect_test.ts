@@ -356,6 +356,10 @@ Deno.test("runImport() with --domain replays an inspect_ai log of ark's own epis
     const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
     assertEquals(report.import.reward.equal, records.length);
     assertEquals(report.import.inspect.world, "airline");
+    // The file's pass^k beside ark's: the scorer's values are ark's own grades here, so they agree.
+    const pass = report.import.pass_hat_k as { k: number; tau_reward: number; ark: number }[];
+    assertEquals(pass.map((p) => p.k), [1, 2]);
+    for (const p of pass) assertEquals(p.tau_reward, p.ark);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
