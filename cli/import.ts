@@ -289,6 +289,14 @@ function inspectLines(inspect: NonNullable<ImportSummary["inspect"]>): string[] 
   return lines;
 }
 
+// Each agent's accuracy (pass^1): the figure an inspect_ai log's own summary gives first.
+function accuracyLine(agents: Record<string, { overall: { accuracy?: number | null; n?: unknown } }>): string {
+  const parts = Object.entries(agents).map(([a, p]) =>
+    `${a} ${typeof p.overall.accuracy === "number" ? p.overall.accuracy.toFixed(3) : "n/a"}`
+  );
+  return `Accuracy (pass^1): ${parts.join(", ")}`;
+}
+
 /** Runs the CLI and returns its exit code (see the module doc). */
 export async function main(args: readonly string[]): Promise<number> {
   let parsed: ReturnType<typeof parseImportArgs>;
@@ -320,17 +328,22 @@ export async function main(args: readonly string[]): Promise<number> {
     return 1;
   }
   const seconds = (performance.now() - started) / 1000;
-  const report = JSON.parse(await Deno.readTextFile(`${parsed.out}/${REPORT_FILES.json}`)).import as
-    | ImportReport
-    | undefined;
+  const written = JSON.parse(await Deno.readTextFile(`${parsed.out}/${REPORT_FILES.json}`));
+  const report = written.import as ImportReport | undefined;
   console.log(result.report);
   for (const line of importLines(result.summary, report)) console.log(line);
+  if (result.summary.inspect !== undefined) console.log(accuracyLine(written.agents));
   console.log(
     `Wrote ${parsed.out}/results.sqlite, ${parsed.out}/records.jsonl, ${parsed.out}/${REPORT_FILES.json} and ` +
       `${parsed.out}/${REPORT_FILES.html} (${result.summary.episodes.imported} episodes in ${seconds.toFixed(1)} s)`,
   );
   if (result.summary.episodes.skipped > 0) {
     console.error(`${result.summary.episodes.skipped} episodes were skipped (named above); the rest are imported`);
+    return 1;
+  }
+  const refused = result.summary.inspect?.logs.filter((l) => l.refused !== null).length ?? 0;
+  if (refused > 0) {
+    console.error(`${refused} logs were refused (named above); the rest are imported`);
     return 1;
   }
   return 0;

@@ -235,8 +235,12 @@ export function importSection(records: readonly EpisodeRecord[], summary: Import
     .map((r) => ({ task: r.task, run: r.run, tau_reward: r.tau_reward!, success: r.success }));
   const runs = new Map<string, number>();
   for (const r of records) runs.set(r.task, (runs.get(r.task) ?? 0) + 1);
-  // Records of several agents (inspect_ai logs of several models) have pass^k per agent in the profiles.
-  const K = summary.inspect !== undefined ? 0 : Math.max(0, ...runs.values());
+  // Records of several agents (inspect_ai logs of several models), or of no world (no file reward
+  // beside ark's), have pass^k per agent in the profiles alone.
+  const several = new Set(records.map((r) => r.agent)).size > 1;
+  const K = summary.inspect !== undefined && (summary.inspect.world === null || several)
+    ? 0
+    : Math.max(0, ...runs.values());
   const pass_hat_k = Array.from({ length: K }, (_, i) => ({
     k: i + 1,
     tau_reward: withReward.length === 0

@@ -87,9 +87,10 @@ Deno.test("buildReport() scores each condition alone and takes its robustness ra
   assertEquals([sloppy.conditions.fault.R_env, sloppy.conditions.fault.R_rob], [null, null]);
   assertEquals(sloppy.conditions.nominal.R_fault, null);
   assert(sloppy.conditions.nominal.reasons.R_fault.includes("baseline"));
-  // R under a condition is the mean of R_con and R_pred there.
+  // One fault run per task measures no consistency: R under the condition is its R_pred there.
   const f = sloppy.conditions.fault;
-  assertEquals(f.R, (f.R_con! + f.R_pred!) / 2);
+  assertEquals([f.R_con, f.reasons.C_out], [null, "one run per task: consistency needs at least two"]);
+  assertEquals(f.R, f.R_pred);
   assertEquals(Object.keys(f.decay.by_condition), ["fault"]);
   assertEquals(sloppy.variants, { fault: { "fault-1": { runs: 4, successes: 2, accuracy: 0.5 } } });
 });

@@ -6,7 +6,7 @@ import { describeWeaknesses } from "./terminal.ts";
 /** A real profile with crafted figures over it. */
 function crafted(changes: Partial<Profile>): Profile {
   const r = { agent: "a", task: "t/0", run: 0, condition: "nominal" as const, success: true };
-  return { ...scoreRecords([r], { resamples: 10 }).a, ...changes };
+  return { ...scoreRecords([r, { ...r, run: 1 }], { resamples: 10 }).a, ...changes };
 }
 
 Deno.test("weaknesses() lists the three lowest component metrics below 1, ties in docs/metrics.md order", () => {

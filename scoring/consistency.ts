@@ -156,11 +156,13 @@ export function rCon(parts: Pick<ConsistencyScores, "C_out" | "C_traj_d" | "C_tr
 }
 
 /** Reasons for null consistency scores, shared with the profile. */
-export const CONSISTENCY_REASONS: Readonly<Record<"C_out" | "C_traj" | "C_res", string>> = Object.freeze({
-  C_out: "no nominal records",
-  C_traj: "no task has two successful nominal runs with at least one action",
-  C_res: "no task has a resource with two usable nominal values",
-});
+export const CONSISTENCY_REASONS: Readonly<Record<"C_out" | "C_out_one_run" | "C_traj" | "C_res", string>> = Object
+  .freeze({
+    C_out: "no nominal records",
+    C_out_one_run: "one run per task: consistency needs at least two",
+    C_traj: "no task has two successful nominal runs with at least one action",
+    C_res: "no task has a resource with two usable nominal values",
+  });
 
 /**
  * Every consistency score of a set of records (nominal ones only), tasks
@@ -189,15 +191,24 @@ export function consistency(records: readonly EpisodeRecord[]): ConsistencyScore
     if (c !== null) res.push(c);
   }
   const orNull = (xs: number[]) => xs.length === 0 ? null : mean(xs);
-  const scores = { C_out: orNull(out), C_traj_d: orNull(trajD), C_traj_s: orNull(trajS), C_res: orNull(res) };
+  // With one run of every task, (2p − 1)² is 1 whatever the outcome: nothing is measured.
+  const oneRun = nominal.length > 0 && units(nominal).every((u) => u.runs.length < 2);
+  const scores = {
+    C_out: oneRun ? null : orNull(out),
+    C_traj_d: orNull(trajD),
+    C_traj_s: orNull(trajS),
+    C_res: orNull(res),
+  };
   const reasons: Record<string, string> = {};
-  if (scores.C_out === null) reasons.C_out = CONSISTENCY_REASONS.C_out;
+  if (scores.C_out === null) reasons.C_out = oneRun ? CONSISTENCY_REASONS.C_out_one_run : CONSISTENCY_REASONS.C_out;
   if (scores.C_traj_d === null) {
     reasons.C_traj_d = CONSISTENCY_REASONS.C_traj;
     reasons.C_traj_s = CONSISTENCY_REASONS.C_traj;
   }
   if (scores.C_res === null) reasons.C_res = CONSISTENCY_REASONS.C_res;
   const R_con = rCon(scores);
-  if (R_con === null) reasons.R_con = "no consistency term: no nominal records";
+  if (R_con === null) {
+    reasons.R_con = oneRun ? CONSISTENCY_REASONS.C_out_one_run : "no consistency term: no nominal records";
+  }
   return { ...scores, R_con, reasons };
 }

@@ -94,10 +94,11 @@ Deno.test("rCon() weighs its three terms equally and renormalises over those tha
   assertEquals(rCon({ C_out: null, C_traj_d: null, C_traj_s: null, C_res: null }), null);
 });
 
-Deno.test("consistency() with one run per task: C_out 1, the rest null with reasons", () => {
+Deno.test("consistency() with one run per task measures nothing: every score null with reasons", () => {
+  // (2p − 1)² of one run is 1 whether it succeeded or failed: no consistency is measured.
   const c = consistency([run("t/0", 0, true, { actions: ["a"], resources: { time: 3 } }), run("t/1", 0, false)]);
-  assertEquals([c.C_out, c.C_traj_d, c.C_traj_s, c.C_res, c.R_con], [1, null, null, null, 1]);
-  assertEquals(Object.keys(c.reasons), ["C_traj_d", "C_traj_s", "C_res"]);
+  assertEquals([c.C_out, c.C_traj_d, c.C_traj_s, c.C_res, c.R_con], [null, null, null, null, null]);
+  assertEquals(c.reasons.C_out, "one run per task: consistency needs at least two");
 });
 
 Deno.test("consistency() of no nominal records is all null", () => {

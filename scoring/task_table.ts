@@ -273,15 +273,16 @@ export function tableFigures(table: TaskTable, options: FigureOptions = {}): Flo
     return clamped(out);
   }
 
-  const C_out = mean(s[COUT], s[COUT_DEF]);
+  // With one run of every task, (2p − 1)² is 1 whatever the outcome: nothing is measured.
+  const C_out = table.K >= 2 ? mean(s[COUT], s[COUT_DEF]) : null;
   const C_traj_d = mean(s[TRAJ_D], s[TRAJ_DEF]), C_traj_s = mean(s[TRAJ_S], s[TRAJ_DEF]);
   const C_res = mean(s[CRES], s[CRES_DEF]);
   const R_con = rCon({ C_out, C_traj_d, C_traj_s, C_res });
-  put("C_out", C_out, CONSISTENCY_REASONS.C_out);
+  put("C_out", C_out, table.K === 1 ? CONSISTENCY_REASONS.C_out_one_run : CONSISTENCY_REASONS.C_out);
   put("C_traj_d", C_traj_d, CONSISTENCY_REASONS.C_traj);
   put("C_traj_s", C_traj_s, CONSISTENCY_REASONS.C_traj);
   put("C_res", C_res, CONSISTENCY_REASONS.C_res);
-  put("R_con", R_con, "no consistency term: no nominal records");
+  put("R_con", R_con, table.K === 1 ? CONSISTENCY_REASONS.C_out_one_run : "no consistency term: no nominal records");
 
   const nominal = { n: s[N[0]], successes: s[N[0] + 1] };
   const ratios = PERTURBATIONS.map(([condition, key], i) => {

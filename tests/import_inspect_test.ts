@@ -4,9 +4,10 @@
 // a multi-epoch log made here gives the consistency and pass^k worked out by hand; bad input refused.
 import { assert, assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
 import { unzipSync, zipSync } from "fflate";
+import { crc32, zstdCompressSync } from "node:zlib";
 import { chatTranscript, ImportError, readInspectLogs, runImport } from "../interop/mod.ts";
 import { MemoryResults, resolveConfig, runExperiment } from "../eval/mod.ts";
-import { parseImportArgs } from "../cli/import.ts";
+import { main, parseImportArgs } from "../cli/import.ts";
 import { inspectLogTests } from "./fixtures/inspect_logs.ts";
 
 const logs = inspectLogTests();
@@ -168,6 +169,57 @@ function evalZip(): Uint8Array {
   return zipSync(files);
 }
 
+// A zip whose members are Zstandard-packed (method 93), as inspect_ai writes .eval logs since 2026-04.
+function zstdZip(files: Record<string, Uint8Array>): Uint8Array {
+  const locals: Uint8Array[] = [], centrals: Uint8Array[] = [];
+  let offset = 0;
+  const header = (size: number, fill: (v: DataView) => void) => {
+    const b = new Uint8Array(size);
+    fill(new DataView(b.buffer));
+    return b;
+  };
+  for (const [name, data] of Object.entries(files)) {
+    const n = enc.encode(name), packed = new Uint8Array(zstdCompressSync(data)), crc = crc32(data);
+    const common = (v: DataView, at: number) => {
+      v.setUint16(at, 63, true), v.setUint16(at + 4, 93, true), v.setUint32(at + 10, crc, true);
+      v.setUint32(at + 14, packed.length, true), v.setUint32(at + 18, data.length, true);
+      v.setUint16(at + 22, n.length, true);
+    };
+    const local = header(30, (v) => (v.setUint32(0, 0x04034b50, true), common(v, 4)));
+    centrals.push(
+      header(
+        46,
+        (
+          v,
+        ) => (v.setUint32(0, 0x02014b50, true), v.setUint16(4, 63, true), common(v, 6), v.setUint32(42, offset, true)),
+      ),
+      n,
+    );
+    locals.push(local, n, packed);
+    offset += 30 + n.length + packed.length;
+  }
+  const size = centrals.reduce((a, b) => a + b.length, 0);
+  const end = header(22, (v) => {
+    v.setUint32(0, 0x06054b50, true), v.setUint16(8, centrals.length / 2, true);
+    v.setUint16(10, centrals.length / 2, true), v.setUint32(12, size, true), v.setUint32(16, offset, true);
+  });
+  const parts = [...locals, ...centrals, end];
+  const out = new Uint8Array(parts.reduce((a, b) => a + b.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+}
+
+Deno.test("readInspectLogs() reads a Zstandard-packed .eval (zip method 93) as its deflate twin", () => {
+  const files: Record<string, Uint8Array> = { "header.json": enc.encode(JSON.stringify(header)) };
+  for (const s of samples) files[`samples/${s.id}_epoch_${s.epoch}.json`] = enc.encode(JSON.stringify(s));
+  const zstd = zstdZip(files);
+  assertEquals(new DataView(zstd.buffer).getUint16(8, true), 93);
+  const deflated = readInspectLogs([{ name: "quiz.eval", bytes: evalZip() }]);
+  const packed = readInspectLogs([{ name: "quiz.eval", bytes: zstd }]);
+  assertEquals(packed.episodes.length, 12);
+  assertEquals(packed.episodes.map((e) => e.record), deflated.episodes.map((e) => e.record));
+});
+
 Deno.test("runImport() of a 3 × 4-epoch log gives consistency and pass^k as worked out by hand, .eval and .json alike", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
   try {
@@ -304,6 +356,10 @@ Deno.test("runImport() with --domain replays an inspect_ai log of ark's own epis
     const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
     assertEquals(report.import.reward.equal, records.length);
     assertEquals(report.import.inspect.world, "airline");
+    // The file's pass^k beside ark's: the scorer's values are ark's own grades here, so they agree.
+    const pass = report.import.pass_hat_k as { k: number; tau_reward: number; ark: number }[];
+    assertEquals(pass.map((p) => p.k), [1, 2]);
+    for (const p of pass) assertEquals(p.tau_reward, p.ark);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -368,4 +424,146 @@ Deno.test("readInspectLogs() reads chunked samples (shell, message sequence, att
   assertEquals(chunked.episodes.length, 12);
   assertEquals(show(chunked), show(monolith));
   assertEquals(chunked.episodes[0].events[0].text?.startsWith("question "), true);
+});
+
+Deno.test("readInspectLogs() reads .eval samples whose ids hold a slash (inspect names their members unescaped)", () => {
+  const files: Record<string, Uint8Array> = { "header.json": enc.encode(JSON.stringify(header)) };
+  for (const s of samples) {
+    const id = `set/${s.id}`;
+    files[`samples/${id}_epoch_${s.epoch}.json`] = enc.encode(JSON.stringify({ ...s, id }));
+  }
+  const read = readInspectLogs([{ name: "slash.eval", bytes: zipSync(files) }]);
+  assertEquals(read.episodes.length, 12);
+  assertEquals(read.episodes.filter((e) => e.record.task === "inspect:quiz/set/b").length, 4);
+});
+
+Deno.test("deno task import --from inspect exits 1 when a log of the folder is refused, the others imported", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
+  const { log, error } = console, err: string[] = [];
+  try {
+    await Deno.mkdir(`${dir}/logs`);
+    await Deno.writeTextFile(`${dir}/logs/quiz.json`, JSON.stringify({ ...header, samples }));
+    await Deno.writeFile(`${dir}/logs/bare.eval`, zipSync({ "samples/1_epoch_1.json": enc.encode("{}") }));
+    console.log = () => {};
+    console.error = (...a: unknown[]) => err.push(a.join(" "));
+    const code = await main(["--from", "inspect", `${dir}/logs`, "--out", `${dir}/out`]);
+    console.log = log, console.error = error;
+    assertEquals(code, 1, err.join("\n"));
+    assertStringIncludes(err.join("\n"), "1 logs were refused");
+    assertEquals((await Deno.readTextFile(`${dir}/out/records.jsonl`)).trim().split("\n").length, 12);
+  } finally {
+    console.log = log, console.error = error;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// A model event with its usage and its conversation (input, then the output's message).
+const modelEvent = (span: string, tokens: number, said: string) => ({
+  event: "model",
+  span_id: span,
+  input: [{ role: "user", content: "What is 2 + 2?" }],
+  output: {
+    choices: [{ message: { role: "assistant", content: said } }],
+    usage: { input_tokens: tokens - 1, output_tokens: 1, total_tokens: tokens },
+  },
+});
+
+Deno.test("readInspectLogs() leaves the scorer's own model calls out of the agent's calls, tokens and transcript", () => {
+  const graded = {
+    ...sampleOf("a", 1),
+    messages: [],
+    model_usage: { "test/model": { input_tokens: 600, output_tokens: 29, total_tokens: 629 } },
+    events: [
+      { event: "span_begin", id: "s1", type: "solver", name: "generate" },
+      modelEvent("s1", 78, "4"),
+      { event: "span_end", id: "s1" },
+      { event: "span_begin", id: "g", type: "scorer", name: "model_graded_fact" },
+      { event: "span_begin", id: "g2", parent_id: "g", type: "custom", name: "inner" },
+      modelEvent("g2", 551, "GRADE: C"),
+      { event: "span_end", id: "g2" },
+      { event: "span_end", id: "g" },
+    ],
+  };
+  const read = readInspectLogs([{
+    name: "graded.json",
+    bytes: enc.encode(JSON.stringify({ ...header, samples: [graded] })),
+  }]);
+  const [episode] = read.episodes;
+  assertEquals([episode.record.resources?.api_calls, episode.record.resources?.tokens], [1, 78]);
+  assertEquals(episode.messages.at(-1), { role: "assistant", content: "4" });
+});
+
+logs.test("readInspectLogs() counts security-guide's first sample as the agent's one call of 78 tokens (not the grader's)", async () => {
+  const name = "2025-05-12T20-28-26-04-00_security-guide.json";
+  const read = readInspectLogs([{ name, bytes: await Deno.readFile(`${logs.root}/${name}`) }]);
+  const first = read.episodes.find((e) => e.record.run === 0)!;
+  assertEquals([first.record.resources?.api_calls, first.record.resources?.tokens], [1, 78]);
+});
+
+Deno.test("readInspectLogs() reads an older log's single score under its results' scorer name, as inspect does", () => {
+  const old = {
+    ...header,
+    eval: { task: "quiz", model: "test/model" },
+    results: { scores: [{ name: "match" }] },
+    samples: samples.map(({ scores, ...s }) => ({ ...s, score: scores.match })),
+  };
+  const read = readInspectLogs([{ name: "old.json", bytes: enc.encode(JSON.stringify(old)) }]);
+  assertEquals([read.inspect.logs[0].scorer, read.episodes.length], ["match", 12]);
+  assertEquals(read.episodes.filter((e) => e.record.success).length, 7);
+});
+
+Deno.test("readInspectLogs() keeps what the agent said beside its tool calls, before the calls", () => {
+  const s = sampleOf("a", 1);
+  s.messages[1] = { ...s.messages[1], content: "Let me compute." };
+  const read = readInspectLogs([{ name: "said.json", bytes: enc.encode(JSON.stringify({ ...header, samples: [s] })) }]);
+  const [episode] = read.episodes;
+  assertEquals(episode.events.map((e) => [e.step, e.actor, e.text ?? e.tool]), [
+    [0, "user", "question a"],
+    [1, "agent", "Let me compute."],
+    [1, "tool", "calc"],
+    [2, "agent", "answer"],
+  ]);
+  assertEquals(episode.record.resources?.api_calls, 2);
+});
+
+Deno.test("runImport() with --domain gives a sample its error halted before scoring no file reward", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
+  try {
+    const halted = { id: 1, epoch: 1, messages: [{ role: "user", content: "hi" }], error: { message: "boom" } };
+    const scored = { id: 2, epoch: 1, messages: [{ role: "user", content: "hi" }], scores: { match: { value: "I" } } };
+    const log = { version: 2, status: "error", eval: { task: "airline", model: "m", scorers: [{ name: "match" }] } };
+    await Deno.writeTextFile(`${dir}/e.json`, JSON.stringify({ ...log, samples: [halted, scored] }));
+    await runImport({ from: "inspect", file: `${dir}/e.json`, out: `${dir}/out`, domain: "airline" });
+    const lines = (await Deno.readTextFile(`${dir}/out/records.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+    const reward = (task: string) => lines.find((r) => r.task === task)?.tau_reward;
+    assertEquals([reward("airline/1"), reward("airline/2")], [undefined, 0]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task import of a one-epoch log measures no consistency (null, with the reason) and prints accuracy", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ark-inspect-" });
+  const { log, error } = console, out: string[] = [];
+  try {
+    const wrong = samples.filter((s) => s.epoch === 1).map((s) => ({ ...s, scores: { match: { value: "I" } } }));
+    await Deno.writeTextFile(`${dir}/one.json`, JSON.stringify({ ...header, samples: wrong }));
+    console.log = (...a: unknown[]) => out.push(a.join(" "));
+    console.error = () => {};
+    const code = await main(["--from", "inspect", `${dir}/one.json`, "--out", `${dir}/out`]);
+    console.log = log, console.error = error;
+    assertEquals(code, 0);
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+    const overall = report.agents["test/model"].overall;
+    const why = "one run per task: consistency needs at least two";
+    assertEquals([overall.C_out, overall.R_con, overall.R, overall.reasons.C_out], [null, null, null, why]);
+    assertEquals(report.import.inspect.null_figures.at(-1), {
+      figure: "consistency (C_out, R_con) of test/model",
+      reason: why,
+    });
+    assertStringIncludes(out.join("\n"), "Accuracy (pass^1): test/model 0.000");
+  } finally {
+    console.log = log, console.error = error;
+    await Deno.remove(dir, { recursive: true });
+  }
 });

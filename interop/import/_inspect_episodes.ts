@@ -15,8 +15,8 @@ export interface InspectEpisode {
   events: EpisodeEvent[];
   /** The sample's id, for a replay in a domain's world (`<domain>/<id>`). */
   sample: string | number;
-  /** The score's value as a number in [0, 1] (inspect's value_to_float()). */
-  value: number;
+  /** The score's value as a number in [0, 1] (inspect's value_to_float()); null for a sample its error halted before scoring. */
+  value: number | null;
   /** The transcript the events were made from, in OpenAI's chat shape (for a replay). */
   messages: ChatMessage[];
 }
@@ -73,7 +73,7 @@ export function inspectEpisodes(
         record: record(sample, events, { ...options, success: false, invalid, task: log.header.eval.task }),
         events,
         sample: sample.id,
-        value: 0,
+        value: null,
         messages: messages.map(chatMessage),
       });
       continue;
@@ -116,12 +116,36 @@ export function inspectEpisodes(
 // call's input, pooled messages resolved, and its output.
 function transcript(sample: InspectSample): InspectMessage[] {
   if ((sample.messages?.length ?? 0) > 0) return sample.messages!;
-  const model = (sample.events ?? []).filter((e) => e.event === "model").pop() as
+  const model = agentModelEvents(sample).pop() as
     | { input?: InspectMessage[]; output?: { choices?: { message?: InspectMessage }[] } }
     | undefined;
   if (model === undefined) return [];
   const out = model.output?.choices?.[0]?.message;
   return [...(model.input ?? []), ...(out !== undefined ? [out] : [])];
+}
+
+// The sample's model events but those a scorer made (inside a `scorer` span, followed up its
+// span_begin's parents; in older logs, between a scorer step's begin and end).
+function agentModelEvents(sample: InspectSample): Record<string, unknown>[] {
+  const events = (sample.events ?? []) as Record<string, unknown>[];
+  const spans = new Map<string, { type: unknown; parent: unknown }>();
+  for (const e of events) {
+    if (e.event === "span_begin" && typeof e.id === "string") spans.set(e.id, { type: e.type, parent: e.parent_id });
+  }
+  const scorer = (id: unknown): boolean => {
+    for (let at = id, hops = 0; typeof at === "string" && hops < 1000; hops++) {
+      const span = spans.get(at);
+      if (span === undefined) return false;
+      if (span.type === "scorer") return true;
+      at = span.parent;
+    }
+    return false;
+  };
+  let scoring = 0;
+  return events.filter((e) => {
+    if (e.event === "step" && e.type === "scorer") scoring = Math.max(0, scoring + (e.action === "begin" ? 1 : -1));
+    return e.event === "model" && scoring === 0 && !scorer(e.span_id);
+  });
 }
 
 const ERROR_CODES: Record<string, ToolErrorCode> = {
@@ -148,6 +172,11 @@ function transcriptEvents(
     if (m.role === "user") {
       events.push({ step, actor: "user", kind: "message", text: contentText(m.content), latency_ms: 0 });
     } else if (m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0) {
+      // What the agent said beside its calls, at its first call's step (the same model turn).
+      const said = contentText(m.content);
+      if (said.trim() !== "") {
+        events.push({ step: step + 1, actor: "agent", kind: "message", text: said, latency_ms: 0 });
+      }
       for (const c of m.tool_calls!) {
         step++, calls++;
         if (c.parse_error !== null && c.parse_error !== undefined) invalid++;
@@ -180,8 +209,16 @@ function record(
 ): EpisodeRecord {
   const tools = events.filter((e) => e.kind === "tool");
   const firstError = tools.find((e) => e.error !== undefined)?.step ?? null;
-  const modelCalls = (sample.events ?? []).filter((e) => e.event === "model").length;
-  const usage = Object.values(sample.model_usage ?? {}) as Record<string, unknown>[];
+  const models = agentModelEvents(sample);
+  const modelCalls = models.length;
+  // The agent's usage: its own model calls' (a grader's calls are not its); a log without model
+  // events gives its sample's model_usage.
+  const usage =
+    (modelCalls > 0
+      ? models.map((e) => (e as { output?: { usage?: unknown } }).output?.usage).filter((u) =>
+        u !== null && typeof u === "object"
+      )
+      : Object.values(sample.model_usage ?? {})) as Record<string, unknown>[];
   const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
   const tokens = usage.map((u) => num(u.total_tokens) ?? (num(u.input_tokens) ?? 0) + (num(u.output_tokens) ?? 0));
   const costs = usage.map((u) => num(u.total_cost));
@@ -196,8 +233,9 @@ function record(
     success: o.success,
     actions: tools.map((e) => e.tool!),
     resources: {
-      api_calls: modelCalls > 0 ? modelCalls : events.filter((e) => e.actor === "agent").length +
-        new Set(tools.map((e) => e.step)).size,
+      api_calls: modelCalls > 0
+        ? modelCalls
+        : new Set(events.filter((e) => e.actor === "agent" || e.actor === "tool").map((e) => e.step)).size,
       num_actions: tools.length,
       num_errors: tools.filter((e) => e.error !== undefined).length,
       ...(usage.length > 0 ? { tokens: tokens.reduce((a, b) => a + b, 0) } : {}),

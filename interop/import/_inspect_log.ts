@@ -5,8 +5,8 @@
 // each sample's `attachment://<hash>` strings resolved from its attachments and its model events'
 // `input_refs` resolved from the pooled messages (`events_data.messages`, or `message_pool` in
 // logs of the versions between). Private to interop/import.
-import { unzipSync } from "fflate";
 import { z } from "zod";
+import { readZip } from "./_zip.ts";
 
 /** A log file that cannot be read as an inspect_ai log; the message is one line. */
 export class InspectLogError extends Error {
@@ -85,8 +85,11 @@ export function readInspectBytes(bytes: Uint8Array, file: string): InspectLog {
   if (!parsedHeader.success) {
     throw new InspectLogError(`Cannot import "${file}": ${issue(parsedHeader.error, "the header")}; ${EXPECTED}`);
   }
+  // As inspect's populate_scorer_name_for_samples(): the placeholder an older log's single `score`
+  // was migrated under takes the name of the log's first scorer.
+  const scorerName = parsedHeader.data.results?.scores?.[0]?.name;
   const samples = raw.samples.map((s, i) => {
-    const resolved = resolveSample(migrate(s));
+    const resolved = resolveSample(migrate(s, scorerName));
     const parsed = sample.safeParse(resolved);
     if (!parsed.success) {
       throw new InspectLogError(`Cannot import "${file}": ${issue(parsed.error, `sample ${i + 1}`)}; ${EXPECTED}`);
@@ -127,9 +130,7 @@ function readEval(bytes: Uint8Array, file: string): { header: unknown; samples: 
   let entries: Record<string, Uint8Array>;
   try {
     // The journal's other members repeat what header.json and the samples hold: left packed.
-    entries = unzipSync(bytes, {
-      filter: (f) => !f.name.startsWith("_journal/") || f.name === "_journal/start.json",
-    });
+    entries = readZip(bytes, (name) => !name.startsWith("_journal/") || name === "_journal/start.json");
   } catch (err) {
     throw new InspectLogError(`Cannot import "${file}": it is not a readable zip archive (${(err as Error).message})`);
   }
@@ -157,8 +158,13 @@ function readEval(bytes: Uint8Array, file: string): { header: unknown; samples: 
   if (headerName !== "header.json" && head !== null && typeof head === "object") {
     (head as Record<string, unknown>).status ??= "started";
   }
-  const names = Object.keys(entries).filter((n) => /^samples\/[^/]+_epoch_\d+\.json$/.test(n));
-  const shells = Object.keys(entries).filter((n) => /^samples\/[^/]+_epoch_\d+\/sample\.json$/.test(n));
+  // inspect names members `samples/{id}_epoch_{n}.json` with the id unescaped (it may hold "/"):
+  // every samples/….json is a sample, except what lies in a chunked sample's folder.
+  const shells = Object.keys(entries).filter((n) => /^samples\/.+_epoch_\d+\/sample\.json$/.test(n));
+  const folders = shells.map((n) => n.slice(0, -"sample.json".length));
+  const names = Object.keys(entries).filter((n) =>
+    n.startsWith("samples/") && n.endsWith(".json") && !folders.some((f) => n.startsWith(f))
+  );
   return {
     header: head,
     samples: [
@@ -201,10 +207,15 @@ function chunkedSample(
 }
 
 // Older logs' `score` (one scorer) and `transcript` ({events, content}) as inspect migrates them.
-function migrate(raw: unknown): unknown {
+function migrate(raw: unknown, scorerName: string | undefined): unknown {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return raw;
   const s = { ...(raw as Record<string, unknown>) };
   if ("score" in s && !("scores" in s)) s.scores = { "88F74D2C": s.score };
+  const scores = s.scores as Record<string, unknown> | null | undefined;
+  if (scorerName !== undefined && scores !== null && typeof scores === "object" && "88F74D2C" in scores) {
+    const { "88F74D2C": placeholder, ...rest } = scores;
+    s.scores = { ...rest, [scorerName]: placeholder };
+  }
   const transcript = s.transcript as { events?: unknown; content?: unknown } | undefined;
   if (transcript !== null && typeof transcript === "object") {
     s.events ??= transcript.events;

@@ -120,7 +120,8 @@ async function replayed(
       task: `${o.domain}/${e.sample}`,
       run: e.record.run,
       messages: e.messages,
-      tau_reward: e.value,
+      // A sample its error halted before scoring has no reward in the file: none is made up.
+      ...(e.value !== null ? { tau_reward: e.value } : {}),
       confidence: e.record.confidence ?? null,
       resources,
     };

@@ -35,14 +35,15 @@ export interface InspectFile {
 export interface InspectRead {
   /**
    * The episodes in file order, each with its record and events (the transcript alone), its sample's
-   * id, its score as a number in [0, 1], and its transcript in OpenAI's chat shape (for a replay).
+   * id, its score as a number in [0, 1] (null for a sample its error halted before scoring), and
+   * its transcript in OpenAI's chat shape (for a replay).
    */
   episodes: {
     where: string;
     record: EpisodeRecord;
     events: EpisodeEvent[];
     sample: string | number;
-    value: number;
+    value: number | null;
     messages: ChatMessage[];
   }[];
   /** Samples not imported (no score, a score that is no success or failure, a cell read before), named. */
@@ -156,10 +157,21 @@ export function readInspectLogs(
       logs.length <= 1 ? first : `None of the ${logs.length} logs can be imported; the first: ${first}`,
     );
   }
-  return { episodes, skipped, inspect: section(logs, options.key ?? null) };
+  return { episodes, skipped, inspect: section(logs, options.key ?? null, oneRunAgents(episodes)) };
 }
 
-function section(logs: InspectLogImport[], key: string | null): InspectImport {
+// The agents none of whose tasks has two runs (epochs): their consistency measures nothing.
+function oneRunAgents(episodes: readonly { record: EpisodeRecord }[]): string[] {
+  const runs = new Map<string, Map<string, number>>();
+  for (const { record: r } of episodes) {
+    const tasks = runs.get(r.agent) ?? new Map<string, number>();
+    tasks.set(r.task, (tasks.get(r.task) ?? 0) + 1);
+    runs.set(r.agent, tasks);
+  }
+  return [...runs].filter(([, tasks]) => [...tasks.values()].every((n) => n < 2)).map(([a]) => a).sort();
+}
+
+function section(logs: InspectLogImport[], key: string | null, oneRun: readonly string[]): InspectImport {
   const noWorld = "an inspect task is not an ark world: nothing was replayed";
   return {
     success_rule: INSPECT_SUCCESS_RULE,
@@ -169,8 +181,8 @@ function section(logs: InspectLogImport[], key: string | null): InspectImport {
     taken: [
       "success: each sample's score of the scorer named above, by the success rule",
       "tool calls, their arguments and their results (a tool message's error as the call's error) as events",
-      "resources: tokens (model_usage total_tokens), cost (total_cost, when every model has one), time (total_time), " +
-      "model calls (model events)",
+      "resources: model calls, tokens and cost (when every call has one) of the agent's own model events (a " +
+      "scorer's calls left out; model_usage when the log has no model events), time (total_time)",
       "agent_error: the sample's error; confidence: the score's metadata.confidence, when recorded",
     ],
     recomputed: [
@@ -184,6 +196,12 @@ function section(logs: InspectLogImport[], key: string | null): InspectImport {
       { figure: "safety (violations, harm)", reason: `the judge compares writes with a world's state: ${noWorld}` },
       { figure: "robustness", reason: "the episodes ran under no ark condition (fault, perturbation, paraphrase)" },
       { figure: "tool-result fidelity", reason: `no world reproduced the recorded results: ${noWorld}` },
+      ...(oneRun.length > 0
+        ? [{
+          figure: `consistency (C_out, R_con) of ${oneRun.join(", ")}`,
+          reason: "one run per task: consistency needs at least two",
+        }]
+        : []),
     ],
   };
 }
