@@ -6,13 +6,11 @@
  *
  * @module
  */
-import { outcomeMilestones } from "./grade.ts";
 import { domains } from "./domains.ts";
 import type { Domain } from "./domain.ts";
 import type { Json } from "./json.ts";
 import type { Task } from "./task.ts";
-import { taskId } from "./task_id.ts";
-import { inferExpect } from "./tau_bench.ts";
+import { benchmarkTask } from "./tau_bench.ts";
 import { World } from "./world.ts";
 
 /** A τ²-bench task as ark keeps it: what its world, grading and reward need (from τ²'s `Task`). */
@@ -71,25 +69,16 @@ export function tau2BenchDomains(): Domain[] {
  * ```
  */
 export function tau2BenchTask(spec: Tau2BenchTask, domain: Pick<Domain, "name" | "tools">): Task {
-  const gold = spec.actions.map((a) => ({ name: a.name, args: a.arguments }));
-  const outputs = [...spec.communicate_info];
-  const expect = inferExpect({ gold, outputs }, domain.tools);
-  const task: Task = {
-    id: taskId(domain.name, spec.index, { source: "tau2-bench" }),
-    intent: `tau2-bench:${expect}`,
+  return benchmarkTask(domain, {
+    source: "tau2-bench",
+    index: spec.index,
     goal: spec.instruction ?? "",
     facts: {},
-    volunteered: [],
-    openings: [],
-    gold,
-    outputs,
-    milestones: [],
-    expect,
-    rule: "tau-bench",
-    rationale: `τ²-bench task "${spec.id}"; "${expect}" inferred from its gold actions and communicate_info`,
-  };
-  task.milestones = outcomeMilestones(task, domain.tools);
-  return task;
+    gold: spec.actions.map((a) => ({ name: a.name, args: a.arguments })),
+    outputs: [...spec.communicate_info],
+    rationale: (expect) =>
+      `τ²-bench task "${spec.id}"; "${expect}" inferred from its gold actions and communicate_info`,
+  });
 }
 
 /** A world holding τ²'s data of a domain, with a results file's τ² tasks as ark tasks. */

@@ -87,14 +87,55 @@ export function inferExpect(
  * ```
  */
 export function tauBenchTask(tau: TauBenchTask, domain: Pick<Domain, "name" | "tools">): Task {
-  const gold = tau.actions.map((a) => ({ name: a.name, args: a.kwargs }));
-  const outputs = [...tau.outputs ?? []];
-  const expect = inferExpect({ gold, outputs }, domain.tools);
-  const task: Task = {
-    id: taskId(domain.name, tau.task_id, { source: "tau-bench" }),
-    intent: `tau-bench:${expect}`,
+  return benchmarkTask(domain, {
+    source: "tau-bench",
+    index: tau.task_id,
     goal: tau.instruction ?? "",
     facts: { user_id: tau.user_id },
+    gold: tau.actions.map((a) => ({ name: a.name, args: a.kwargs })),
+    outputs: [...tau.outputs ?? []],
+    rationale: (expect) => `τ-bench test task ${tau.task_id}; "${expect}" inferred from its gold actions and outputs`,
+  });
+}
+
+/** What `benchmarkTask()` makes an ark task of: another benchmark's task, read. */
+export interface BenchmarkTaskSpec {
+  /** The benchmark, the task id's source (`<source>:<domain>/<index>`), e.g. "tau-bench". */
+  source: string;
+  /** The number in the task id. */
+  index: number;
+  /** The brief of the benchmark's simulated user. */
+  goal: string;
+  /** What the task's conversation is about (e.g. the user's id). */
+  facts: Task["facts"];
+  gold: ToolCall[];
+  outputs: string[];
+  /** Why the task expects what it does, given the inferred outcome. */
+  rationale: (expect: Expect) => string;
+}
+
+/**
+ * Another benchmark's task (τ-bench's, τ²-bench's) as an ark task of `domain`: its gold actions and
+ * outputs, the expected outcome inferred from them (`inferExpect()`), graded by τ-bench's rule (the
+ * change equals the gold's, the outputs were said) with outcome milestones.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { getDomain } from "./domains.ts";
+ * import { benchmarkTask } from "./tau_bench.ts";
+ * const spec = { source: "x", index: 1, goal: "", facts: {}, gold: [], outputs: ["4"], rationale: () => "" };
+ * assertEquals(benchmarkTask(getDomain("airline"), spec).id, "x:airline/1");
+ * ```
+ */
+export function benchmarkTask(domain: Pick<Domain, "name" | "tools">, spec: BenchmarkTaskSpec): Task {
+  const { gold, outputs } = spec;
+  const expect = inferExpect({ gold, outputs }, domain.tools);
+  const task: Task = {
+    id: taskId(domain.name, spec.index, { source: spec.source }),
+    intent: `${spec.source}:${expect}`,
+    goal: spec.goal,
+    facts: spec.facts,
     volunteered: [],
     openings: [],
     gold,
@@ -102,7 +143,7 @@ export function tauBenchTask(tau: TauBenchTask, domain: Pick<Domain, "name" | "t
     milestones: [],
     expect,
     rule: "tau-bench",
-    rationale: `τ-bench test task ${tau.task_id}; "${expect}" inferred from its gold actions and outputs`,
+    rationale: spec.rationale(expect),
   };
   task.milestones = outcomeMilestones(task, domain.tools);
   return task;
