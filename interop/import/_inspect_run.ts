@@ -4,14 +4,14 @@
 import { resolveConfig, type ResolvedConfig } from "../../eval/config.ts";
 import { createOutputFolder, InputFileError, MAX_WHOLE_BYTES, readInputBytes } from "../../eval/fs_errors.ts";
 import { cellSeed } from "../../eval/plan.ts";
-import { type EpisodeRecord, writeRecordsJsonl } from "../../eval/records.ts";
+import type { EpisodeRecord } from "../../eval/records.ts";
 import { ResultsStore } from "../../eval/store.ts";
 import type { ImportSummary } from "../../report/imported.ts";
-import { writeReports } from "../../report/mod.ts";
 import { domains } from "../../envs/mod.ts";
 import type { ImportWorld } from "../../eval/config.ts";
 import { ExperimentWorlds } from "../../eval/worlds.ts";
 import { type ImportedEpisode, importEpisodes } from "./episodes.ts";
+import { importName, writeImport } from "./_write.ts";
 import { type InspectFile, InspectLogError, type InspectRead, readInspectLogs } from "./inspect.ts";
 
 /** What the inspect import is given (the fields of `RunImportOptions` it reads). */
@@ -38,11 +38,10 @@ export async function runInspectImport(
   const name = options.file.replace(/\/+$/, "").split("/").pop() || options.file;
   const sha256 = await digest(files);
   const seed = options.seed ?? "0";
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, "_");
   const config: ResolvedConfig = {
     ...resolveConfig({ seed, out: options.out }),
     agents: [...new Set(read.episodes.map((e) => e.record.agent))].sort(),
-    experiment: `import-${safe(name.replace(/\.(json|eval)$/, ""))}-${sha256.slice(0, 8)}`,
+    experiment: importName(name, sha256, /\.(json|eval)$/),
     source: { from: "inspect", file: name, sha256, worlds: worldsOf(options) },
   };
   const unusable = await createOutputFolder(options.out, "--out");
@@ -52,16 +51,7 @@ export async function runInspectImport(
   const summary = options.domain === undefined
     ? transcriptsAlone(read, store, { name, seed, total, onProgress: options.onProgress })
     : await replayed(read, store, { ...options, domain: options.domain, name, seed, total }, config.source!.worlds);
-  store.setNote(note, summary);
-  await writeRecordsJsonl(store, `${options.out}/records.jsonl`);
-  const report = await writeReports(options.out, {
-    records: store.records(),
-    store,
-    seed,
-    title: config.experiment,
-    imported: summary,
-  });
-  return { summary, config, report };
+  return await writeImport(store, options.out, { summary, config, seed, note });
 }
 
 function worldsOf(options: InspectRunOptions): ImportWorld[] {

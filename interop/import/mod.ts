@@ -11,8 +11,7 @@ import { resolve } from "node:path";
 import type { ModelClient } from "../../agents/model/mod.ts";
 import { defaultTauBenchDomain, domains, parseTaskId } from "../../envs/mod.ts";
 import { type ImportSource, type ImportWorld, resolveConfig, type ResolvedConfig } from "../../eval/config.ts";
-import { writeRecordsJsonl } from "../../eval/records.ts";
-import { writeReports } from "../../report/mod.ts";
+import { importName, writeImport } from "./_write.ts";
 import { ResultsStore } from "../../eval/store.ts";
 import { ExperimentWorlds } from "../../eval/worlds.ts";
 import { tauBenchFolder } from "../tau_data.ts";
@@ -203,11 +202,10 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
   const source: ImportSource = { from: options.from, file, sha256: await sha256(bytes), worlds };
   const agents = [...new Set(read.episodes.map((e) => e.agent))].sort();
   const seed = options.seed ?? "0";
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, "_");
   const config: ResolvedConfig = {
     ...resolveConfig({ seed, out: options.out }),
     agents,
-    experiment: `import-${safe(file.replace(/\.[^.]*$/, ""))}-${source.sha256.slice(0, 8)}`,
+    experiment: importName(file, source.sha256),
     source,
   };
   let opened: ExperimentWorlds;
@@ -231,16 +229,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportResult
     unreadable: read.unreadable,
     onProgress: options.onProgress,
   });
-  store.setNote(IMPORT_NOTE, summary);
-  await writeRecordsJsonl(store, `${options.out}/records.jsonl`);
-  const report = await writeReports(options.out, {
-    records: store.records(),
-    store,
-    seed,
-    title: config.experiment,
-    imported: summary,
-  });
-  return { summary, config, report };
+  return await writeImport(store, options.out, { summary, config, seed, note: IMPORT_NOTE });
 }
 
 function checkTauDomain(domain: string): void {
