@@ -91,27 +91,19 @@ export class ExperimentWorlds implements Disposable {
     const worlds: World[] = [], tasks = new Map<string, TaskWorld>();
     try {
       for (const spec of specs) {
-        if ("tauBench" in spec) {
-          const domain = getDomain(spec.tauBench.domain);
-          const tau = openTauBench(domain, spec.tauBench.data);
-          worlds.push(tau.world);
+        if ("tauBench" in spec || "tau2Bench" in spec) {
+          // τ-bench's data and tasks, or τ²-bench's: the domain's copy says its policy and known differences.
+          const domain = getDomain("tauBench" in spec ? spec.tauBench.domain : spec.tau2Bench.domain);
+          const [opened, copy] = "tauBench" in spec
+            ? [openTauBench(domain, spec.tauBench.data), domain.tauBench]
+            : [openTau2Bench(domain, spec.tau2Bench.data, spec.tau2Bench.tasks), domain.tau2Bench];
+          worlds.push(opened.world);
           const policy = {
-            ...(domain.tauBench?.policy ? { policy: domain.tauBench.policy } : {}),
-            ...(domain.tauBench?.differences ? { differences: domain.tauBench.differences } : {}),
+            ...(copy?.policy ? { policy: copy.policy } : {}),
+            ...(copy?.differences ? { differences: copy.differences } : {}),
           };
-          for (const task of tau.tasks) {
-            if (!tasks.has(task.id)) tasks.set(task.id, { task, world: tau.world, ...policy });
-          }
-        } else if ("tau2Bench" in spec) {
-          const domain = getDomain(spec.tau2Bench.domain);
-          const tau2 = openTau2Bench(domain, spec.tau2Bench.data, spec.tau2Bench.tasks);
-          worlds.push(tau2.world);
-          const policy = {
-            ...(domain.tau2Bench?.policy ? { policy: domain.tau2Bench.policy } : {}),
-            ...(domain.tau2Bench?.differences ? { differences: domain.tau2Bench.differences } : {}),
-          };
-          for (const task of tau2.tasks) {
-            if (!tasks.has(task.id)) tasks.set(task.id, { task, world: tau2.world, ...policy });
+          for (const task of opened.tasks) {
+            if (!tasks.has(task.id)) tasks.set(task.id, { task, world: opened.world, ...policy });
           }
         } else {
           const { domain, worldSeed, tasks: count } = spec.generated;
