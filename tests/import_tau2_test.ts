@@ -279,22 +279,7 @@ retail.test("τ²'s retail tasks (DB × NL_ASSERTION): DB recomputed, NL taken f
   // and the file says reward 1 with every component met.
   const simulations = chosen.map((t, i) => {
     const calls = i === chosen.length - 1 ? t.evaluation_criteria.actions.slice(0, 1) : t.evaluation_criteria.actions;
-    return {
-      id: `sim-${i}`,
-      task_id: t.id,
-      trial: 0,
-      termination_reason: "user_stop",
-      messages: [
-        { role: "user", content: "Hi" },
-        ...calls.map((a, j) => ({
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id: `c${j}`, name: a.name, arguments: a.arguments, requestor: "assistant" }],
-        })),
-        { role: "assistant", content: "Done." },
-      ],
-      reward_info: { reward: 1, reward_breakdown: { DB: 1, NL_ASSERTION: 1 } },
-    };
+    return rewardedSimulation(`sim-${i}`, t.id, calls);
   });
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(
@@ -351,22 +336,7 @@ retail.test("τ²'s retail tools replayed: get_item_details answered, an unknown
     { name: "lookup_everything", arguments: {} },
     ...gold,
   ];
-  const sim = {
-    id: "sim-0",
-    task_id: t.id,
-    trial: 0,
-    termination_reason: "user_stop",
-    messages: [
-      { role: "user", content: "Hi" },
-      ...calls.map((a, j) => ({
-        role: "assistant",
-        content: null,
-        tool_calls: [{ id: `c${j}`, name: a.name, arguments: a.arguments, requestor: "assistant" }],
-      })),
-      { role: "assistant", content: "Done." },
-    ],
-    reward_info: { reward: 1, reward_breakdown: { DB: 1, NL_ASSERTION: 1 } },
-  };
+  const sim = rewardedSimulation("sim-0", t.id, calls);
   const data: { products: Record<string, { variants: Record<string, unknown> }> } = JSON.parse(
     await Deno.readTextFile(`${retail.data}/db.json`),
   );
@@ -498,3 +468,24 @@ airline.test("τ²'s book_reservation takes the booked seats from each flight, a
   }
   assertEquals(seats(), before.map((n) => n - book.passengers.length));
 });
+
+// A τ² retail simulation made here: the agent makes `calls` one per turn and says "Done."; the file
+// says reward 1 with DB and NL_ASSERTION met.
+function rewardedSimulation(id: string, task: string, calls: readonly { name: string; arguments: unknown }[]) {
+  return {
+    id,
+    task_id: task,
+    trial: 0,
+    termination_reason: "user_stop",
+    messages: [
+      { role: "user", content: "Hi" },
+      ...calls.map((a, j) => ({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `c${j}`, name: a.name, arguments: a.arguments, requestor: "assistant" }],
+      })),
+      { role: "assistant", content: "Done." },
+    ],
+    reward_info: { reward: 1, reward_breakdown: { DB: 1, NL_ASSERTION: 1 } },
+  };
+}
